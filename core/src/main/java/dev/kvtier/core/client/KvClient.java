@@ -1,0 +1,205 @@
+package dev.kvtier.core.client;
+
+import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.l1.L1Pool;
+import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.port.EventSink;
+import dev.kvtier.core.port.Memory;
+import dev.kvtier.core.port.MemoryRegion;
+import dev.kvtier.core.server.KvServer;
+import dev.kvtier.core.span.SpanPiece;
+import dev.kvtier.core.store.StoreResult;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The client side of the save path (STORAGE-CORE.md 4.1 and 4.5). A finished request's store specs are packed into
+ * staging batches ({@link StagingBuilder}); each batch is copied from the engine's KV memory into bounded staging
+ * memory as soon as staging has room (requests are served first-in, first-out); the request is released once its
+ * last batch is staged. A background save queue sends staged batches to the server one at a time (our choice: one
+ * store in flight per client, as the reference's single save thread); each acknowledgement frees that batch's
+ * staging. After all batches of a request returned, the keys the server accepted are committed.
+ */
+public final class KvClient {
+    private final CoreConfig config;
+    private final Memory memory;
+    private final KvServer server;
+    private final EventSink sink;
+    private final MemoryRegion staging;
+    private final L1Pool stagingSpace;
+    private final ArrayDeque<SaveJob> toStage = new ArrayDeque<>();
+    private final ArrayDeque<Staged> saveQueue = new ArrayDeque<>();
+    private long nextStoreId;
+    private boolean storeInFlight;
+    private boolean pumping;
+
+    private static final class SaveJob {
+        final long requestId;
+        final List<StagingBatch> batches;
+        final MemoryRegion kv;
+        final SaveListener listener;
+        final Map<Long, AllocationRef> accepted = new LinkedHashMap<>();
+        final Map<Long, AllocationRef> rejected = new LinkedHashMap<>();
+        int staged;
+        int acked;
+
+        SaveJob(final long requestId, final List<StagingBatch> batches, final MemoryRegion kv,
+                final SaveListener listener) {
+            this.requestId = requestId;
+            this.batches = batches;
+            this.kv = kv;
+            this.listener = listener;
+        }
+    }
+
+    private record Staged(SaveJob job, int batchIndex, long stagingOffset, long bytes) { }
+
+    /**
+     * @param storeIdBase first store id this client uses (ids must be unique per server)
+     */
+    public KvClient(final CoreConfig config, final Memory memory, final KvServer server, final EventSink sink,
+                    final long storeIdBase) {
+        this.config = config;
+        this.memory = memory;
+        this.server = server;
+        this.sink = sink;
+        this.staging = memory.allocate("staging", config.stagingPoolBytes());
+        this.stagingSpace = new L1Pool(config.stagingPoolBytes());
+        this.nextStoreId = storeIdBase;
+    }
+
+    /**
+     * Queues a finished request's specs; {@code kv} holds the engine's KV blocks (block b at b x slotBytes).
+     * An empty spec list is released and committed at once.
+     */
+    public void save(final long requestId, final List<StoreSpec> specs, final MemoryRegion kv,
+                     final SaveListener listener) {
+        final List<StagingBatch> batches = StagingBuilder.build(specs, config.slotBytes(),
+            config.stagingBatchSlots());
+        long bytes = 0;
+        for (final StagingBatch b : batches) {
+            bytes += b.blocks().size() * config.slotBytes();
+        }
+        sink.emit(new CoreEvent.SaveQueued(requestId, specs.size(), batches.size(), bytes));
+        final SaveJob job = new SaveJob(requestId, batches, kv, listener);
+        if (batches.isEmpty()) {
+            sink.emit(new CoreEvent.RequestReleased(requestId));
+            listener.released(requestId);
+            sink.emit(new CoreEvent.RequestCommitted(requestId, 0, 0));
+            listener.committed(requestId, List.of(), List.of());
+            return;
+        }
+        toStage.add(job);
+        pump();
+    }
+
+    /** Requests waiting for staging room. */
+    public int waitingForStaging() {
+        return toStage.size();
+    }
+
+    /** Staged batches not yet acknowledged by the server (queued or in flight). */
+    public int batchesInSaveQueue() {
+        return saveQueue.size() + (storeInFlight ? 1 : 0);
+    }
+
+    private void pump() {
+        if (pumping) {
+            return;
+        }
+        pumping = true;
+        try {
+            boolean progress = true;
+            while (progress) {
+                progress = stageNext() || sendNext();
+            }
+        } finally {
+            pumping = false;
+        }
+    }
+
+    private boolean stageNext() {
+        final SaveJob job = toStage.peek();
+        if (job == null) {
+            return false;
+        }
+        final StagingBatch batch = job.batches.get(job.staged);
+        final long bytes = batch.blocks().size() * config.slotBytes();
+        final long offset = stagingSpace.allocate(bytes);
+        if (offset == L1Pool.NO_SPACE) {
+            return false;
+        }
+        copyBlocks(job.kv, batch.blocks(), offset);
+        sink.emit(new CoreEvent.BatchStaged(job.requestId, job.staged, batch.blocks().size(), offset));
+        saveQueue.add(new Staged(job, job.staged, offset, bytes));
+        job.staged++;
+        if (job.staged == job.batches.size()) {
+            toStage.poll();
+            sink.emit(new CoreEvent.RequestReleased(job.requestId));
+            job.listener.released(job.requestId);
+        }
+        return true;
+    }
+
+    /** Copies blocks into staging, one copy per run of consecutive block numbers. */
+    private void copyBlocks(final MemoryRegion kv, final List<Integer> blocks, final long stagingOffset) {
+        final long slot = config.slotBytes();
+        int i = 0;
+        while (i < blocks.size()) {
+            int run = 1;
+            while (i + run < blocks.size() && blocks.get(i + run) == blocks.get(i) + run) {
+                run++;
+            }
+            memory.copy(kv, blocks.get(i) * slot, staging, stagingOffset + i * slot, run * slot);
+            i += run;
+        }
+    }
+
+    private boolean sendNext() {
+        if (storeInFlight || saveQueue.isEmpty()) {
+            return false;
+        }
+        final Staged s = saveQueue.poll();
+        final List<SpanPiece> spans = new ArrayList<>();
+        for (final SpanPiece p : s.job.batches.get(s.batchIndex).spans()) {
+            spans.add(new SpanPiece(p.alloc(), p.srcOffset() + s.stagingOffset, p.fileOffset(), p.lengthBytes()));
+        }
+        storeInFlight = true;
+        server.store(nextStoreId++, staging, spans, result -> acked(s, result));
+        return true;
+    }
+
+    private void acked(final Staged s, final StoreResult result) {
+        storeInFlight = false;
+        stagingSpace.free(s.stagingOffset, s.bytes);
+        final SaveJob job = s.job;
+        for (final AllocationRef r : result.accepted()) {
+            job.accepted.putIfAbsent(r.allocationId(), r);
+        }
+        for (final AllocationRef r : result.rejected()) {
+            job.rejected.put(r.allocationId(), r);
+        }
+        job.acked++;
+        if (job.acked == job.batches.size()) {
+            commit(job);
+        }
+        pump();
+    }
+
+    private void commit(final SaveJob job) {
+        final List<AllocationRef> accepted = new ArrayList<>();
+        for (final Map.Entry<Long, AllocationRef> e : job.accepted.entrySet()) {
+            if (!job.rejected.containsKey(e.getKey())) {
+                accepted.add(e.getValue());
+            }
+        }
+        server.commit(accepted);
+        final List<AllocationRef> rejected = List.copyOf(job.rejected.values());
+        sink.emit(new CoreEvent.RequestCommitted(job.requestId, accepted.size(), rejected.size()));
+        job.listener.committed(job.requestId, accepted, rejected);
+    }
+}

@@ -1,0 +1,49 @@
+package dev.kvtier.core.client;
+
+import dev.kvtier.core.span.SpanPiece;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * Packs a request's store specs, in prefix order (the order given), into staging batches of at most
+ * {@code batchSlots} slots. Each spec contributes one contiguous span per batch it lands in; identical specs are
+ * written once. Pure arithmetic: no alignment is assumed (the server boundary checks alignment).
+ *
+ * <p>Reference example: slot 32 B, cap 64 B, specs k0 = [5,1,7] at 320 and k1 = [8] at 640 give batches
+ * [[5,1],[7,8]] with spans [(k0, src 0, 64 B, file 320)] and [(k0, src 0, 32 B, file 384), (k1, src 32, 32 B,
+ * file 640)].
+ */
+public final class StagingBuilder {
+    private StagingBuilder() {
+    }
+
+    public static List<StagingBatch> build(final List<StoreSpec> specs, final long slotBytes, final int batchSlots) {
+        if (slotBytes <= 0 || batchSlots <= 0) {
+            throw new IllegalArgumentException("slotBytes and batchSlots must be positive: " + slotBytes + ", "
+                + batchSlots);
+        }
+        final List<StagingBatch> out = new ArrayList<>();
+        List<Integer> blocks = new ArrayList<>();
+        List<SpanPiece> spans = new ArrayList<>();
+        for (final StoreSpec spec : new LinkedHashSet<>(specs)) {
+            int i = 0;
+            while (i < spec.blocks().size()) {
+                if (blocks.size() == batchSlots) {
+                    out.add(new StagingBatch(blocks, spans));
+                    blocks = new ArrayList<>();
+                    spans = new ArrayList<>();
+                }
+                final int run = Math.min(batchSlots - blocks.size(), spec.blocks().size() - i);
+                spans.add(new SpanPiece(spec.alloc(), blocks.size() * slotBytes, spec.fileOffset() + i * slotBytes,
+                    run * slotBytes));
+                blocks.addAll(spec.blocks().subList(i, i + run));
+                i += run;
+            }
+        }
+        if (!blocks.isEmpty()) {
+            out.add(new StagingBatch(blocks, spans));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,162 @@
+package dev.kvtier.core.event;
+
+import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.port.IoOp;
+
+/**
+ * Every input the core receives and every decision it makes, as one closed vocabulary of records. The journal stores
+ * these records, the invariant checkers and metrics read them, and replay compares them. Fields are primitives,
+ * enums, strings and {@link PrefixKey}s only, so a record has one canonical encoding.
+ *
+ * <p>Adding a variant breaks every exhaustive {@code switch} over this interface until it is handled; that is the
+ * point (STYLE rule 14).
+ */
+public sealed interface CoreEvent {
+
+    /** Why a ring allocation was not made. */
+    enum SkipReason { CLAIMED, COMMITTED, TOO_LARGE }
+
+    /** Why a chunk left the L2 ring. */
+    enum RingEvictReason { SPACE, WRAP, WRITE_FAILED }
+
+    /** Why an L1 entry left the entry map. */
+    enum L1EvictReason { RESERVE, TRIM, OVERLAP }
+
+    /** Why a grouped write batch was sealed. */
+    enum SealReason { NOT_ADJACENT, SIZE, MEMORY_WAIT, END_OF_STORE }
+
+    /** Why a span was not accepted by the server. */
+    enum RejectReason { STALE, MISALIGNED, OUTSIDE_ALLOCATION, LARGER_THAN_L1 }
+
+    /** Why a load failed. */
+    enum LoadFailure { NOT_COMMITTED, LEASE_REVOKED, READ_ERROR, CLOSED }
+
+    /** Why a promotion was not inserted into L1. */
+    enum DiscardReason { SUPERSEDED, LOAD_FAILED }
+
+    // ---- L2 index and ring ----
+
+    /** Input: a lookup of {@code keyCount} keys for {@code modelId}; answered with the committed prefix length. */
+    record Lookup(int modelId, int keyCount, int prefixLength) implements CoreEvent { }
+
+    /** Input: an allocation request for {@code keyCount} keys of {@code slotsPerKey} slots each. */
+    record AllocateRequested(long requestId, int modelId, int keyCount, int slotsPerKey) implements CoreEvent { }
+
+    /** Decision: a writer claim on {@code slotCount} slots at {@code startSlot}; the key is not yet visible. */
+    record Allocated(long requestId, PrefixKey key, long allocationId, int startSlot, int slotCount)
+        implements CoreEvent { }
+
+    /** Decision: the key was not allocated (one writer per key, or it cannot fit). */
+    record AllocationSkipped(long requestId, PrefixKey key, SkipReason reason) implements CoreEvent { }
+
+    /** Decision: the ring's tail region {@code [fromSlot, fromSlot + slotCount)} was marked SKIP and head wrapped. */
+    record RingWrapped(int fromSlot, int slotCount) implements CoreEvent { }
+
+    /** Decision: a chunk left the ring (oldest first) and its key left the index. */
+    record RingEvicted(PrefixKey key, long allocationId, int startSlot, int slotCount, boolean committed,
+                       int leases, RingEvictReason reason) implements CoreEvent { }
+
+    /** Input and decision: a claim release request and whether it was honoured. */
+    record ClaimReleased(PrefixKey key, long allocationId, boolean released) implements CoreEvent { }
+
+    /** Decision: the key is now visible to lookups. */
+    record Committed(PrefixKey key, long allocationId) implements CoreEvent { }
+
+    /** Decision: a commit for an allocation that is no longer current; a counted no-op. */
+    record LateCommit(PrefixKey key, long allocationId) implements CoreEvent { }
+
+    // ---- server boundary and grouped store ----
+
+    /** Input: a grouped store of {@code spanCount} spans, {@code bytes} in all, reached the server. */
+    record StoreReceived(long storeId, int spanCount, long bytes) implements CoreEvent { }
+
+    /** Decision: a span was not accepted; it writes nothing and its key is not accepted. */
+    record SpanRejected(long storeId, PrefixKey key, long allocationId, long fileOffset, long lengthBytes,
+                        RejectReason reason) implements CoreEvent { }
+
+    /** Decision: the boundary turned {@code spansIn} spans into {@code spansOut} (coalescing on, or just filtering). */
+    record SpansCoalesced(long storeId, int spansIn, int spansOut) implements CoreEvent { }
+
+    /** Decision: an L1 slice was reserved at {@code poolOffset} for the file range. */
+    record SliceReserved(long opId, long fileOffset, long lengthBytes, long poolOffset) implements CoreEvent { }
+
+    /** Decision: an entry was inserted into the entry map ({@code headroom} for promotions). */
+    record EntryInserted(long opId, long fileOffset, long lengthBytes, long poolOffset, boolean headroom,
+                         int prefixIndex) implements CoreEvent { }
+
+    /** Decision: an entry left the entry map. {@code pendingWrite}: its slice stays owned by a pending L2 write. */
+    record EntryEvicted(long fileOffset, long lengthBytes, long poolOffset, boolean headroom, boolean pendingWrite,
+                        L1EvictReason reason) implements CoreEvent { }
+
+    /** Decision: an L1 slice returned to the pool. */
+    record SliceFreed(long poolOffset, long lengthBytes) implements CoreEvent { }
+
+    /** Decision: an operation waits for memory held by pending L2 writes. */
+    record MemoryWait(long opId, long neededBytes) implements CoreEvent { }
+
+    /** Decision: resident bytes were trimmed after a grouped store. */
+    record Trimmed(long storeId, long targetBytes, long residentBefore, long residentAfter, int evicted)
+        implements CoreEvent { }
+
+    /** Decision: a grouped store completed (bytes are in L1; L2 writes may still be pending). */
+    record StoreCompleted(long storeId, int acceptedSpans, int rejectedSpans, long bytes) implements CoreEvent { }
+
+    // ---- L2 writes and I/O ----
+
+    /** Decision: a grouped write batch was sealed; {@code dependsOn} earlier overlapping writes must finish first. */
+    record BatchSealed(long batchId, long storeId, long fileOffset, long lengthBytes, int entries, int dependsOn,
+                       SealReason reason) implements CoreEvent { }
+
+    /** Decision: an I/O went to the device. */
+    record IoSubmitted(long ioId, IoOp op, long fileOffset, long lengthBytes, int segments) implements CoreEvent { }
+
+    /** Input: the device completed an I/O with {@code result} (bytes, or a negative errno). */
+    record IoCompleted(long ioId, IoOp op, long fileOffset, long result) implements CoreEvent { }
+
+    /** Decision: a write batch finished (successfully or not). */
+    record WriteFinished(long batchId, long fileOffset, long lengthBytes, boolean ok) implements CoreEvent { }
+
+    // ---- grouped load ----
+
+    /** Input: a grouped load of {@code rangeCount} ranges, {@code bytes} in all. */
+    record LoadRequested(long loadId, int rangeCount, long bytes) implements CoreEvent { }
+
+    /** Decision: bytes served from L1 (a stitched or sub-range hit). */
+    record LoadHit(long loadId, long fileOffset, long lengthBytes) implements CoreEvent { }
+
+    /** Decision: a gap to read from L2. */
+    record LoadGap(long loadId, long fileOffset, long lengthBytes) implements CoreEvent { }
+
+    /** Decision: the load waits for a pending write that overlaps a gap. */
+    record LoadWaitsForWrite(long loadId, long batchId) implements CoreEvent { }
+
+    /** Decision: a read landed and was inserted into L1 as a headroom entry. */
+    record Promoted(long loadId, long fileOffset, long lengthBytes) implements CoreEvent { }
+
+    /** Decision: a read landed but was not inserted. */
+    record PromotionDiscarded(long loadId, long fileOffset, long lengthBytes, DiscardReason reason)
+        implements CoreEvent { }
+
+    /** Decision: a load finished; every byte was copied to its destination. */
+    record LoadCompleted(long loadId, long bytes, long hitBytes) implements CoreEvent { }
+
+    /** Decision: a load failed; the engine recomputes. */
+    record LoadFailed(long loadId, LoadFailure reason) implements CoreEvent { }
+
+    // ---- client side ----
+
+    /** Input: a finished request's store specs were queued for saving. */
+    record SaveQueued(long requestId, int specs, int batches, long bytes) implements CoreEvent { }
+
+    /** Decision: one staging batch was copied into staging memory. */
+    record BatchStaged(long requestId, int batchIndex, int slots, long stagingOffset) implements CoreEvent { }
+
+    /** Decision: the request was released (all its KV is in staging). */
+    record RequestReleased(long requestId) implements CoreEvent { }
+
+    /** Decision: the accepted keys of a request were committed after all its batches returned. */
+    record RequestCommitted(long requestId, int acceptedKeys, int rejectedKeys) implements CoreEvent { }
+
+    /** Decision: drain finished: no L2 write is pending. */
+    record Drained(long writesCompleted) implements CoreEvent { }
+}

@@ -1,0 +1,71 @@
+package dev.kvtier.core.l1;
+
+import java.util.Comparator;
+import java.util.TreeSet;
+
+/**
+ * A replacement policy made of two ordered classes, headroom first, each a {@link TreeSet} under one comparator.
+ * {@link LruPolicy} and {@link PrefixLruPolicy} differ only in that comparator and in what a hit does.
+ */
+abstract class OrderedClassesPolicy implements ReplacementPolicy {
+    private final TreeSet<Entry> headroom;
+    private final TreeSet<Entry> normal;
+    private long sequence;
+    private long epoch;
+
+    OrderedClassesPolicy(final Comparator<Entry> order) {
+        this.headroom = new TreeSet<>(order);
+        this.normal = new TreeSet<>(order);
+    }
+
+    @Override
+    public final void onInsert(final Entry entry, final long groupEpoch, final int prefixIndex) {
+        entry.sequence = ++sequence;
+        entry.groupEpoch = groupEpoch;
+        entry.prefixIndex = prefixIndex;
+        if (!classOf(entry).add(entry)) {
+            throw new IllegalStateException("entry inserted twice: " + entry);
+        }
+    }
+
+    @Override
+    public final void onHit(final Entry entry) {
+        final TreeSet<Entry> set = classOf(entry);
+        if (!set.remove(entry)) {
+            throw new IllegalStateException("hit on an entry the policy does not hold: " + entry);
+        }
+        entry.sequence = ++sequence;
+        entry.groupEpoch = nextEpoch();
+        entry.prefixIndex = 0;
+        set.add(entry);
+    }
+
+    @Override
+    public final void onRemove(final Entry entry) {
+        if (!classOf(entry).remove(entry)) {
+            throw new IllegalStateException("removing an entry the policy does not hold: " + entry);
+        }
+    }
+
+    @Override
+    public final Entry victim() {
+        if (!headroom.isEmpty()) {
+            return headroom.first();
+        }
+        return normal.isEmpty() ? null : normal.first();
+    }
+
+    @Override
+    public final long nextEpoch() {
+        return ++epoch;
+    }
+
+    /** Entries held, both classes. */
+    public final int size() {
+        return headroom.size() + normal.size();
+    }
+
+    private TreeSet<Entry> classOf(final Entry entry) {
+        return entry.headroom ? headroom : normal;
+    }
+}

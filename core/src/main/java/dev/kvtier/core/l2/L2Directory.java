@@ -1,0 +1,230 @@
+package dev.kvtier.core.l2;
+
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.RingEvictReason;
+import dev.kvtier.core.event.CoreEvent.SkipReason;
+import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.port.EventSink;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The L2 index over the slot ring, with two-phase publication: {@link #allocate} records a writer claim (the key is
+ * not visible), {@link #commit} publishes it. One writer per key: a key that is claimed or committed is answered
+ * {@code Skipped}. A claim is released only if uncommitted and still the same allocation. A commit for an
+ * allocation that is no longer current is a counted no-op (late commit).
+ *
+ * <p>Loads lease their chunks ({@link #lease}). Our choice for a ring eviction of a leased chunk (STORAGE-CORE.md
+ * 6): allocation never waits; the chunk is evicted and the {@link Listener} is told, so the store engine fails
+ * those loads cleanly and discards their in-flight reads. This keeps allocation non-blocking and bounded.
+ *
+ * <p>The key map is a {@link HashMap} used for point look-ups only; nothing iterates it.
+ */
+public final class L2Directory {
+    private final long slotBytes;
+    private final SlotRing ring;
+    private final Map<PrefixKey, Chunk> index = new HashMap<>();
+    private final EventSink sink;
+    private Listener listener = (ref, reason) -> { };
+    private long nextAllocationId = 1;
+    private long lateCommits;
+    private long evictions;
+
+    /** Told about every chunk that leaves the ring other than by release. */
+    @FunctionalInterface
+    public interface Listener {
+        void chunkEvicted(AllocationRef ref, RingEvictReason reason);
+    }
+
+    public L2Directory(final long slotBytes, final int slotCount, final EventSink sink) {
+        if (slotBytes <= 0) {
+            throw new IllegalArgumentException("slotBytes must be positive, got " + slotBytes);
+        }
+        this.slotBytes = slotBytes;
+        this.ring = new SlotRing(slotCount);
+        this.sink = sink;
+    }
+
+    /** Installs the one listener (the store engine); wiring happens once, in the composition root. */
+    public void setListener(final Listener newListener) {
+        this.listener = newListener;
+    }
+
+    public long slotBytes() {
+        return slotBytes;
+    }
+
+    public int slotCount() {
+        return ring.slotCount();
+    }
+
+    /** Longest committed prefix from key 0: stops at the first missing, uncommitted or other-model key. */
+    public LookupResult lookup(final int modelId, final List<PrefixKey> keys) {
+        final List<AllocationRef> prefix = new ArrayList<>();
+        for (final PrefixKey key : keys) {
+            final Chunk c = index.get(key);
+            if (c == null || !c.committed || c.modelId != modelId) {
+                break;
+            }
+            prefix.add(c.ref());
+        }
+        sink.emit(new CoreEvent.Lookup(modelId, keys.size(), prefix.size()));
+        return new LookupResult(prefix);
+    }
+
+    /**
+     * Claims {@code slotsPerKey} slots for each key, in order, in one batch (so a request's slots are normally
+     * contiguous). Later allocations of the same batch may evict earlier ones when the batch is larger than the ring;
+     * their spans then become stale.
+     */
+    public List<AllocationResult> allocate(final long requestId, final int modelId, final List<PrefixKey> keys,
+                                           final int slotsPerKey) {
+        sink.emit(new CoreEvent.AllocateRequested(requestId, modelId, keys.size(), slotsPerKey));
+        final List<AllocationResult> out = new ArrayList<>(keys.size());
+        for (final PrefixKey key : keys) {
+            out.add(allocateOne(requestId, modelId, key, slotsPerKey));
+        }
+        return out;
+    }
+
+    private AllocationResult allocateOne(final long requestId, final int modelId, final PrefixKey key,
+                                         final int slots) {
+        final Chunk existing = index.get(key);
+        if (existing != null) {
+            final SkipReason reason = existing.committed ? SkipReason.COMMITTED : SkipReason.CLAIMED;
+            sink.emit(new CoreEvent.AllocationSkipped(requestId, key, reason));
+            return new AllocationResult.Skipped(key, reason);
+        }
+        if (slots <= 0 || slots > ring.slotCount()) {
+            sink.emit(new CoreEvent.AllocationSkipped(requestId, key, SkipReason.TOO_LARGE));
+            return new AllocationResult.Skipped(key, SkipReason.TOO_LARGE);
+        }
+        final int start = ring.makeRoom(slots,
+            from -> sink.emit(new CoreEvent.RingWrapped(from, ring.slotCount() - from)),
+            (chunk, wrap) -> evict(chunk, wrap ? RingEvictReason.WRAP : RingEvictReason.SPACE));
+        final Chunk chunk = new Chunk(key, modelId, nextAllocationId++, start, slots);
+        ring.add(chunk);
+        index.put(key, chunk);
+        sink.emit(new CoreEvent.Allocated(requestId, key, chunk.allocationId, start, slots));
+        return new AllocationResult.Claimed(chunk.ref());
+    }
+
+    /** Publishes each current, uncommitted allocation; anything else is a counted late commit. */
+    public int commit(final List<AllocationRef> refs) {
+        int committed = 0;
+        for (final AllocationRef ref : refs) {
+            final Chunk c = current(ref);
+            if (c == null) {
+                lateCommits++;
+                sink.emit(new CoreEvent.LateCommit(ref.key(), ref.allocationId()));
+                continue;
+            }
+            if (!c.committed) {
+                c.committed = true;
+                committed++;
+                sink.emit(new CoreEvent.Committed(ref.key(), ref.allocationId()));
+            }
+        }
+        return committed;
+    }
+
+    /** Releases a writer claim if it is uncommitted and still the same allocation. */
+    public boolean release(final AllocationRef ref) {
+        final Chunk c = current(ref);
+        final boolean ok = c != null && !c.committed && c.leases == 0;
+        if (ok) {
+            ring.remove(c);
+            index.remove(c.key);
+        }
+        sink.emit(new CoreEvent.ClaimReleased(ref.key(), ref.allocationId(), ok));
+        return ok;
+    }
+
+    /** True while {@code ref} is the key's live allocation (claimed or committed). */
+    public boolean isCurrent(final AllocationRef ref) {
+        return current(ref) != null;
+    }
+
+    /** True while {@code ref} is the key's live, committed allocation. */
+    public boolean isCommitted(final AllocationRef ref) {
+        final Chunk c = current(ref);
+        return c != null && c.committed;
+    }
+
+    /** Leases a committed allocation for a load; false if it is no longer current and committed. */
+    public boolean lease(final AllocationRef ref) {
+        final Chunk c = current(ref);
+        if (c == null || !c.committed) {
+            return false;
+        }
+        c.leases++;
+        return true;
+    }
+
+    /** Ends a lease taken by {@link #lease}; a lease on an evicted chunk ended with it. */
+    public void unlease(final AllocationRef ref) {
+        final Chunk c = current(ref);
+        if (c != null) {
+            if (c.leases <= 0) {
+                throw new IllegalStateException("unlease without lease: " + ref);
+            }
+            c.leases--;
+        }
+    }
+
+    /** Evicts every live chunk overlapping the file range (after a failed L2 write): its bytes are not trusted. */
+    public void invalidate(final long fileOffset, final long lengthBytes) {
+        final int from = Math.toIntExact(fileOffset / slotBytes);
+        final int to = Math.toIntExact((fileOffset + lengthBytes + slotBytes - 1) / slotBytes);
+        for (final Chunk c : ring.overlapping(from, to - from)) {
+            evict(c, RingEvictReason.WRITE_FAILED);
+        }
+    }
+
+    /** Live allocations, oldest first (for checkers and the replay state dump). */
+    public List<AllocationRef> liveInAgeOrder() {
+        final List<AllocationRef> out = new ArrayList<>();
+        for (final Chunk c : ring.inAgeOrder()) {
+            out.add(c.ref());
+        }
+        return out;
+    }
+
+    /** Whether the live allocation {@code ref} is committed; false if it is not live. */
+    public int leases(final AllocationRef ref) {
+        final Chunk c = current(ref);
+        return c == null ? 0 : c.leases;
+    }
+
+    public int head() {
+        return ring.head();
+    }
+
+    public int liveChunks() {
+        return ring.liveChunks();
+    }
+
+    public long lateCommits() {
+        return lateCommits;
+    }
+
+    public long evictions() {
+        return evictions;
+    }
+
+    private void evict(final Chunk chunk, final RingEvictReason reason) {
+        ring.remove(chunk);
+        index.remove(chunk.key);
+        evictions++;
+        sink.emit(new CoreEvent.RingEvicted(chunk.key, chunk.allocationId, chunk.startSlot, chunk.slotCount,
+            chunk.committed, chunk.leases, reason));
+        listener.chunkEvicted(chunk.ref(), reason);
+    }
+
+    private Chunk current(final AllocationRef ref) {
+        final Chunk c = index.get(ref.key());
+        return c != null && c.matches(ref) ? c : null;
+    }
+}

@@ -1,0 +1,14 @@
+package dev.kvtier.core.store;
+
+import dev.kvtier.core.port.IoRequest;
+
+/** What an I/O in flight belongs to, so its completion can be dispatched with an exhaustive switch. */
+sealed interface IoTask {
+    IoRequest request();
+
+    /** A grouped write batch. */
+    record Write(IoRequest request, WriteBatch batch) implements IoTask { }
+
+    /** One read of a load, landing in an L1 slice. */
+    record Read(IoRequest request, LoadOp load, LoadOp.Read read) implements IoTask { }
+}

@@ -1,0 +1,284 @@
+package dev.kvtier.core.store;
+
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.DiscardReason;
+import dev.kvtier.core.event.CoreEvent.LoadFailure;
+import dev.kvtier.core.geometry.Alignment;
+import dev.kvtier.core.l1.Entry;
+import dev.kvtier.core.l1.Slice;
+import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.port.MemoryRegion;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A grouped load as a continuation (STORAGE-CORE.md 5). It leases its allocations (a ring eviction of one fails the
+ * load cleanly), copies L1 hits out (stitched or sub-range; hits refresh recency), then reads the gaps from L2 in
+ * batches of at most {@code readBatchMax} reads and at most L1's size in bytes. Before each read it waits for pending
+ * writes that overlap it (a load never reads L2 under a pending write). Each read lands in a reserved L1 slice, is
+ * copied out as soon as it completes, and is inserted as a headroom entry unless a store touched the range since the
+ * read was issued (then it is discarded). A load larger than L1 completes: later batches evict earlier promotions.
+ */
+final class LoadOp extends Op {
+    /** One L2 read of a gap. */
+    static final class Read {
+        final long fileOffset;
+        final long lengthBytes;
+        final long destOffset;
+        Slice slice;
+        boolean superseded;
+
+        Read(final long fileOffset, final long lengthBytes, final long destOffset) {
+            this.fileOffset = fileOffset;
+            this.lengthBytes = lengthBytes;
+            this.destOffset = destOffset;
+        }
+    }
+
+    private record Span(long fileOffset, long lengthBytes, long destOffset) { }
+
+    private final TieredStore engine;
+    private final List<LoadRange> ranges;
+    private final MemoryRegion dest;
+    private final Consumer<LoadResult> done;
+    private final Map<Long, AllocationRef> leases = new LinkedHashMap<>();
+    private final ArrayDeque<Read> toRead = new ArrayDeque<>();
+    private final long slotBytes;
+    private long bytes;
+    private long hitBytes;
+    private long groupEpoch;
+    private int batchReads;
+    private long batchBytes;
+    private int outstanding;
+    private int waitingWrites;
+    private boolean started;
+    private boolean finished;
+
+    LoadOp(final TieredStore engine, final long loadId, final List<LoadRange> ranges, final MemoryRegion dest,
+           final Consumer<LoadResult> done) {
+        super(loadId);
+        this.engine = engine;
+        this.ranges = List.copyOf(ranges);
+        this.dest = dest;
+        this.done = done;
+        this.slotBytes = engine.config().slotBytes();
+        for (final LoadRange r : this.ranges) {
+            Alignment.requireAligned("load file offset", r.fileOffset());
+            Alignment.requireAligned("load length", r.lengthBytes());
+            final long allocStart = r.alloc().fileOffset(slotBytes);
+            if (r.fileOffset() < allocStart || r.fileEnd() > allocStart + r.alloc().lengthBytes(slotBytes)) {
+                throw new IllegalArgumentException("load range [" + r.fileOffset() + ", " + r.fileEnd()
+                    + ") is outside its allocation " + r.alloc());
+            }
+            if (r.destOffset() + r.lengthBytes() > dest.sizeBytes()) {
+                throw new IllegalArgumentException("load range ends at " + (r.destOffset() + r.lengthBytes())
+                    + ", past the destination's " + dest.sizeBytes() + " B");
+            }
+            bytes += r.lengthBytes();
+        }
+    }
+
+    @Override
+    void step() {
+        if (finished) {
+            return;
+        }
+        if (!started) {
+            started = true;
+            if (!start()) {
+                return;
+            }
+        }
+        readGaps();
+    }
+
+    private boolean start() {
+        engine.sink().emit(new CoreEvent.LoadRequested(id, ranges.size(), bytes));
+        engine.loadStarted(this);
+        for (final LoadRange r : ranges) {
+            if (leases.containsKey(r.alloc().allocationId())) {
+                continue;
+            }
+            if (!engine.directory().lease(r.alloc())) {
+                fail(LoadFailure.NOT_COMMITTED);
+                return false;
+            }
+            leases.put(r.alloc().allocationId(), r.alloc());
+        }
+        groupEpoch = engine.policy().nextEpoch();
+        for (final Span s : merged()) {
+            serveHits(s);
+        }
+        return true;
+    }
+
+    /** Consecutive ranges adjacent in file and destination become one span. */
+    private List<Span> merged() {
+        final List<Span> out = new ArrayList<>();
+        for (final LoadRange r : ranges) {
+            if (!out.isEmpty()) {
+                final Span last = out.getLast();
+                if (last.fileOffset + last.lengthBytes == r.fileOffset()
+                    && last.destOffset + last.lengthBytes == r.destOffset()) {
+                    out.set(out.size() - 1, new Span(last.fileOffset, last.lengthBytes + r.lengthBytes(),
+                        last.destOffset));
+                    continue;
+                }
+            }
+            out.add(new Span(r.fileOffset(), r.lengthBytes(), r.destOffset()));
+        }
+        return out;
+    }
+
+    /** Copies out the L1 hits of one span; queues reads for the gaps. */
+    private void serveHits(final Span s) {
+        final long end = s.fileOffset + s.lengthBytes;
+        long cursor = s.fileOffset;
+        for (final Entry e : engine.entries().overlapping(s.fileOffset, end)) {
+            if (e.fileOffset() > cursor) {
+                addGap(cursor, e.fileOffset() - cursor, s.destOffset + cursor - s.fileOffset);
+            }
+            final long from = Math.max(cursor, e.fileOffset());
+            final long to = Math.min(end, e.fileEnd());
+            engine.memory().copy(engine.poolRegion(), e.slice().poolOffset() + from - e.fileOffset(), dest,
+                s.destOffset + from - s.fileOffset, to - from);
+            engine.policy().onHit(e);
+            engine.sink().emit(new CoreEvent.LoadHit(id, from, to - from));
+            hitBytes += to - from;
+            cursor = to;
+        }
+        if (cursor < end) {
+            addGap(cursor, end - cursor, s.destOffset + cursor - s.fileOffset);
+        }
+    }
+
+    private void addGap(final long fileOffset, final long lengthBytes, final long destOffset) {
+        engine.sink().emit(new CoreEvent.LoadGap(id, fileOffset, lengthBytes));
+        final long cap = Math.min(engine.config().maxReadBytes(), engine.maxReservationBytes());
+        final long piece = cap >= slotBytes ? cap / slotBytes * slotBytes : Alignment.down(cap);
+        for (long at = 0; at < lengthBytes; at += piece) {
+            toRead.add(new Read(fileOffset + at, Math.min(piece, lengthBytes - at), destOffset + at));
+        }
+    }
+
+    private void readGaps() {
+        while (waitingWrites == 0) {
+            if (toRead.isEmpty()) {
+                if (outstanding == 0) {
+                    succeed();
+                }
+                return;
+            }
+            final Read next = toRead.peek();
+            if (batchReads == engine.config().readBatchMax()
+                || batchBytes + next.lengthBytes > engine.maxReservationBytes()) {
+                if (outstanding > 0) {
+                    return;
+                }
+                batchReads = 0;
+                batchBytes = 0;
+            }
+            if (waitForWrites(next)) {
+                return;
+            }
+            final Slice slice = engine.reserve(id, next.lengthBytes);
+            if (slice == null) {
+                engine.parkForMemory(this, next.lengthBytes);
+                return;
+            }
+            engine.sink().emit(new CoreEvent.SliceReserved(id, next.fileOffset, next.lengthBytes,
+                slice.poolOffset()));
+            toRead.poll();
+            next.slice = slice;
+            batchReads++;
+            batchBytes += next.lengthBytes;
+            outstanding++;
+            engine.submitRead(this, next);
+        }
+    }
+
+    /** Registers on every pending write overlapping the read; true when there was one. */
+    private boolean waitForWrites(final Read read) {
+        final List<WriteBatch> writes = engine.pendingOverlapping(read.fileOffset, read.fileOffset + read.lengthBytes);
+        for (final WriteBatch w : writes) {
+            w.waitingLoads.add(this);
+            waitingWrites++;
+            engine.sink().emit(new CoreEvent.LoadWaitsForWrite(id, w.id));
+        }
+        return !writes.isEmpty();
+    }
+
+    void writeFinished(final WriteBatch batch) {
+        if (finished) {
+            return;
+        }
+        waitingWrites--;
+        if (waitingWrites == 0) {
+            engine.resume(this);
+        }
+    }
+
+    void readCompleted(final Read read, final boolean ok) {
+        engine.readLanded(read);
+        outstanding--;
+        if (finished || !ok) {
+            engine.sink().emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
+                DiscardReason.LOAD_FAILED));
+            engine.releaseIfUnused(read.slice);
+            if (!finished) {
+                fail(LoadFailure.READ_ERROR);
+            }
+            return;
+        }
+        engine.memory().copy(engine.poolRegion(), read.slice.poolOffset(), dest, read.destOffset, read.lengthBytes);
+        if (read.superseded) {
+            engine.sink().emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
+                DiscardReason.SUPERSEDED));
+            engine.releaseIfUnused(read.slice);
+        } else {
+            engine.insert(id, read.fileOffset, read.slice, true, groupEpoch,
+                Math.toIntExact(read.destOffset / slotBytes));
+            engine.sink().emit(new CoreEvent.Promoted(id, read.fileOffset, read.lengthBytes));
+        }
+        engine.resume(this);
+    }
+
+    boolean holdsLease(final AllocationRef ref) {
+        return !finished && leases.containsKey(ref.allocationId());
+    }
+
+    void leaseRevoked(final AllocationRef ref) {
+        leases.remove(ref.allocationId());
+        fail(LoadFailure.LEASE_REVOKED);
+    }
+
+    private void succeed() {
+        finish(null);
+    }
+
+    private void fail(final LoadFailure reason) {
+        finish(reason);
+    }
+
+    private void finish(final LoadFailure failure) {
+        if (finished) {
+            throw new IllegalStateException("load " + id + " finished twice");
+        }
+        finished = true;
+        for (final AllocationRef r : leases.values()) {
+            engine.directory().unlease(r);
+        }
+        leases.clear();
+        if (failure == null) {
+            engine.sink().emit(new CoreEvent.LoadCompleted(id, bytes, hitBytes));
+        } else {
+            engine.sink().emit(new CoreEvent.LoadFailed(id, failure));
+        }
+        engine.loadFinished(this);
+        done.accept(new LoadResult(id, failure, bytes, hitBytes));
+    }
+}

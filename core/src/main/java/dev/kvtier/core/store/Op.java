@@ -1,0 +1,16 @@
+package dev.kvtier.core.store;
+
+/**
+ * A parked-or-running operation of the engine: a continuation. {@link #step} advances as far as it can and returns
+ * when the operation is finished or has registered itself to be resumed (on memory, or on a pending write).
+ */
+abstract class Op {
+    final long id;
+
+    Op(final long id) {
+        this.id = id;
+    }
+
+    /** Advance; never blocks. */
+    abstract void step();
+}

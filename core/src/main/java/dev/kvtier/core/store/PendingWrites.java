@@ -1,0 +1,70 @@
+package dev.kvtier.core.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The write batches not yet finished (open, sealed, or at the device), indexed by file start so overlap queries do
+ * not scan every batch. Batches may overlap each other (overwrites); their order of creation is store order.
+ */
+final class PendingWrites {
+    private final TreeMap<Long, List<WriteBatch>> byStart = new TreeMap<>();
+    private long maxLengthBytes;
+    private int count;
+
+    void add(final WriteBatch batch) {
+        byStart.computeIfAbsent(batch.fileStart, k -> new ArrayList<>()).add(batch);
+        count++;
+    }
+
+    /** Called when an open batch grows, so queries keep finding it. */
+    void grew(final WriteBatch batch) {
+        maxLengthBytes = Math.max(maxLengthBytes, batch.lengthBytes());
+    }
+
+    void remove(final WriteBatch batch) {
+        final List<WriteBatch> list = byStart.get(batch.fileStart);
+        if (list == null || !list.remove(batch)) {
+            throw new IllegalStateException("batch " + batch.id + " is not pending");
+        }
+        if (list.isEmpty()) {
+            byStart.remove(batch.fileStart);
+        }
+        count--;
+    }
+
+    /** Pending batches overlapping {@code [from, to)}, oldest first, excluding {@code except} (may be null). */
+    List<WriteBatch> overlapping(final long from, final long to, final WriteBatch except) {
+        final List<WriteBatch> out = new ArrayList<>();
+        final long lowest = Math.max(0, from - maxLengthBytes);
+        for (final Map.Entry<Long, List<WriteBatch>> e : byStart.subMap(lowest, true, to, false).entrySet()) {
+            for (final WriteBatch b : e.getValue()) {
+                if (b != except && b.overlaps(from, to)) {
+                    out.add(b);
+                }
+            }
+        }
+        out.sort((a, b) -> Long.compare(a.id, b.id));
+        return out;
+    }
+
+    int size() {
+        return count;
+    }
+
+    boolean isEmpty() {
+        return count == 0;
+    }
+
+    /** Every pending batch, oldest first (for checkers and state dumps). */
+    List<WriteBatch> all() {
+        final List<WriteBatch> out = new ArrayList<>();
+        for (final List<WriteBatch> l : byStart.values()) {
+            out.addAll(l);
+        }
+        out.sort((a, b) -> Long.compare(a.id, b.id));
+        return out;
+    }
+}

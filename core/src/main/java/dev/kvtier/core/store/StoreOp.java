@@ -1,0 +1,177 @@
+package dev.kvtier.core.store;
+
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.RejectReason;
+import dev.kvtier.core.event.CoreEvent.SealReason;
+import dev.kvtier.core.l1.Slice;
+import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.port.MemoryRegion;
+import dev.kvtier.core.span.SpanPiece;
+import dev.kvtier.core.span.StoreSpan;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A grouped store as a continuation (STORAGE-CORE.md 4.3). Span by span: re-check that every piece's allocation is
+ * still current (a span that went stale while the store waited writes nothing); seal the open write batch if the
+ * span is not file-adjacent to it or would make it larger than {@code max(span, groupedWriteBatchBytes)}; reserve
+ * an L1 slice (evicting headroom first, then by policy), or seal and park until a pending write frees memory; copy
+ * the bytes in; insert the entry (dropping overlaps; in-flight promotions of the range are superseded); append to
+ * the batch, chained after overlapping pending writes. After the last span: seal, trim once, complete.
+ */
+final class StoreOp extends Op {
+    private final TieredStore engine;
+    private final MemoryRegion source;
+    private final ArrayDeque<StoreSpan> work;
+    private final Consumer<StoreResult> done;
+    private final Map<Long, AllocationRef> admitted = new LinkedHashMap<>();
+    private final Map<Long, AllocationRef> rejected = new LinkedHashMap<>();
+    private final int spanCount;
+    private final long slotBytes;
+    private WriteBatch batch;
+    private long storedBytes;
+    private long groupEpoch;
+    private int acceptedSpans;
+    private int rejectedSpans;
+    private boolean started;
+
+    StoreOp(final TieredStore engine, final long storeId, final MemoryRegion source, final List<StoreSpan> spans,
+            final List<AllocationRef> rejectedAtBoundary, final Consumer<StoreResult> done) {
+        super(storeId);
+        this.engine = engine;
+        this.source = source;
+        this.work = new ArrayDeque<>(spans);
+        this.done = done;
+        this.spanCount = spans.size();
+        this.slotBytes = engine.config().slotBytes();
+        for (final AllocationRef r : rejectedAtBoundary) {
+            rejected.put(r.allocationId(), r);
+        }
+    }
+
+    @Override
+    void step() {
+        if (!started) {
+            started = true;
+            groupEpoch = engine.policy().nextEpoch();
+            long bytes = 0;
+            for (final StoreSpan s : work) {
+                bytes += s.lengthBytes();
+            }
+            engine.sink().emit(new CoreEvent.StoreReceived(id, spanCount, bytes));
+        }
+        while (!work.isEmpty()) {
+            final StoreSpan span = work.poll();
+            final List<StoreSpan> current = revalidate(span);
+            if (current.size() != 1 || current.getFirst() != span) {
+                for (int i = current.size() - 1; i >= 0; i--) {
+                    work.addFirst(current.get(i));
+                }
+                continue;
+            }
+            if (!admit(span)) {
+                work.addFirst(span);
+                return;
+            }
+        }
+        finish();
+    }
+
+    /** Admits one validated span; false when it must wait for memory (the op is then parked). */
+    private boolean admit(final StoreSpan span) {
+        final long length = span.lengthBytes();
+        if (length > engine.maxReservationBytes()) {
+            reject(span.pieces(), RejectReason.LARGER_THAN_L1);
+            return true;
+        }
+        if (batch != null && batch.fileEnd != span.fileOffset()) {
+            sealBatch(SealReason.NOT_ADJACENT);
+        } else if (batch != null && batch.lengthBytes() + length
+            > Math.max(length, engine.config().groupedWriteBatchBytes())) {
+            sealBatch(SealReason.SIZE);
+        }
+        final Slice slice = engine.reserve(id, length);
+        if (slice == null) {
+            if (batch != null) {
+                sealBatch(SealReason.MEMORY_WAIT);
+            }
+            engine.parkForMemory(this, length);
+            return false;
+        }
+        engine.sink().emit(new CoreEvent.SliceReserved(id, span.fileOffset(), length, slice.poolOffset()));
+        engine.memory().copy(source, span.srcOffset(), engine.poolRegion(), slice.poolOffset(), length);
+        engine.supersedeReads(span.fileOffset(), span.fileEnd());
+        engine.insert(id, span.fileOffset(), slice, false, groupEpoch, Math.toIntExact(span.srcOffset() / slotBytes));
+        if (batch == null) {
+            batch = engine.openBatch(id, span.fileOffset());
+        }
+        engine.appendToBatch(batch, slice, span.fileOffset());
+        storedBytes += length;
+        acceptedSpans++;
+        for (final SpanPiece p : span.pieces()) {
+            admitted.putIfAbsent(p.alloc().allocationId(), p.alloc());
+        }
+        return true;
+    }
+
+    /** Splits off pieces whose allocation is no longer current (rejected as stale). */
+    private List<StoreSpan> revalidate(final StoreSpan span) {
+        boolean allCurrent = true;
+        for (final SpanPiece p : span.pieces()) {
+            allCurrent &= engine.directory().isCurrent(p.alloc());
+        }
+        if (allCurrent) {
+            return List.of(span);
+        }
+        final List<StoreSpan> out = new ArrayList<>();
+        List<SpanPiece> run = new ArrayList<>();
+        for (final SpanPiece p : span.pieces()) {
+            if (engine.directory().isCurrent(p.alloc())) {
+                run.add(p);
+                continue;
+            }
+            reject(List.of(p), RejectReason.STALE);
+            if (!run.isEmpty()) {
+                out.add(new StoreSpan(run));
+                run = new ArrayList<>();
+            }
+        }
+        if (!run.isEmpty()) {
+            out.add(new StoreSpan(run));
+        }
+        return out;
+    }
+
+    private void reject(final List<SpanPiece> pieces, final RejectReason reason) {
+        for (final SpanPiece p : pieces) {
+            rejected.put(p.alloc().allocationId(), p.alloc());
+            engine.sink().emit(new CoreEvent.SpanRejected(id, p.alloc().key(), p.alloc().allocationId(),
+                p.fileOffset(), p.lengthBytes(), reason));
+        }
+        rejectedSpans++;
+    }
+
+    private void sealBatch(final SealReason reason) {
+        engine.seal(batch, reason);
+        batch = null;
+    }
+
+    private void finish() {
+        if (batch != null) {
+            sealBatch(SealReason.END_OF_STORE);
+        }
+        engine.trim(id, storedBytes);
+        final List<AllocationRef> accepted = new ArrayList<>();
+        for (final Map.Entry<Long, AllocationRef> e : admitted.entrySet()) {
+            if (!rejected.containsKey(e.getKey())) {
+                accepted.add(e.getValue());
+            }
+        }
+        engine.sink().emit(new CoreEvent.StoreCompleted(id, acceptedSpans, rejectedSpans, storedBytes));
+        done.accept(new StoreResult(id, accepted, List.copyOf(rejected.values()), engine.takeSurfacedErrors()));
+    }
+}

@@ -1,0 +1,517 @@
+package dev.kvtier.core.store;
+
+import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.config.ReplacementKind;
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.L1EvictReason;
+import dev.kvtier.core.event.CoreEvent.RingEvictReason;
+import dev.kvtier.core.event.CoreEvent.SealReason;
+import dev.kvtier.core.l1.Admission;
+import dev.kvtier.core.l1.Entry;
+import dev.kvtier.core.l1.EntryMap;
+import dev.kvtier.core.l1.L1Access;
+import dev.kvtier.core.l1.L1Pool;
+import dev.kvtier.core.l1.LruPolicy;
+import dev.kvtier.core.l1.PrefixLruPolicy;
+import dev.kvtier.core.l1.ReplacementPolicy;
+import dev.kvtier.core.l1.Slice;
+import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.l2.L2Directory;
+import dev.kvtier.core.port.Device;
+import dev.kvtier.core.port.EventSink;
+import dev.kvtier.core.port.IoCompletion;
+import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.port.IoRequest;
+import dev.kvtier.core.port.IoSegment;
+import dev.kvtier.core.port.Memory;
+import dev.kvtier.core.port.MemoryRegion;
+import dev.kvtier.core.span.StoreSpan;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The L1/L2 store engine: grouped store and grouped load over the L1 pool, the entry map, the replacement policy
+ * and the L2 device. A single-threaded, non-blocking state machine: every public method is one input; where the
+ * reference blocks (waiting for memory held by a pending write, or for a pending write under a load's gap), the
+ * operation parks as a continuation ({@link Op}) and resumes on the completion that unblocks it.
+ *
+ * <p>Fairness: operations waiting for memory are served strictly first-in, first-out; an operation arriving while
+ * others wait queues behind them. I/Os beyond {@code concurrentIos} wait in a FIFO queue.
+ *
+ * <p>Write errors are recorded, the affected L2 range is invalidated in the directory (its keys leave the index, so
+ * nothing is served from bytes that never reached L2), and the error count is surfaced with the next store result.
+ */
+public final class TieredStore {
+    private final CoreConfig config;
+    private final Memory memory;
+    private final Device device;
+    private final EventSink sink;
+    private final L2Directory directory;
+    private final MemoryRegion poolRegion;
+    private final L1Pool pool;
+    private final EntryMap entries = new EntryMap();
+    private final ReplacementPolicy policy;
+    private final Admission admission;
+    private final PendingWrites pending = new PendingWrites();
+    private final ArrayDeque<IoTask> ioQueue = new ArrayDeque<>();
+    private final Map<Long, IoTask> inFlight = new HashMap<>();
+    private final ArrayDeque<Op> memoryWaiters = new ArrayDeque<>();
+    private final ArrayDeque<Op> ready = new ArrayDeque<>();
+    private final List<LoadOp> activeLoads = new ArrayList<>();
+    private final List<LoadOp.Read> readsInFlight = new ArrayList<>();
+    private final List<Runnable> drainWaiters = new ArrayList<>();
+    private long nextIoId = 1;
+    private long nextBatchId = 1;
+    private long writesCompleted;
+    private int unsurfacedWriteErrors;
+    private long writeErrors;
+    private boolean pumping;
+    private boolean closed;
+
+    public TieredStore(final CoreConfig config, final Memory memory, final Device device, final EventSink sink,
+                       final L2Directory directory) {
+        this.config = config;
+        this.memory = memory;
+        this.device = device;
+        this.sink = sink;
+        this.directory = directory;
+        if (device.capacityBytes() < config.l2Slots() * config.slotBytes()) {
+            throw new IllegalArgumentException("device holds " + device.capacityBytes() + " B, the ring needs "
+                + config.l2Slots() * config.slotBytes() + " B");
+        }
+        this.pool = new L1Pool(config.l1PoolBytes());
+        this.poolRegion = memory.allocate("l1-pool", config.l1PoolBytes());
+        this.admission = Admission.of(config.l1Bytes(), config.headroomRatio());
+        this.policy = config.replacement() == ReplacementKind.PREFIX_LRU ? new PrefixLruPolicy() : new LruPolicy();
+        directory.setListener(this::chunkEvicted);
+    }
+
+    // ---------------------------------------------------------------- inputs
+
+    /**
+     * A grouped store: spans in order, already shaped by the server boundary. {@code rejectedAtBoundary} are the
+     * allocations whose spans the boundary dropped; they are reported as rejected. Completes (calls {@code done})
+     * once every accepted byte is in L1.
+     */
+    public void store(final long storeId, final MemoryRegion source, final List<StoreSpan> spans,
+                      final List<AllocationRef> rejectedAtBoundary, final Consumer<StoreResult> done) {
+        requireOpen();
+        ready.add(new StoreOp(this, storeId, source, spans, rejectedAtBoundary, done));
+        pump();
+    }
+
+    /** A grouped load into {@code dest}; {@code done} is called once, when every byte is there or the load failed. */
+    public void load(final long loadId, final List<LoadRange> ranges, final MemoryRegion dest,
+                     final Consumer<LoadResult> done) {
+        requireOpen();
+        ready.add(new LoadOp(this, loadId, ranges, dest, done));
+        pump();
+    }
+
+    /** A device completion. */
+    public void onIoComplete(final IoCompletion completion) {
+        final IoTask task = inFlight.remove(completion.ioId());
+        if (task == null) {
+            throw new IllegalStateException("completion for unknown I/O " + completion.ioId());
+        }
+        final IoRequest r = task.request();
+        sink.emit(new CoreEvent.IoCompleted(r.ioId(), r.op(), r.fileOffset(), completion.result()));
+        final boolean ok = completion.result() == r.lengthBytes();
+        switch (task) {
+            case IoTask.Write w -> finishWrite(w.batch(), ok);
+            case IoTask.Read rd -> rd.load().readCompleted(rd.read(), ok);
+        }
+        submitQueued();
+        wakeMemoryWaiters();
+        pump();
+    }
+
+    /** Calls {@code done} once no L2 write is pending (immediately if none is). */
+    public void drain(final Runnable done) {
+        drainWaiters.add(done);
+        checkDrained();
+    }
+
+    /** Releases the pool. Only after a drain with no operation in progress. */
+    public void close() {
+        if (!pending.isEmpty() || !inFlight.isEmpty() || !activeLoads.isEmpty() || !memoryWaiters.isEmpty()) {
+            throw new IllegalStateException("close with work in progress: " + pending.size() + " pending writes, "
+                + inFlight.size() + " I/Os in flight, " + activeLoads.size() + " loads");
+        }
+        if (!closed) {
+            closed = true;
+            memory.free(poolRegion);
+        }
+    }
+
+    // ---------------------------------------------------------------- inspection (checkers, tests, replay)
+
+    public long residentBytes() {
+        return entries.residentBytes();
+    }
+
+    public Admission admission() {
+        return admission;
+    }
+
+    public L1Access l1() {
+        return new L1Access(pool, entries, policy);
+    }
+
+    public int pendingWriteCount() {
+        return pending.size();
+    }
+
+    public int ioInFlight() {
+        return inFlight.size();
+    }
+
+    public int ioQueued() {
+        return ioQueue.size();
+    }
+
+    public int memoryWaiters() {
+        return memoryWaiters.size();
+    }
+
+    public long writesCompleted() {
+        return writesCompleted;
+    }
+
+    public long writeErrors() {
+        return writeErrors;
+    }
+
+    public CoreConfig config() {
+        return config;
+    }
+
+    // ---------------------------------------------------------------- services for operations
+
+    EventSink sink() {
+        return sink;
+    }
+
+    Memory memory() {
+        return memory;
+    }
+
+    MemoryRegion poolRegion() {
+        return poolRegion;
+    }
+
+    L2Directory directory() {
+        return directory;
+    }
+
+    ReplacementPolicy policy() {
+        return policy;
+    }
+
+    EntryMap entries() {
+        return entries;
+    }
+
+    int takeSurfacedErrors() {
+        final int n = unsurfacedWriteErrors;
+        unsurfacedWriteErrors = 0;
+        return n;
+    }
+
+    /** Bytes one reservation may take at most: what L1 can hold. */
+    long maxReservationBytes() {
+        return Math.min(pool.capacityBytes(), config.l1Bytes());
+    }
+
+    /**
+     * Reserves an L1 slice of {@code lengthBytes}: evicts headroom first, then by the policy, until the resident
+     * budget and the pool both have room. Returns null when the caller must wait for a pending L2 write (and park).
+     * Operations already waiting for memory go first: a newcomer gets null while the queue is not empty.
+     */
+    Slice reserve(final long opId, final long lengthBytes) {
+        if (lengthBytes > maxReservationBytes()) {
+            throw new IllegalArgumentException("reservation of " + lengthBytes + " B exceeds L1 ("
+                + maxReservationBytes() + " B)");
+        }
+        if (!memoryWaiters.isEmpty()) {
+            return null;
+        }
+        while (true) {
+            if (entries.residentBytes() + lengthBytes <= config.l1Bytes()) {
+                final long offset = pool.allocate(lengthBytes);
+                if (offset != L1Pool.NO_SPACE) {
+                    return L1Access.newSlice(offset, lengthBytes);
+                }
+            }
+            final Entry victim = policy.victim();
+            if (victim == null) {
+                return null;
+            }
+            evict(victim, L1EvictReason.RESERVE);
+        }
+    }
+
+    /** Parks {@code op} until memory may have been freed. Fails loudly if nothing could ever free it. */
+    void parkForMemory(final Op op, final long neededBytes) {
+        if (pending.isEmpty() && inFlight.isEmpty() && ioQueue.isEmpty() && ready.isEmpty()
+            && memoryWaiters.isEmpty()) {
+            throw new IllegalStateException("op " + op.id + " waits for " + neededBytes
+                + " B but no write or read is pending: pool " + pool.usedBytes() + "/" + pool.capacityBytes()
+                + " used, resident " + entries.residentBytes());
+        }
+        sink.emit(new CoreEvent.MemoryWait(op.id, neededBytes));
+        memoryWaiters.add(op);
+    }
+
+    /** Removes an entry from the map (and policy); frees its slice unless a pending write still owns it. */
+    void evict(final Entry entry, final L1EvictReason reason) {
+        policy.onRemove(entry);
+        entries.remove(entry);
+        final Slice s = entry.slice();
+        sink.emit(new CoreEvent.EntryEvicted(entry.fileOffset(), entry.lengthBytes(), s.poolOffset(),
+            entry.headroom(), s.pendingWrites() > 0, reason));
+        releaseIfUnused(s);
+    }
+
+    /** Drops every resident entry overlapping {@code [from, to)}. */
+    void dropOverlaps(final long from, final long to) {
+        for (final Entry e : entries.overlapping(from, to)) {
+            evict(e, L1EvictReason.OVERLAP);
+        }
+    }
+
+    /** Inserts an entry for a slice (dropping overlaps first). */
+    Entry insert(final long opId, final long fileOffset, final Slice slice, final boolean headroom,
+                 final long groupEpoch, final int prefixIndex) {
+        dropOverlaps(fileOffset, fileOffset + slice.lengthBytes());
+        final Entry e = L1Access.newEntry(fileOffset, slice, headroom);
+        entries.insert(e);
+        policy.onInsert(e, groupEpoch, prefixIndex);
+        sink.emit(new CoreEvent.EntryInserted(opId, fileOffset, slice.lengthBytes(), slice.poolOffset(), headroom,
+            prefixIndex));
+        if (entries.residentBytes() > config.l1Bytes()) {
+            throw new IllegalStateException("resident " + entries.residentBytes() + " B exceeds l1Bytes "
+                + config.l1Bytes());
+        }
+        return e;
+    }
+
+    /** Frees a slice that is neither resident nor owned by a pending write. Exactly once. */
+    void releaseIfUnused(final Slice slice) {
+        if (slice.resident() || slice.pendingWrites() > 0 || slice.freed()) {
+            return;
+        }
+        L1Access.markFreed(slice);
+        pool.free(slice.poolOffset(), slice.lengthBytes());
+        sink.emit(new CoreEvent.SliceFreed(slice.poolOffset(), slice.lengthBytes()));
+    }
+
+    /** A store touched {@code [from, to)}: in-flight promotions of it must not be inserted. */
+    void supersedeReads(final long from, final long to) {
+        for (final LoadOp.Read r : readsInFlight) {
+            if (r.fileOffset < to && from < r.fileOffset + r.lengthBytes) {
+                r.superseded = true;
+            }
+        }
+    }
+
+    WriteBatch openBatch(final long storeId, final long fileStart) {
+        final WriteBatch b = new WriteBatch(nextBatchId++, storeId, fileStart);
+        pending.add(b);
+        return b;
+    }
+
+    /** Appends a piece to an open batch, chaining the batch after pending writes that overlap the piece. */
+    void appendToBatch(final WriteBatch batch, final Slice slice, final long fileOffset) {
+        for (final WriteBatch earlier : pending.overlapping(fileOffset, fileOffset + slice.lengthBytes(), batch)) {
+            if (earlier.state == WriteBatch.State.DONE || earlier.dependents.contains(batch)) {
+                continue;
+            }
+            earlier.dependents.add(batch);
+            batch.unfinishedDeps++;
+        }
+        L1Access.addPendingWrite(slice);
+        batch.append(new WriteBatch.Piece(slice, 0, fileOffset, slice.lengthBytes()));
+        pending.grew(batch);
+    }
+
+    /** Seals a batch: it goes to the device once the overlapping writes before it have finished. */
+    void seal(final WriteBatch batch, final SealReason reason) {
+        if (batch.pieces.isEmpty()) {
+            pending.remove(batch);
+            batch.state = WriteBatch.State.DONE;
+            return;
+        }
+        batch.state = WriteBatch.State.SEALED;
+        sink.emit(new CoreEvent.BatchSealed(batch.id, batch.storeId, batch.fileStart, batch.lengthBytes(),
+            batch.pieces.size(), batch.unfinishedDeps, reason));
+        if (batch.unfinishedDeps == 0) {
+            submitWrite(batch);
+        }
+    }
+
+    /** Pending (unfinished) write batches overlapping {@code [from, to)}. */
+    List<WriteBatch> pendingOverlapping(final long from, final long to) {
+        return pending.overlapping(from, to, null);
+    }
+
+    void submitRead(final LoadOp load, final LoadOp.Read read) {
+        final IoRequest req = new IoRequest(nextIoId++, IoOp.READ, read.fileOffset,
+            List.of(new IoSegment(poolRegion, read.slice.poolOffset(), read.lengthBytes)));
+        readsInFlight.add(read);
+        enqueueIo(new IoTask.Read(req, load, read));
+    }
+
+    void readLanded(final LoadOp.Read read) {
+        if (!readsInFlight.remove(read)) {
+            throw new IllegalStateException("read of " + read.fileOffset + " was not in flight");
+        }
+    }
+
+    void loadStarted(final LoadOp load) {
+        activeLoads.add(load);
+    }
+
+    void loadFinished(final LoadOp load) {
+        activeLoads.remove(load);
+        memoryWaiters.remove(load);
+    }
+
+    /** Resumes a parked operation at the next pump. */
+    void resume(final Op op) {
+        ready.add(op);
+    }
+
+    /** After a write or a memory change: every memory waiter retries, in order. */
+    void wakeMemoryWaiters() {
+        while (!memoryWaiters.isEmpty()) {
+            ready.add(memoryWaiters.poll());
+        }
+    }
+
+    void trim(final long storeId, final long storedBytes) {
+        final long target = admission.trimTarget(storedBytes);
+        final long before = entries.residentBytes();
+        int evicted = 0;
+        while (entries.residentBytes() > target) {
+            final Entry victim = policy.victim();
+            if (victim == null) {
+                break;
+            }
+            evict(victim, L1EvictReason.TRIM);
+            evicted++;
+        }
+        sink.emit(new CoreEvent.Trimmed(storeId, target, before, entries.residentBytes(), evicted));
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private void pump() {
+        if (pumping) {
+            return;
+        }
+        pumping = true;
+        try {
+            while (!ready.isEmpty()) {
+                ready.poll().step();
+            }
+        } finally {
+            pumping = false;
+        }
+        checkDrained();
+    }
+
+    private void submitWrite(final WriteBatch batch) {
+        batch.state = WriteBatch.State.SUBMITTED;
+        final List<IoSegment> segments = new ArrayList<>();
+        long segStart = -1;
+        long segLength = 0;
+        for (final WriteBatch.Piece p : batch.pieces) {
+            final long at = p.slice().poolOffset() + p.sliceOffset();
+            if (segStart >= 0 && segStart + segLength == at) {
+                segLength += p.lengthBytes();
+                continue;
+            }
+            if (segStart >= 0) {
+                segments.add(new IoSegment(poolRegion, segStart, segLength));
+            }
+            segStart = at;
+            segLength = p.lengthBytes();
+        }
+        segments.add(new IoSegment(poolRegion, segStart, segLength));
+        enqueueIo(new IoTask.Write(new IoRequest(nextIoId++, IoOp.WRITE, batch.fileStart, segments), batch));
+    }
+
+    private void enqueueIo(final IoTask task) {
+        ioQueue.add(task);
+        submitQueued();
+    }
+
+    private void submitQueued() {
+        while (inFlight.size() < config.concurrentIos() && !ioQueue.isEmpty()) {
+            final IoTask task = ioQueue.poll();
+            final IoRequest r = task.request();
+            inFlight.put(r.ioId(), task);
+            sink.emit(new CoreEvent.IoSubmitted(r.ioId(), r.op(), r.fileOffset(), r.lengthBytes(),
+                r.segments().size()));
+            device.submit(r);
+        }
+    }
+
+    private void finishWrite(final WriteBatch batch, final boolean ok) {
+        batch.state = WriteBatch.State.DONE;
+        pending.remove(batch);
+        writesCompleted++;
+        if (!ok) {
+            writeErrors++;
+            unsurfacedWriteErrors++;
+            directory.invalidate(batch.fileStart, batch.lengthBytes());
+        }
+        sink.emit(new CoreEvent.WriteFinished(batch.id, batch.fileStart, batch.lengthBytes(), ok));
+        for (final WriteBatch.Piece p : batch.pieces) {
+            L1Access.removePendingWrite(p.slice());
+            releaseIfUnused(p.slice());
+        }
+        for (final WriteBatch next : batch.dependents) {
+            next.unfinishedDeps--;
+            if (next.unfinishedDeps == 0 && next.state == WriteBatch.State.SEALED) {
+                submitWrite(next);
+            }
+        }
+        for (final LoadOp load : batch.waitingLoads) {
+            load.writeFinished(batch);
+        }
+    }
+
+    private void chunkEvicted(final AllocationRef ref, final RingEvictReason reason) {
+        final long from = ref.fileOffset(config.slotBytes());
+        supersedeReads(from, from + ref.lengthBytes(config.slotBytes()));
+        for (final LoadOp load : List.copyOf(activeLoads)) {
+            if (load.holdsLease(ref)) {
+                load.leaseRevoked(ref);
+            }
+        }
+    }
+
+    private void checkDrained() {
+        if (drainWaiters.isEmpty() || !pending.isEmpty()) {
+            return;
+        }
+        sink.emit(new CoreEvent.Drained(writesCompleted));
+        final List<Runnable> waiters = List.copyOf(drainWaiters);
+        drainWaiters.clear();
+        for (final Runnable r : waiters) {
+            r.run();
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("store engine is closed");
+        }
+    }
+}
