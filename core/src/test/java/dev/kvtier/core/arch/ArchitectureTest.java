@@ -1,0 +1,73 @@
+package dev.kvtier.core.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Architecture and determinism rules for {@code core} (ARCHITECTURE.md, STYLE.md rule 5): it depends on no other
+ * kvtier module, and nothing in it reads the wall clock, sleeps, starts threads or uses unseeded randomness.
+ */
+class ArchitectureTest {
+    private static JavaClasses core;
+
+    @BeforeAll
+    static void importCore() {
+        core = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.kvtier.core");
+    }
+
+    @Test
+    void coreShouldDependOnNoOtherKvtierModule() {
+        noClasses().that().resideInAPackage("dev.kvtier.core..")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.kvtier.journal..", "dev.kvtier.sim..",
+                "dev.kvtier.realio..", "dev.kvtier.scenarios..", "dev.kvtier.cli..", "dev.kvtier.property..")
+            .check(core);
+    }
+
+    @Test
+    void coreShouldNotReadTheWallClock() {
+        noClasses().should().callMethod(System.class, "currentTimeMillis")
+            .orShould().callMethod(System.class, "nanoTime")
+            .orShould().callMethod(Instant.class, "now")
+            .orShould().callMethod(LocalDateTime.class, "now")
+            .orShould().dependOnClassesThat().areAssignableTo(Clock.class)
+            .check(core);
+    }
+
+    @Test
+    void coreShouldNotSleepOrStartThreads() {
+        noClasses().should().callMethod(Thread.class, "sleep", long.class)
+            .orShould().callConstructor(Thread.class)
+            .orShould().callConstructor(Thread.class, Runnable.class)
+            .orShould().callMethod(Thread.class, "start")
+            .orShould().callMethod(Thread.class, "ofVirtual")
+            .orShould().callMethod(Thread.class, "ofPlatform")
+            .orShould().dependOnClassesThat().areAssignableTo(ExecutorService.class)
+            .orShould().dependOnClassesThat().areAssignableTo(Executors.class)
+            .orShould().callMethod(java.util.Collection.class, "parallelStream")
+            .check(core);
+    }
+
+    @Test
+    void coreShouldUseNoUnseededRandomness() {
+        noClasses().should().callConstructor(Random.class)
+            .orShould().callMethod(Math.class, "random")
+            .orShould().dependOnClassesThat().areAssignableTo(ThreadLocalRandom.class)
+            .orShould().dependOnClassesThat().areAssignableTo(SecureRandom.class)
+            .orShould().callMethod(System.class, "identityHashCode", Object.class)
+            .check(core);
+    }
+}

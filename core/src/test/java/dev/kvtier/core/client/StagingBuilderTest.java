@@ -1,0 +1,54 @@
+package dev.kvtier.core.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.span.SpanPiece;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StagingBuilderTest {
+    private static final long SLOT = 32;
+    private final AllocationRef k0 = new AllocationRef(new PrefixKey(0, 0), 1, 10, 3);
+    private final AllocationRef k1 = new AllocationRef(new PrefixKey(1, 1), 2, 20, 1);
+
+    @Test
+    void shouldPackTheReferenceExampleIntoTwoBatches() {
+        // Reference: k0 = blocks [5,1,7] at file 320, k1 = [8] at 640, slot 32 B, batch cap 64 B.
+        final List<StoreSpec> specs = List.of(new StoreSpec(k0, List.of(5, 1, 7), 320),
+            new StoreSpec(k1, List.of(8), 640));
+        final List<StagingBatch> batches = StagingBuilder.build(specs, SLOT, 2);
+        assertEquals(2, batches.size());
+        assertEquals(List.of(5, 1), batches.get(0).blocks());
+        assertEquals(List.of(7, 8), batches.get(1).blocks());
+        assertEquals(List.of(new SpanPiece(k0, 0, 320, 64)), batches.get(0).spans());
+        assertEquals(List.of(new SpanPiece(k0, 0, 384, 32), new SpanPiece(k1, 32, 640, 32)),
+            batches.get(1).spans());
+    }
+
+    @Test
+    void shouldWriteIdenticalSpecsOnce() {
+        final StoreSpec spec = new StoreSpec(k1, List.of(8), 640);
+        final List<StagingBatch> batches = StagingBuilder.build(List.of(spec, spec), SLOT, 4);
+        assertEquals(1, batches.size());
+        assertEquals(List.of(8), batches.getFirst().blocks());
+        assertEquals(1, batches.getFirst().spans().size());
+    }
+
+    @Test
+    void shouldKeepPrefixOrderAndBatchBounds() {
+        final List<StoreSpec> specs = List.of(new StoreSpec(k0, List.of(5, 1, 7), 320),
+            new StoreSpec(k1, List.of(8), 640));
+        final List<StagingBatch> batches = StagingBuilder.build(specs, SLOT, 3);
+        assertEquals(List.of(5, 1, 7), batches.get(0).blocks());
+        assertEquals(List.of(8), batches.get(1).blocks());
+        for (final StagingBatch b : batches) {
+            long src = 0;
+            for (final SpanPiece p : b.spans()) {
+                assertEquals(src, p.srcOffset(), "spans tile the batch in order");
+                src += p.lengthBytes();
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package dev.kvtier.core.l2;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.SkipReason;
+import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.testkit.RecordingSink;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class L2DirectoryTest {
+    private static final long SLOT = 4096;
+    private final RecordingSink events = new RecordingSink();
+
+    private static PrefixKey k(final int i) {
+        return new PrefixKey(i, i);
+    }
+
+    private static List<PrefixKey> keys(final int from, final int to) {
+        final List<PrefixKey> out = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            out.add(k(i));
+        }
+        return out;
+    }
+
+    private static AllocationRef claimed(final AllocationResult r) {
+        return assertInstanceOf(AllocationResult.Claimed.class, r).ref();
+    }
+
+    @Test
+    void shouldPlaceABatchContiguouslyFromHead() {
+        final L2Directory d = new L2Directory(SLOT, 10, events);
+        final List<AllocationResult> r = d.allocate(1, 1, keys(0, 3), 1);
+        assertEquals(0, claimed(r.get(0)).startSlot());
+        assertEquals(1, claimed(r.get(1)).startSlot());
+        assertEquals(2, claimed(r.get(2)).startSlot());
+        assertEquals(3, d.head());
+    }
+
+    @Test
+    void shouldHideClaimsUntilCommit() {
+        final L2Directory d = new L2Directory(SLOT, 10, events);
+        final List<AllocationRef> refs = d.allocate(1, 1, keys(0, 2), 1).stream().map(L2DirectoryTest::claimed)
+            .toList();
+        assertEquals(0, d.lookup(1, keys(0, 2)).prefixLength());
+        d.commit(List.of(refs.get(0)));
+        assertEquals(1, d.lookup(1, keys(0, 2)).prefixLength());
+    }
+
+    @Test
+    void shouldSkipASecondWriterOfAClaimedOrCommittedKey() {
+        final L2Directory d = new L2Directory(SLOT, 10, events);
+        final AllocationRef a = claimed(d.allocate(1, 1, List.of(k(0)), 1).getFirst());
+        assertEquals(SkipReason.CLAIMED,
+            assertInstanceOf(AllocationResult.Skipped.class, d.allocate(2, 1, List.of(k(0)), 1).getFirst()).reason());
+        d.commit(List.of(a));
+        assertEquals(SkipReason.COMMITTED,
+            assertInstanceOf(AllocationResult.Skipped.class, d.allocate(3, 1, List.of(k(0)), 1).getFirst()).reason());
+    }
+
+    @Test
+    void shouldSkipAnAllocationLargerThanTheRing() {
+        final L2Directory d = new L2Directory(SLOT, 4, events);
+        assertEquals(SkipReason.TOO_LARGE,
+            assertInstanceOf(AllocationResult.Skipped.class, d.allocate(1, 1, List.of(k(0)), 5).getFirst()).reason());
+    }
+
+    @Test
+    void shouldEvictTheOldestChunkNotTheLeastRecentlyUsed() {
+        final L2Directory d = new L2Directory(SLOT, 3, events);
+        final List<AllocationRef> refs = d.allocate(1, 1, keys(0, 3), 1).stream().map(L2DirectoryTest::claimed)
+            .toList();
+        d.commit(refs);
+        d.lookup(1, List.of(k(0))); // a lookup does not refresh anything in a FIFO ring
+        final AllocationRef next = claimed(d.allocate(2, 1, List.of(k(9)), 1).getFirst());
+        assertEquals(0, next.startSlot());
+        assertFalse(d.isCurrent(refs.get(0)));
+        assertTrue(d.isCurrent(refs.get(1)));
+        assertEquals(k(0), events.of(CoreEvent.RingEvicted.class).getFirst().key());
+    }
+
+    @Test
+    void shouldSkipTheTailAndWrapWhenARunWouldCrossTheEnd() {
+        final L2Directory d = new L2Directory(SLOT, 5, events);
+        final List<AllocationRef> first = d.allocate(1, 1, List.of(k(0), k(1)), 2).stream()
+            .map(L2DirectoryTest::claimed).toList();
+        assertEquals(4, d.head());
+        final AllocationRef wrapped = claimed(d.allocate(2, 1, List.of(k(2)), 2).getFirst());
+        assertEquals(0, wrapped.startSlot());
+        assertEquals(new CoreEvent.RingWrapped(4, 1), events.of(CoreEvent.RingWrapped.class).getFirst());
+        assertFalse(d.isCurrent(first.get(0)));
+        assertTrue(d.isCurrent(first.get(1)));
+    }
+
+    @Test
+    void shouldEvictPreviousLapChunksInTheSkippedTailFirst() {
+        final L2Directory d = new L2Directory(SLOT, 6, events);
+        d.allocate(1, 1, keys(0, 6), 1); // lap 1 fills slots 0..5
+        d.allocate(2, 1, List.of(k(10)), 4); // evicts k0..k3, at 0..3; head 4
+        // A 3-slot run does not fit at 4: slots 4,5 (k4, k5, the oldest) are skipped and evicted before k10.
+        d.allocate(3, 1, List.of(k(11)), 3);
+        final List<PrefixKey> order = events.of(CoreEvent.RingEvicted.class).stream()
+            .map(CoreEvent.RingEvicted::key).toList();
+        assertEquals(List.of(k(0), k(1), k(2), k(3), k(4), k(5), k(10)), order);
+    }
+
+    @Test
+    void shouldReleaseOnlyAnUncommittedClaimOfTheSameAllocation() {
+        final L2Directory d = new L2Directory(SLOT, 4, events);
+        final AllocationRef a = claimed(d.allocate(1, 1, List.of(k(0)), 1).getFirst());
+        final AllocationRef b = claimed(d.allocate(1, 1, List.of(k(1)), 1).getFirst());
+        d.commit(List.of(b));
+        assertFalse(d.release(b), "committed");
+        assertFalse(d.release(new AllocationRef(k(0), a.allocationId() + 100, 0, 1)), "another allocation");
+        assertTrue(d.release(a));
+        assertFalse(d.isCurrent(a));
+        assertInstanceOf(AllocationResult.Claimed.class, d.allocate(2, 1, List.of(k(0)), 1).getFirst());
+    }
+
+    @Test
+    void shouldCountACommitOfAnEvictedKeyAsLate() {
+        final L2Directory d = new L2Directory(SLOT, 1, events);
+        final AllocationRef a = claimed(d.allocate(1, 1, List.of(k(0)), 1).getFirst());
+        d.allocate(2, 1, List.of(k(1)), 1);
+        assertEquals(0, d.commit(List.of(a)));
+        assertEquals(1, d.lateCommits());
+        assertEquals(1, events.of(CoreEvent.LateCommit.class).size());
+        assertEquals(0, d.lookup(1, List.of(k(0))).prefixLength());
+    }
+
+    @Test
+    void shouldReturnTheLongestCommittedPrefixOfTheCallersModel() {
+        final L2Directory d = new L2Directory(SLOT, 10, events);
+        final List<AllocationRef> m1 = d.allocate(1, 1, keys(0, 3), 1).stream().map(L2DirectoryTest::claimed)
+            .toList();
+        final AllocationRef other = claimed(d.allocate(2, 2, List.of(k(3)), 1).getFirst());
+        d.commit(m1);
+        d.commit(List.of(other));
+        assertEquals(3, d.lookup(1, keys(0, 5)).prefixLength(), "stops at a key of another model");
+        assertEquals(0, d.lookup(2, keys(0, 4)).prefixLength(), "key 0 belongs to model 1");
+        final List<PrefixKey> gap = List.of(k(0), k(7), k(2));
+        assertEquals(1, d.lookup(1, gap).prefixLength(), "stops at the first missing key");
+    }
+
+    @Test
+    void shouldTreatAReallocatedKeyAsANewAllocation() {
+        final L2Directory d = new L2Directory(SLOT, 1, events);
+        final AllocationRef first = claimed(d.allocate(1, 1, List.of(k(0)), 1).getFirst());
+        d.allocate(2, 1, List.of(k(1)), 1);
+        final AllocationRef second = claimed(d.allocate(3, 1, List.of(k(0)), 1).getFirst());
+        assertEquals(first.startSlot(), second.startSlot());
+        assertFalse(d.isCurrent(first), "same key, same slot, but a stale allocation");
+        assertTrue(d.isCurrent(second));
+    }
+
+    @Test
+    void shouldTellTheListenerAboutALeasedChunkItEvicts() {
+        final L2Directory d = new L2Directory(SLOT, 1, events);
+        final List<AllocationRef> told = new ArrayList<>();
+        d.setListener((ref, reason) -> told.add(ref));
+        final AllocationRef a = claimed(d.allocate(1, 1, List.of(k(0)), 1).getFirst());
+        d.commit(List.of(a));
+        assertTrue(d.lease(a));
+        d.allocate(2, 1, List.of(k(1)), 1);
+        assertEquals(List.of(a), told);
+        assertEquals(1, events.of(CoreEvent.RingEvicted.class).getFirst().leases());
+    }
+}
