@@ -84,7 +84,7 @@ public final class KvClient {
         for (final StagingBatch b : batches) {
             bytes += b.blocks().size() * config.slotBytes();
         }
-        sink.emit(new CoreEvent.SaveQueued(requestId, specs.size(), batches.size(), bytes));
+        sink.emit(new CoreEvent.SaveQueued(requestId, specs, batches.size(), bytes));
         final SaveJob job = new SaveJob(requestId, batches, kv, listener);
         if (batches.isEmpty()) {
             sink.emit(new CoreEvent.RequestReleased(requestId));

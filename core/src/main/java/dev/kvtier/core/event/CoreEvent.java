@@ -1,12 +1,20 @@
 package dev.kvtier.core.event;
 
+import dev.kvtier.core.client.StoreSpec;
 import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.store.LoadRange;
+import java.util.List;
 
 /**
  * Every input the core receives and every decision it makes, as one closed vocabulary of records. The journal stores
  * these records, the invariant checkers and metrics read them, and replay compares them. Fields are primitives,
- * enums, strings and {@link PrefixKey}s only, so a record has one canonical encoding.
+ * enums, {@link PrefixKey}s and lists of small value records, so a record has one canonical encoding.
+ *
+ * <p><b>Inputs</b> ({@link #isInput}) carry everything needed to re-drive a fresh core through {@code KvServer} and
+ * {@code KvClient}: lookups, allocations, claim releases, saves, loads, device completions and drains. Every other
+ * record is a decision, which replay compares with the recorded one.
  *
  * <p>Adding a variant breaks every exhaustive {@code switch} over this interface until it is handled; that is the
  * point (STYLE rule 14).
@@ -36,11 +44,20 @@ public sealed interface CoreEvent {
 
     // ---- L2 index and ring ----
 
-    /** Input: a lookup of {@code keyCount} keys for {@code modelId}; answered with the committed prefix length. */
-    record Lookup(int modelId, int keyCount, int prefixLength) implements CoreEvent { }
+    /** Input: a lookup of {@code keys} for {@code modelId}, with the committed prefix length it was answered. */
+    record Lookup(int modelId, List<PrefixKey> keys, int prefixLength) implements CoreEvent {
+        public Lookup {
+            keys = List.copyOf(keys);
+        }
+    }
 
-    /** Input: an allocation request for {@code keyCount} keys of {@code slotsPerKey} slots each. */
-    record AllocateRequested(long requestId, int modelId, int keyCount, int slotsPerKey) implements CoreEvent { }
+    /** Input: an allocation request for {@code keys}, {@code slotsPerKey} slots each. */
+    record AllocateRequested(long requestId, int modelId, List<PrefixKey> keys, int slotsPerKey)
+        implements CoreEvent {
+        public AllocateRequested {
+            keys = List.copyOf(keys);
+        }
+    }
 
     /** Decision: a writer claim on {@code slotCount} slots at {@code startSlot}; the key is not yet visible. */
     record Allocated(long requestId, PrefixKey key, long allocationId, int startSlot, int slotCount)
@@ -56,8 +73,15 @@ public sealed interface CoreEvent {
     record RingEvicted(PrefixKey key, long allocationId, int startSlot, int slotCount, boolean committed,
                        int leases, RingEvictReason reason) implements CoreEvent { }
 
-    /** Input and decision: a claim release request and whether it was honoured. */
-    record ClaimReleased(PrefixKey key, long allocationId, boolean released) implements CoreEvent { }
+    /** Input: a claim release request, with whether it was honoured. */
+    record ClaimReleased(AllocationRef ref, boolean released) implements CoreEvent { }
+
+    /** Decision: a commit of these allocations was asked for (by a client after its batches returned). */
+    record CommitRequested(List<AllocationRef> refs) implements CoreEvent {
+        public CommitRequested {
+            refs = List.copyOf(refs);
+        }
+    }
 
     /** Decision: the key is now visible to lookups. */
     record Committed(PrefixKey key, long allocationId) implements CoreEvent { }
@@ -118,8 +142,12 @@ public sealed interface CoreEvent {
 
     // ---- grouped load ----
 
-    /** Input: a grouped load of {@code rangeCount} ranges, {@code bytes} in all. */
-    record LoadRequested(long loadId, int rangeCount, long bytes) implements CoreEvent { }
+    /** Input: a grouped load of {@code ranges}, {@code bytes} in all. */
+    record LoadRequested(long loadId, List<LoadRange> ranges, long bytes) implements CoreEvent {
+        public LoadRequested {
+            ranges = List.copyOf(ranges);
+        }
+    }
 
     /** Decision: bytes served from L1 (a stitched or sub-range hit). */
     record LoadHit(long loadId, long fileOffset, long lengthBytes) implements CoreEvent { }
@@ -146,7 +174,11 @@ public sealed interface CoreEvent {
     // ---- client side ----
 
     /** Input: a finished request's store specs were queued for saving. */
-    record SaveQueued(long requestId, int specs, int batches, long bytes) implements CoreEvent { }
+    record SaveQueued(long requestId, List<StoreSpec> specs, int batches, long bytes) implements CoreEvent {
+        public SaveQueued {
+            specs = List.copyOf(specs);
+        }
+    }
 
     /** Decision: one staging batch was copied into staging memory. */
     record BatchStaged(long requestId, int batchIndex, int slots, long stagingOffset) implements CoreEvent { }
@@ -157,6 +189,53 @@ public sealed interface CoreEvent {
     /** Decision: the accepted keys of a request were committed after all its batches returned. */
     record RequestCommitted(long requestId, int acceptedKeys, int rejectedKeys) implements CoreEvent { }
 
+    /** Input: a drain was asked for. */
+    record DrainRequested() implements CoreEvent { }
+
     /** Decision: drain finished: no L2 write is pending. */
     record Drained(long writesCompleted) implements CoreEvent { }
+
+    /** True for the records a replay feeds to a fresh core; false for decisions. */
+    static boolean isInput(final CoreEvent event) {
+        return switch (event) {
+            case Lookup x -> true;
+            case AllocateRequested x -> true;
+            case Allocated x -> false;
+            case AllocationSkipped x -> false;
+            case RingWrapped x -> false;
+            case RingEvicted x -> false;
+            case ClaimReleased x -> true;
+            case CommitRequested x -> false;
+            case Committed x -> false;
+            case LateCommit x -> false;
+            case StoreReceived x -> false;
+            case SpanRejected x -> false;
+            case SpansCoalesced x -> false;
+            case SliceReserved x -> false;
+            case EntryInserted x -> false;
+            case EntryEvicted x -> false;
+            case SliceFreed x -> false;
+            case MemoryWait x -> false;
+            case Trimmed x -> false;
+            case StoreCompleted x -> false;
+            case BatchSealed x -> false;
+            case IoSubmitted x -> false;
+            case IoCompleted x -> true;
+            case WriteFinished x -> false;
+            case LoadRequested x -> true;
+            case LoadHit x -> false;
+            case LoadGap x -> false;
+            case LoadWaitsForWrite x -> false;
+            case Promoted x -> false;
+            case PromotionDiscarded x -> false;
+            case LoadCompleted x -> false;
+            case LoadFailed x -> false;
+            case SaveQueued x -> true;
+            case BatchStaged x -> false;
+            case RequestReleased x -> false;
+            case RequestCommitted x -> false;
+            case DrainRequested x -> true;
+            case Drained x -> false;
+        };
+    }
 }

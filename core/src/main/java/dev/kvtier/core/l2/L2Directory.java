@@ -70,7 +70,7 @@ public final class L2Directory {
             }
             prefix.add(c.ref());
         }
-        sink.emit(new CoreEvent.Lookup(modelId, keys.size(), prefix.size()));
+        sink.emit(new CoreEvent.Lookup(modelId, keys, prefix.size()));
         return new LookupResult(prefix);
     }
 
@@ -81,7 +81,7 @@ public final class L2Directory {
      */
     public List<AllocationResult> allocate(final long requestId, final int modelId, final List<PrefixKey> keys,
                                            final int slotsPerKey) {
-        sink.emit(new CoreEvent.AllocateRequested(requestId, modelId, keys.size(), slotsPerKey));
+        sink.emit(new CoreEvent.AllocateRequested(requestId, modelId, keys, slotsPerKey));
         final List<AllocationResult> out = new ArrayList<>(keys.size());
         for (final PrefixKey key : keys) {
             out.add(allocateOne(requestId, modelId, key, slotsPerKey));
@@ -113,6 +113,7 @@ public final class L2Directory {
 
     /** Publishes each current, uncommitted allocation; anything else is a counted late commit. */
     public int commit(final List<AllocationRef> refs) {
+        sink.emit(new CoreEvent.CommitRequested(refs));
         int committed = 0;
         for (final AllocationRef ref : refs) {
             final Chunk c = current(ref);
@@ -138,7 +139,7 @@ public final class L2Directory {
             ring.remove(c);
             index.remove(c.key);
         }
-        sink.emit(new CoreEvent.ClaimReleased(ref.key(), ref.allocationId(), ok));
+        sink.emit(new CoreEvent.ClaimReleased(ref, ok));
         return ok;
     }
 

@@ -97,7 +97,7 @@ final class LoadOp extends Op {
     }
 
     private boolean start() {
-        engine.sink().emit(new CoreEvent.LoadRequested(id, ranges.size(), bytes));
+        engine.sink().emit(new CoreEvent.LoadRequested(id, ranges, bytes));
         engine.loadStarted(this);
         for (final LoadRange r : ranges) {
             if (leases.containsKey(r.alloc().allocationId())) {

@@ -132,6 +132,7 @@ public final class TieredStore {
 
     /** Calls {@code done} once no L2 write is pending (immediately if none is). */
     public void drain(final Runnable done) {
+        sink.emit(new CoreEvent.DrainRequested());
         drainWaiters.add(done);
         checkDrained();
     }
