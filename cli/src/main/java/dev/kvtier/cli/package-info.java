@@ -1,0 +1,2 @@
+/** kvtier's cli module; see ARCHITECTURE.md for its role. */
+package dev.kvtier.cli;
