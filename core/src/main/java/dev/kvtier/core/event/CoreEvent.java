@@ -195,47 +195,76 @@ public sealed interface CoreEvent {
     /** Decision: drain finished: no L2 write is pending. */
     record Drained(long writesCompleted) implements CoreEvent { }
 
-    /** True for the records a replay feeds to a fresh core; false for decisions. */
-    static boolean isInput(final CoreEvent event) {
+    // ---- driver annotations (workload drivers; not inputs of the core, not compared by replay) ----
+
+    /** Driver: a workload phase began (for example "cold" or "warm"). */
+    record PhaseStarted(String phase) implements CoreEvent { }
+
+    /** Driver: a request arrived; {@code cachedBlocks} of its {@code blocks} were found by lookup. */
+    record RequestArrived(long requestId, String phase, int blocks, int cachedBlocks) implements CoreEvent { }
+
+    /** Driver: a request finished: {@code latencyNs} from arrival to first token (released or loaded). */
+    record RequestFinished(long requestId, String phase, long latencyNs, boolean ok) implements CoreEvent { }
+
+    /** What a record is to replay. */
+    enum Kind {
+        /** Fed to a fresh core by replay. */
+        INPUT,
+        /** Made by the core; replay compares it. */
+        DECISION,
+        /** Written by a workload driver for reports and traces; replay skips it. */
+        DRIVER
+    }
+
+    /** The kind of a record; an exhaustive switch, so a new record must be classified here. */
+    static Kind kindOf(final CoreEvent event) {
         return switch (event) {
-            case Lookup x -> true;
-            case AllocateRequested x -> true;
-            case Allocated x -> false;
-            case AllocationSkipped x -> false;
-            case RingWrapped x -> false;
-            case RingEvicted x -> false;
-            case ClaimReleased x -> true;
-            case CommitRequested x -> false;
-            case Committed x -> false;
-            case LateCommit x -> false;
-            case StoreReceived x -> false;
-            case SpanRejected x -> false;
-            case SpansCoalesced x -> false;
-            case SliceReserved x -> false;
-            case EntryInserted x -> false;
-            case EntryEvicted x -> false;
-            case SliceFreed x -> false;
-            case MemoryWait x -> false;
-            case Trimmed x -> false;
-            case StoreCompleted x -> false;
-            case BatchSealed x -> false;
-            case IoSubmitted x -> false;
-            case IoCompleted x -> true;
-            case WriteFinished x -> false;
-            case LoadRequested x -> true;
-            case LoadHit x -> false;
-            case LoadGap x -> false;
-            case LoadWaitsForWrite x -> false;
-            case Promoted x -> false;
-            case PromotionDiscarded x -> false;
-            case LoadCompleted x -> false;
-            case LoadFailed x -> false;
-            case SaveQueued x -> true;
-            case BatchStaged x -> false;
-            case RequestReleased x -> false;
-            case RequestCommitted x -> false;
-            case DrainRequested x -> true;
-            case Drained x -> false;
+            case Lookup x -> Kind.INPUT;
+            case AllocateRequested x -> Kind.INPUT;
+            case Allocated x -> Kind.DECISION;
+            case AllocationSkipped x -> Kind.DECISION;
+            case RingWrapped x -> Kind.DECISION;
+            case RingEvicted x -> Kind.DECISION;
+            case ClaimReleased x -> Kind.INPUT;
+            case CommitRequested x -> Kind.DECISION;
+            case Committed x -> Kind.DECISION;
+            case LateCommit x -> Kind.DECISION;
+            case StoreReceived x -> Kind.DECISION;
+            case SpanRejected x -> Kind.DECISION;
+            case SpansCoalesced x -> Kind.DECISION;
+            case SliceReserved x -> Kind.DECISION;
+            case EntryInserted x -> Kind.DECISION;
+            case EntryEvicted x -> Kind.DECISION;
+            case SliceFreed x -> Kind.DECISION;
+            case MemoryWait x -> Kind.DECISION;
+            case Trimmed x -> Kind.DECISION;
+            case StoreCompleted x -> Kind.DECISION;
+            case BatchSealed x -> Kind.DECISION;
+            case IoSubmitted x -> Kind.DECISION;
+            case IoCompleted x -> Kind.INPUT;
+            case WriteFinished x -> Kind.DECISION;
+            case LoadRequested x -> Kind.INPUT;
+            case LoadHit x -> Kind.DECISION;
+            case LoadGap x -> Kind.DECISION;
+            case LoadWaitsForWrite x -> Kind.DECISION;
+            case Promoted x -> Kind.DECISION;
+            case PromotionDiscarded x -> Kind.DECISION;
+            case LoadCompleted x -> Kind.DECISION;
+            case LoadFailed x -> Kind.DECISION;
+            case SaveQueued x -> Kind.INPUT;
+            case BatchStaged x -> Kind.DECISION;
+            case RequestReleased x -> Kind.DECISION;
+            case RequestCommitted x -> Kind.DECISION;
+            case DrainRequested x -> Kind.INPUT;
+            case Drained x -> Kind.DECISION;
+            case PhaseStarted x -> Kind.DRIVER;
+            case RequestArrived x -> Kind.DRIVER;
+            case RequestFinished x -> Kind.DRIVER;
         };
+    }
+
+    /** True for the records a replay feeds to a fresh core. */
+    static boolean isInput(final CoreEvent event) {
+        return kindOf(event) == Kind.INPUT;
     }
 }
