@@ -169,7 +169,9 @@ public final class KvClient {
             spans.add(new SpanPiece(p.alloc(), p.srcOffset() + s.stagingOffset, p.fileOffset(), p.lengthBytes()));
         }
         storeInFlight = true;
-        server.store(nextStoreId++, staging, spans, result -> acked(s, result));
+        final long storeId = nextStoreId++;
+        sink.emit(new CoreEvent.BatchSent(s.job.requestId, s.batchIndex, storeId));
+        server.store(storeId, staging, spans, result -> acked(s, result));
         return true;
     }
 

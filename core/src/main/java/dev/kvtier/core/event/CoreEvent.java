@@ -4,6 +4,7 @@ import dev.kvtier.core.client.StoreSpec;
 import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.store.LoadRange;
 import java.util.List;
 
@@ -91,6 +92,13 @@ public sealed interface CoreEvent {
 
     // ---- server boundary and grouped store ----
 
+    /** Decision (of a client): a staging batch was sent to the server as a grouped store, spans in send order. */
+    record StoreSent(long storeId, List<SpanPiece> spans) implements CoreEvent {
+        public StoreSent {
+            spans = List.copyOf(spans);
+        }
+    }
+
     /** Input: a grouped store of {@code spanCount} spans, {@code bytes} in all, reached the server. */
     record StoreReceived(long storeId, int spanCount, long bytes) implements CoreEvent { }
 
@@ -104,9 +112,12 @@ public sealed interface CoreEvent {
     /** Decision: an L1 slice was reserved at {@code poolOffset} for the file range. */
     record SliceReserved(long opId, long fileOffset, long lengthBytes, long poolOffset) implements CoreEvent { }
 
-    /** Decision: an entry was inserted into the entry map ({@code headroom} for promotions). */
-    record EntryInserted(long opId, long fileOffset, long lengthBytes, long poolOffset, boolean headroom,
-                         int prefixIndex) implements CoreEvent { }
+    /**
+     * Decision: an entry was inserted into the entry map ({@code headroom} for promotions). {@code srcOffset} is
+     * where a stored entry's bytes came from in the store's source (-1 for a promotion).
+     */
+    record EntryInserted(long opId, long fileOffset, long lengthBytes, long poolOffset, long srcOffset,
+                         boolean headroom, int prefixIndex) implements CoreEvent { }
 
     /** Decision: an entry left the entry map. {@code pendingWrite}: its slice stays owned by a pending L2 write. */
     record EntryEvicted(long fileOffset, long lengthBytes, long poolOffset, boolean headroom, boolean pendingWrite,
@@ -180,6 +191,9 @@ public sealed interface CoreEvent {
         }
     }
 
+    /** Decision: a staged batch of a request was sent to the server as store {@code storeId}. */
+    record BatchSent(long requestId, int batchIndex, long storeId) implements CoreEvent { }
+
     /** Decision: one staging batch was copied into staging memory. */
     record BatchStaged(long requestId, int batchIndex, int slots, long stagingOffset) implements CoreEvent { }
 
@@ -229,6 +243,7 @@ public sealed interface CoreEvent {
             case CommitRequested x -> Kind.DECISION;
             case Committed x -> Kind.DECISION;
             case LateCommit x -> Kind.DECISION;
+            case StoreSent x -> Kind.DECISION;
             case StoreReceived x -> Kind.DECISION;
             case SpanRejected x -> Kind.DECISION;
             case SpansCoalesced x -> Kind.DECISION;
@@ -252,6 +267,7 @@ public sealed interface CoreEvent {
             case LoadCompleted x -> Kind.DECISION;
             case LoadFailed x -> Kind.DECISION;
             case SaveQueued x -> Kind.INPUT;
+            case BatchSent x -> Kind.DECISION;
             case BatchStaged x -> Kind.DECISION;
             case RequestReleased x -> Kind.DECISION;
             case RequestCommitted x -> Kind.DECISION;

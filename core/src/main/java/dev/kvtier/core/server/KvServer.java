@@ -81,6 +81,7 @@ public final class KvServer {
      */
     public void store(final long storeId, final MemoryRegion source, final List<SpanPiece> sent,
                       final Consumer<StoreResult> done) {
+        sink.emit(new CoreEvent.StoreSent(storeId, sent));
         final List<SpanPiece> kept = new ArrayList<>(sent.size());
         final Map<Long, AllocationRef> rejected = new LinkedHashMap<>();
         for (final SpanPiece p : sent) {

@@ -98,6 +98,7 @@ final class LoadOp extends Op {
 
     private boolean start() {
         engine.sink().emit(new CoreEvent.LoadRequested(id, ranges, bytes));
+        groupEpoch = engine.policy().nextEpoch();
         engine.loadStarted(this);
         for (final LoadRange r : ranges) {
             if (leases.containsKey(r.alloc().allocationId())) {
@@ -109,7 +110,6 @@ final class LoadOp extends Op {
             }
             leases.put(r.alloc().allocationId(), r.alloc());
         }
-        groupEpoch = engine.policy().nextEpoch();
         for (final Span s : merged()) {
             serveHits(s);
         }
@@ -240,7 +240,7 @@ final class LoadOp extends Op {
                 DiscardReason.SUPERSEDED));
             engine.releaseIfUnused(read.slice);
         } else {
-            engine.insert(id, read.fileOffset, read.slice, true, groupEpoch,
+            engine.insert(id, read.fileOffset, -1, read.slice, true, groupEpoch,
                 Math.toIntExact(read.destOffset / slotBytes));
             engine.sink().emit(new CoreEvent.Promoted(id, read.fileOffset, read.lengthBytes));
         }

@@ -105,7 +105,8 @@ final class StoreOp extends Op {
         engine.sink().emit(new CoreEvent.SliceReserved(id, span.fileOffset(), length, slice.poolOffset()));
         engine.memory().copy(source, span.srcOffset(), engine.poolRegion(), slice.poolOffset(), length);
         engine.supersedeReads(span.fileOffset(), span.fileEnd());
-        engine.insert(id, span.fileOffset(), slice, false, groupEpoch, Math.toIntExact(span.srcOffset() / slotBytes));
+        engine.insert(id, span.fileOffset(), span.srcOffset(), slice, false, groupEpoch,
+            Math.toIntExact(span.srcOffset() / slotBytes));
         if (batch == null) {
             batch = engine.openBatch(id, span.fileOffset());
         }

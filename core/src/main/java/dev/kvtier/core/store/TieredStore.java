@@ -286,14 +286,14 @@ public final class TieredStore {
     }
 
     /** Inserts an entry for a slice (dropping overlaps first). */
-    Entry insert(final long opId, final long fileOffset, final Slice slice, final boolean headroom,
-                 final long groupEpoch, final int prefixIndex) {
+    Entry insert(final long opId, final long fileOffset, final long srcOffset, final Slice slice,
+                 final boolean headroom, final long groupEpoch, final int prefixIndex) {
         dropOverlaps(fileOffset, fileOffset + slice.lengthBytes());
         final Entry e = L1Access.newEntry(fileOffset, slice, headroom);
         entries.insert(e);
         policy.onInsert(e, groupEpoch, prefixIndex);
-        sink.emit(new CoreEvent.EntryInserted(opId, fileOffset, slice.lengthBytes(), slice.poolOffset(), headroom,
-            prefixIndex));
+        sink.emit(new CoreEvent.EntryInserted(opId, fileOffset, slice.lengthBytes(), slice.poolOffset(), srcOffset,
+            headroom, prefixIndex));
         if (entries.residentBytes() > config.l1Bytes()) {
             throw new IllegalStateException("resident " + entries.residentBytes() + " B exceeds l1Bytes "
                 + config.l1Bytes());
