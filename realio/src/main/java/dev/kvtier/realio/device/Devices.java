@@ -1,0 +1,53 @@
+package dev.kvtier.realio.device;
+
+import dev.kvtier.realio.ffi.Kernel;
+import dev.kvtier.realio.ffi.LibcKernel;
+import java.io.PrintStream;
+import java.nio.file.Path;
+
+/**
+ * Chooses and opens the L2 device. AUTO takes io_uring and falls back to the FileChannel device, with a one-line
+ * notice, only when io_uring itself is unavailable (EPERM under seccomp or the io_uring_disabled sysctl, ENOSYS,
+ * a kernel too old); a file system without O_DIRECT, or a file that cannot be opened, fails whatever the choice,
+ * because the fallback would fail the same way.
+ */
+public final class Devices {
+    /** Requests outstanding at most, unless the caller says otherwise. */
+    public static final int MAX_REQUESTS_DEFAULT = 256;
+
+    private Devices() {
+    }
+
+    /** Opens with the real kernel, printing a fallback notice to stderr. */
+    public static OpenResult open(final Path path, final long sizeBytes, final int depth, final IoChoice choice) {
+        return open(LibcKernel.create(), path, sizeBytes, depth, choice, System.err);
+    }
+
+    /**
+     * Opens {@code path} ({@code sizeBytes}, a multiple of 4096) with {@code depth} operations at the device.
+     *
+     * @param kernel  the system-call layer io_uring uses (a test may substitute one)
+     * @param notices where the one-line fallback notice goes
+     */
+    public static OpenResult open(final Kernel kernel, final Path path, final long sizeBytes, final int depth,
+                                  final IoChoice choice, final PrintStream notices) {
+        final int maxRequests = Math.max(MAX_REQUESTS_DEFAULT, depth);
+        return switch (choice) {
+            case URING -> IoUringDevice.open(kernel, path, sizeBytes, depth, maxRequests, 64);
+            case FILECHANNEL -> FileChannelDevice.open(path, sizeBytes, Math.min(depth, 64), maxRequests);
+            case AUTO -> {
+                final OpenResult uring = IoUringDevice.open(kernel, path, sizeBytes, depth, maxRequests, 64);
+                if (uring instanceof OpenResult.Failed f && f.failure() == OpenResult.Failure.URING_UNAVAILABLE) {
+                    final String notice = "kvtier: io_uring unavailable (" + f.message()
+                        + "); using the FileChannel device";
+                    notices.println(notice);
+                    final OpenResult fallback = FileChannelDevice.open(path, sizeBytes, Math.min(depth, 64),
+                        maxRequests);
+                    yield fallback instanceof OpenResult.Opened o ? new OpenResult.Opened(o.device(), notice)
+                        : fallback;
+                }
+                yield uring;
+            }
+        };
+    }
+}

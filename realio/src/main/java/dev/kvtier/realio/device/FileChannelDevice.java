@@ -1,0 +1,383 @@
+package dev.kvtier.realio.device;
+
+import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.port.IoRequest;
+import dev.kvtier.core.port.IoSegment;
+import dev.kvtier.realio.ffi.Errno;
+import dev.kvtier.realio.memory.NativeRegion;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The fallback L2 device: a FileChannel opened with {@code ExtendedOpenOption.DIRECT} and a small fixed pool of
+ * worker threads doing positional reads and writes (one blocking call per segment). The loop thread queues jobs
+ * and, on {@link #flush}, hands them to the workers through a bounded queue; workers hand finished jobs back
+ * through another bounded queue, which {@link #poll} drains. Jobs come from a pool allocated at open. The same
+ * alignment and range checks as the io_uring device apply, and a short transfer (end of file) is -EIO.
+ */
+public final class FileChannelDevice implements PolledDevice {
+    private static final long ALIGN = 4096;
+
+    /** One request in flight; pooled. */
+    private static final class Job {
+        long ioId;
+        IoOp op;
+        long fileOffset;
+        IoRequest request;
+        MemorySegment buffer;
+        long result;
+    }
+
+    private final Path path;
+    private final FileChannel channel;
+    private final long capacityBytes;
+    private final int depth;
+    private final Thread owner;
+    private final ArrayDeque<Job> pool;
+    private final ArrayDeque<Job> queued;
+    private final ArrayDeque<Job> ready;
+    private final ArrayBlockingQueue<Job> work;
+    private final ArrayBlockingQueue<Job> done;
+    private final Thread[] workers;
+    private final Job poison = new Job();
+    private final int maxRequests;
+    private volatile String lastError = "";
+    private boolean closed;
+
+    private FileChannelDevice(final Path path, final FileChannel channel, final long capacityBytes, final int depth,
+                              final int maxRequests) {
+        this.path = path;
+        this.channel = channel;
+        this.capacityBytes = capacityBytes;
+        this.depth = depth;
+        this.maxRequests = maxRequests;
+        this.owner = Thread.currentThread();
+        this.pool = new ArrayDeque<>(maxRequests);
+        for (int i = 0; i < maxRequests; i++) {
+            pool.push(new Job());
+        }
+        this.queued = new ArrayDeque<>(maxRequests);
+        this.ready = new ArrayDeque<>(maxRequests);
+        this.work = new ArrayBlockingQueue<>(maxRequests + depth);
+        this.done = new ArrayBlockingQueue<>(maxRequests);
+        this.workers = new Thread[depth];
+        for (int i = 0; i < depth; i++) {
+            workers[i] = Thread.ofPlatform().daemon().name("kvtier-filechannel-" + i).start(this::workLoop);
+        }
+    }
+
+    /**
+     * Opens {@code path} with DIRECT, growing a regular file to {@code sizeBytes} first, with {@code depth} worker
+     * threads (1..64) and at most {@code maxRequests} requests outstanding.
+     */
+    public static OpenResult open(final Path path, final long sizeBytes, final int depth, final int maxRequests) {
+        if (depth < 1 || depth > 64) {
+            throw new IllegalArgumentException("FileChannel device depth (threads) must be in [1, 64], got " + depth);
+        }
+        if (maxRequests < depth) {
+            throw new IllegalArgumentException("maxRequests must be at least depth=" + depth + ", got " + maxRequests);
+        }
+        if (sizeBytes <= 0 || sizeBytes % ALIGN != 0) {
+            throw new IllegalArgumentException("device size must be a positive multiple of 4096, got " + sizeBytes);
+        }
+        try {
+            if (!Files.exists(path) || Files.isRegularFile(path)) {
+                try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "rw")) {
+                    if (f.length() < sizeBytes) {
+                        f.setLength(sizeBytes);
+                    }
+                }
+            }
+        } catch (final IOException e) {
+            return new OpenResult.Failed(OpenResult.Failure.OPEN_FAILED, "cannot create or size " + path + ": "
+                + e.getMessage());
+        }
+        final FileChannel ch;
+        try {
+            ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                com.sun.nio.file.ExtendedOpenOption.DIRECT);
+        } catch (final IOException | UnsupportedOperationException e) {
+            return new OpenResult.Failed(OpenResult.Failure.NO_DIRECT_IO, "cannot open " + path
+                + " with O_DIRECT (" + e.getMessage() + "); put the L2 file on ext4, xfs or a block device");
+        }
+        try {
+            if (ch.size() < sizeBytes) {
+                ch.close();
+                return new OpenResult.Failed(OpenResult.Failure.OPEN_FAILED, path + " holds " + ch.size()
+                    + " B, less than the " + sizeBytes + " B asked");
+            }
+        } catch (final IOException e) {
+            return new OpenResult.Failed(OpenResult.Failure.OPEN_FAILED, "cannot size " + path + ": "
+                + e.getMessage());
+        }
+        return new OpenResult.Opened(new FileChannelDevice(path, ch, sizeBytes, depth, maxRequests), "");
+    }
+
+    @Override
+    public String kind() {
+        return "filechannel";
+    }
+
+    @Override
+    public long capacityBytes() {
+        return capacityBytes;
+    }
+
+    @Override
+    public int depth() {
+        return depth;
+    }
+
+    @Override
+    public int maxRequests() {
+        return maxRequests;
+    }
+
+    @Override
+    public int outstanding() {
+        return maxRequests - pool.size();
+    }
+
+    /** The message of the last I/O exception a worker saw, or empty. */
+    public String lastError() {
+        return lastError;
+    }
+
+    @Override
+    public void submit(final IoRequest request) {
+        checkOwner();
+        if (request.op() == IoOp.FLUSH) {
+            queue(request.ioId(), IoOp.FLUSH, 0, null, null);
+            return;
+        }
+        checkRange(request.fileOffset(), request.lengthBytes());
+        final List<IoSegment> segs = request.segments();
+        for (int i = 0; i < segs.size(); i++) {
+            final IoSegment s = segs.get(i);
+            if (!(s.region() instanceof NativeRegion r)) {
+                throw new IllegalArgumentException("FileChannel device needs native memory, got region "
+                    + s.region().name());
+            }
+            checkAligned("memory address", r.address(s.regionOffset()));
+        }
+        queue(request.ioId(), request.op(), request.fileOffset(), request, null);
+    }
+
+    @Override
+    public void submitBlock(final long ioId, final IoOp op, final long fileOffset, final NativeRegion region,
+                            final long regionOffset, final long lengthBytes) {
+        checkOwner();
+        if (op == IoOp.FLUSH) {
+            queue(ioId, op, 0, null, null);
+            return;
+        }
+        checkRange(fileOffset, lengthBytes);
+        checkAligned("memory address", region.address(regionOffset));
+        if (regionOffset < 0 || regionOffset + lengthBytes > region.sizeBytes()) {
+            throw new IllegalArgumentException("buffer [" + regionOffset + ", +" + lengthBytes + ") is outside "
+                + region);
+        }
+        queue(ioId, op, fileOffset, null, region.segment().asSlice(regionOffset, lengthBytes));
+    }
+
+    private void queue(final long ioId, final IoOp op, final long fileOffset, final IoRequest request,
+                       final MemorySegment buffer) {
+        final Job j = pool.poll();
+        if (j == null) {
+            throw new IllegalStateException("more than " + maxRequests + " requests outstanding (maxRequests); "
+                + "the caller must bound its I/Os");
+        }
+        j.ioId = ioId;
+        j.op = op;
+        j.fileOffset = fileOffset;
+        j.request = request;
+        j.buffer = buffer;
+        queued.add(j);
+    }
+
+    private void checkRange(final long fileOffset, final long lengthBytes) {
+        checkAligned("file offset", fileOffset);
+        checkAligned("length", lengthBytes);
+        if (lengthBytes <= 0 || fileOffset < 0 || fileOffset + lengthBytes > capacityBytes) {
+            throw new IllegalArgumentException("I/O [" + fileOffset + ", +" + lengthBytes + ") is outside the "
+                + capacityBytes + " B device " + path);
+        }
+    }
+
+    private static void checkAligned(final String what, final long value) {
+        if ((value & (ALIGN - 1)) != 0) {
+            throw new IllegalArgumentException("O_DIRECT needs 4096 alignment: " + what + " " + value + " (0x"
+                + Long.toHexString(value) + ") is not a multiple of 4096");
+        }
+    }
+
+    @Override
+    public int flush() {
+        checkOwner();
+        int n = 0;
+        while (!queued.isEmpty()) {
+            if (!work.offer(queued.poll())) {
+                throw new IllegalStateException("work queue full: more jobs than maxRequests");
+            }
+            n++;
+        }
+        return n;
+    }
+
+    @Override
+    public int poll(final CompletionSink sink, final int max) {
+        checkOwner();
+        int n = 0;
+        while (n < max) {
+            Job j = ready.poll();
+            if (j == null) {
+                j = done.poll();
+            }
+            if (j == null) {
+                break;
+            }
+            final long ioId = j.ioId;
+            final long result = j.result;
+            j.request = null;
+            j.buffer = null;
+            pool.push(j);
+            n++;
+            sink.complete(ioId, result);
+        }
+        return n;
+    }
+
+    @Override
+    public void await(final long timeoutNs) {
+        checkOwner();
+        flush();
+        if (!ready.isEmpty() || !done.isEmpty()) {
+            return;
+        }
+        if (outstanding() == 0) {
+            LockSupport.parkNanos(Math.max(0, timeoutNs));
+            return;
+        }
+        try {
+            final Job j = done.poll(Math.max(0, timeoutNs), TimeUnit.NANOSECONDS);
+            if (j != null) {
+                ready.add(j);
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void workLoop() {
+        while (true) {
+            final Job j;
+            try {
+                j = work.take();
+            } catch (final InterruptedException e) {
+                return;
+            }
+            if (j == poison) {
+                return;
+            }
+            j.result = perform(j);
+            if (!done.offer(j)) {
+                throw new IllegalStateException("completion queue full: more jobs than maxRequests");
+            }
+        }
+    }
+
+    private long perform(final Job j) {
+        try {
+            if (j.op == IoOp.FLUSH) {
+                channel.force(false);
+                return 0;
+            }
+            if (j.buffer != null) {
+                return transfer(j.op, j.buffer, j.fileOffset);
+            }
+            long total = 0;
+            long position = j.fileOffset;
+            final List<IoSegment> segs = j.request.segments();
+            for (int i = 0; i < segs.size(); i++) {
+                final IoSegment s = segs.get(i);
+                final MemorySegment m = ((NativeRegion) s.region()).segment().asSlice(s.regionOffset(),
+                    s.lengthBytes());
+                final long r = transfer(j.op, m, position);
+                if (r < 0) {
+                    return r;
+                }
+                total += r;
+                position += r;
+            }
+            return total;
+        } catch (final IOException e) {
+            lastError = e.toString();
+            return -Errno.EIO;
+        }
+    }
+
+    /** Moves all of {@code buffer}; the byte count, or -EIO for a short transfer. */
+    private long transfer(final IoOp op, final MemorySegment buffer, final long position) throws IOException {
+        final ByteBuffer bb = buffer.asByteBuffer();
+        long at = position;
+        while (bb.hasRemaining()) {
+            final int n = op == IoOp.READ ? channel.read(bb, at) : channel.write(bb, at);
+            if (n <= 0) {
+                lastError = "short " + op + " at " + at + " of " + path;
+                return -Errno.EIO;
+            }
+            at += n;
+        }
+        return buffer.byteSize();
+    }
+
+    private void checkOwner() {
+        if (Thread.currentThread() != owner) {
+            throw new IllegalStateException("FileChannel device used from " + Thread.currentThread().getName()
+                + "; it belongs to " + owner.getName());
+        }
+        if (closed) {
+            throw new IllegalStateException("FileChannel device " + path + " is closed");
+        }
+    }
+
+    /** Stops the workers (after the jobs already handed to them) and closes the channel. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (int i = 0; i < workers.length; i++) {
+            work.add(poison);
+        }
+        for (final Thread w : workers) {
+            try {
+                w.join(TimeUnit.SECONDS.toMillis(30));
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            channel.close();
+        } catch (final IOException e) {
+            throw new IllegalStateException("close(" + path + ") failed", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FileChannelDevice[" + path + ", " + capacityBytes + " B, " + depth + " threads]";
+    }
+}

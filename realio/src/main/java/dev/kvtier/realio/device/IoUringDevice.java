@@ -1,0 +1,471 @@
+package dev.kvtier.realio.device;
+
+import static dev.kvtier.realio.uring.UringConstants.OP_FSYNC;
+import static dev.kvtier.realio.uring.UringConstants.OP_READ;
+import static dev.kvtier.realio.uring.UringConstants.OP_READV;
+import static dev.kvtier.realio.uring.UringConstants.OP_READ_FIXED;
+import static dev.kvtier.realio.uring.UringConstants.OP_WRITE;
+import static dev.kvtier.realio.uring.UringConstants.OP_WRITEV;
+import static dev.kvtier.realio.uring.UringConstants.OP_WRITE_FIXED;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.port.IoRequest;
+import dev.kvtier.core.port.IoSegment;
+import dev.kvtier.realio.ffi.Errno;
+import dev.kvtier.realio.ffi.Kernel;
+import dev.kvtier.realio.ffi.LibcKernel;
+import dev.kvtier.realio.memory.NativeRegion;
+import dev.kvtier.realio.uring.CqeHandler;
+import dev.kvtier.realio.uring.IoUring;
+import dev.kvtier.realio.uring.IovecDescriptor;
+import dev.kvtier.realio.uring.UringConstants;
+import dev.kvtier.realio.uring.UringSetup;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The L2 device on io_uring, with O_DIRECT. Each accepted request takes a slot of a fixed table; a request becomes
+ * one SQE (READ/WRITE, READ_FIXED/WRITE_FIXED when its buffer lies in a registered fixed buffer, FSYNC for a
+ * FLUSH) or, with several memory segments, READV/WRITEV SQEs of at most {@code iovPerSqe} iovecs each (adjacent
+ * segments merged; a request with more pieces is split and its parts' results summed). The SQE's user_data is
+ * {@code slot << 32 | partBytes}, so a completion needs no lookup. A short part (fewer bytes than asked, as when
+ * the file was truncated under the device) completes the request with -EIO and is counted.
+ *
+ * <p>Everything is allocated at open: the ring, the slot table, the iovec area (one per SQ position, reused once
+ * the kernel consumed the SQE, which IORING_FEAT_SUBMIT_STABLE guarantees). The file is registered (requests use
+ * IOSQE_FIXED_FILE). Confined to the thread that opened it.
+ */
+public final class IoUringDevice implements PolledDevice {
+    /** Most bytes one SQE moves (the kernel caps one read or write just under 2 GiB). */
+    static final long PART_BYTES_MAX = 1L << 30;
+    private static final long ALIGN = 4096;
+
+    private final Kernel kernel;
+    private final IoUring ring;
+    private final Path path;
+    private final int fileFd;
+    private final int sqeFd;
+    private final byte sqeFlags;
+    private final long capacityBytes;
+    private final int depth;
+    private final int iovPerSqe;
+    private final Thread owner;
+    private final FixedBuffers buffers;
+    private final MemorySegment iovecs;
+    private final SlotTable slots;
+    private final CqeHandler onCqe = this::onCqe;
+    private int sqesInFlight;
+    private CompletionSink sink;
+    private int delivered;
+    private long shortTransfers;
+    private long enterCalls;
+    private boolean closed;
+
+    private IoUringDevice(final Kernel kernel, final IoUring ring, final Path path, final DirectFile.Opened file,
+                          final int depth, final int maxRequests, final int iovPerSqe) {
+        this.kernel = kernel;
+        this.ring = ring;
+        this.path = path;
+        this.fileFd = file.fd();
+        this.capacityBytes = file.sizeBytes();
+        this.depth = depth;
+        this.iovPerSqe = iovPerSqe;
+        this.owner = Thread.currentThread();
+        this.buffers = new FixedBuffers(ring);
+        this.iovecs = ring.allocate((long) ring.sqEntries() * iovPerSqe * IovecDescriptor.SIZE, 4096);
+        this.slots = new SlotTable(maxRequests);
+        final MemorySegment files = ring.allocate(4, 4);
+        files.set(JAVA_INT, 0, fileFd);
+        final boolean fixed = ring.register(UringConstants.REGISTER_FILES, files.address(), 1) >= 0;
+        this.sqeFd = fixed ? 0 : fileFd;
+        this.sqeFlags = fixed ? UringConstants.SQE_FIXED_FILE : 0;
+    }
+
+    /** Opens {@code path} with the real kernel; see {@link #open(Kernel, Path, long, int, int, int)}. */
+    public static OpenResult open(final Path path, final long sizeBytes, final int depth) {
+        return open(LibcKernel.create(), path, sizeBytes, depth, Math.max(64, depth), 64);
+    }
+
+    /**
+     * Sets up a ring of {@code depth} (rounded up to a power of two) entries and opens {@code path} with O_DIRECT,
+     * pre-sizing it to {@code sizeBytes}.
+     *
+     * @param depth       operations at the device at once, 1..4096
+     * @param maxRequests requests accepted and not completed at once, at least {@code depth}
+     * @param iovPerSqe   iovecs in one READV/WRITEV, 1..1024
+     */
+    public static OpenResult open(final Kernel kernel, final Path path, final long sizeBytes, final int depth,
+                                  final int maxRequests, final int iovPerSqe) {
+        if (depth < 1 || depth > 4096) {
+            throw new IllegalArgumentException("depth must be in [1, 4096], got " + depth);
+        }
+        if (maxRequests < depth || maxRequests > 65536) {
+            throw new IllegalArgumentException("maxRequests must be in [depth=" + depth + ", 65536], got "
+                + maxRequests);
+        }
+        if (iovPerSqe < 1 || iovPerSqe > UringConstants.IOV_MAX) {
+            throw new IllegalArgumentException("iovPerSqe must be in [1, 1024], got " + iovPerSqe);
+        }
+        if (sizeBytes <= 0 || sizeBytes % ALIGN != 0) {
+            throw new IllegalArgumentException("device size must be a positive multiple of 4096, got " + sizeBytes);
+        }
+        final UringSetup.Result setup = UringSetup.create(kernel, Integer.highestOneBit(depth * 2 - 1));
+        final IoUring ring = switch (setup) {
+            case UringSetup.Ready r -> r.ring();
+            case UringSetup.Unavailable u -> null;
+        };
+        if (ring == null) {
+            return new OpenResult.Failed(OpenResult.Failure.URING_UNAVAILABLE,
+                ((UringSetup.Unavailable) setup).message());
+        }
+        final Object file = DirectFile.open(kernel, path, sizeBytes);
+        if (file instanceof OpenResult.Failed f) {
+            ring.close();
+            return f;
+        }
+        return new OpenResult.Opened(new IoUringDevice(kernel, ring, path, (DirectFile.Opened) file, depth,
+            maxRequests, iovPerSqe), "");
+    }
+
+    @Override
+    public String kind() {
+        return "io_uring";
+    }
+
+    @Override
+    public long capacityBytes() {
+        return capacityBytes;
+    }
+
+    @Override
+    public int depth() {
+        return depth;
+    }
+
+    @Override
+    public int maxRequests() {
+        return slots.capacity();
+    }
+
+    @Override
+    public int outstanding() {
+        return slots.used();
+    }
+
+    /** The IORING_SETUP_* flags the kernel accepted (SINGLE_ISSUER, DEFER_TASKRUN when it could). */
+    public int setupFlags() {
+        return ring.setupFlags();
+    }
+
+    /** Fixed-buffer entries registered now. */
+    public int fixedBufferCount() {
+        return buffers.count();
+    }
+
+    /** True when SQEs name the file by its registered index. */
+    public boolean fixedFile() {
+        return sqeFlags != 0;
+    }
+
+    /** Parts that moved fewer bytes than asked, since open. */
+    public long shortTransfers() {
+        return shortTransfers;
+    }
+
+    /** io_uring_enter calls made, since open. */
+    public long enterCalls() {
+        return enterCalls;
+    }
+
+    /**
+     * Registers {@code segments} (each 4096-aligned) as the ring's fixed buffers, replacing any earlier set, so
+     * that I/O to or from them is READ_FIXED/WRITE_FIXED (no page pinning per I/O). Call with nothing outstanding,
+     * typically once the core has allocated its L1 pool. Returns 0 or -errno (ENOMEM: RLIMIT_MEMLOCK too small).
+     */
+    public int registerBuffers(final List<MemorySegment> segments) {
+        checkOwner();
+        if (slots.used() != 0) {
+            throw new IllegalStateException("register fixed buffers with no request outstanding (" + slots.used()
+                + " are)");
+        }
+        for (final MemorySegment s : segments) {
+            checkAligned("fixed buffer address", s.address());
+            checkAligned("fixed buffer length", s.byteSize());
+        }
+        return buffers.register(ring, segments);
+    }
+
+    @Override
+    public void submit(final IoRequest request) {
+        checkOwner();
+        final List<IoSegment> segs = request.segments();
+        if (request.op() == IoOp.FLUSH) {
+            submitBlock(request.ioId(), IoOp.FLUSH, 0, null, 0, 0);
+            return;
+        }
+        if (segs.size() == 1) {
+            final IoSegment s = segs.getFirst();
+            submitBlock(request.ioId(), request.op(), request.fileOffset(), nativeRegion(s), s.regionOffset(),
+                s.lengthBytes());
+            return;
+        }
+        final long total = request.lengthBytes();
+        checkRange(request.fileOffset(), total);
+        for (int i = 0; i < segs.size(); i++) {
+            final IoSegment s = segs.get(i);
+            checkBuffer(nativeRegion(s), s.regionOffset(), s.lengthBytes());
+        }
+        final int slot = slots.accept(request.ioId(), request.op(), request.fileOffset(), total);
+        slots.vector(slot, request);
+        issueOrQueue(slot);
+    }
+
+    @Override
+    public void submitBlock(final long ioId, final IoOp op, final long fileOffset, final NativeRegion region,
+                            final long regionOffset, final long lengthBytes) {
+        checkOwner();
+        if (op == IoOp.FLUSH) {
+            issueOrQueue(slots.accept(ioId, op, 0, 0));
+            return;
+        }
+        checkRange(fileOffset, lengthBytes);
+        checkBuffer(region, regionOffset, lengthBytes);
+        if (lengthBytes > PART_BYTES_MAX) {
+            throw new IllegalArgumentException("one buffer of " + lengthBytes + " B exceeds the " + PART_BYTES_MAX
+                + " B an SQE moves; split it into segments");
+        }
+        final int slot = slots.accept(ioId, op, fileOffset, lengthBytes);
+        slots.single(slot, region.address(regionOffset));
+        issueOrQueue(slot);
+    }
+
+    private void issueOrQueue(final int slot) {
+        if (slots.queued() == 0 && issue(slot)) {
+            return;
+        }
+        slots.enqueue(slot);
+    }
+
+    private static NativeRegion nativeRegion(final IoSegment s) {
+        if (s.region() instanceof NativeRegion r) {
+            return r;
+        }
+        throw new IllegalArgumentException("io_uring device needs native memory, got region " + s.region().name()
+            + " of " + s.region().getClass().getName());
+    }
+
+    private void checkRange(final long fileOffset, final long lengthBytes) {
+        checkAligned("file offset", fileOffset);
+        checkAligned("length", lengthBytes);
+        if (lengthBytes <= 0 || fileOffset < 0 || fileOffset + lengthBytes > capacityBytes) {
+            throw new IllegalArgumentException("I/O [" + fileOffset + ", +" + lengthBytes + ") is outside the "
+                + capacityBytes + " B device " + path);
+        }
+    }
+
+    private static void checkBuffer(final NativeRegion region, final long regionOffset, final long lengthBytes) {
+        if (regionOffset < 0 || regionOffset + lengthBytes > region.sizeBytes()) {
+            throw new IllegalArgumentException("buffer [" + regionOffset + ", +" + lengthBytes + ") is outside "
+                + region);
+        }
+        checkAligned("memory address", region.address(regionOffset));
+    }
+
+    private static void checkAligned(final String what, final long value) {
+        if ((value & (ALIGN - 1)) != 0) {
+            throw new IllegalArgumentException("O_DIRECT needs 4096 alignment: " + what + " " + value + " (0x"
+                + Long.toHexString(value) + ") is not a multiple of 4096");
+        }
+    }
+
+    /** Prepares as many SQEs of {@code slot} as the ring and depth allow; true when all of them are prepared. */
+    private boolean issue(final int slot) {
+        final IoRequest vector = slots.vectorOf(slot);
+        while (sqesInFlight < depth && ring.sqSpace() > 0) {
+            if (vector != null) {
+                if (issueVectorPart(slot, vector)) {
+                    return true;
+                }
+                continue;
+            }
+            final IoOp op = slots.op(slot);
+            final long len = slots.lengthOf(slot);
+            final long userData = (long) slot << 32 | len;
+            if (op == IoOp.FLUSH) {
+                ring.prep(OP_FSYNC, sqeFlags, sqeFd, 0, 0, 0, UringConstants.FSYNC_DATASYNC, userData, 0);
+            } else {
+                final long addr = slots.address(slot);
+                final int fixed = buffers.indexOf(addr, len);
+                final byte opcode = op == IoOp.READ ? (fixed >= 0 ? OP_READ_FIXED : OP_READ)
+                    : (fixed >= 0 ? OP_WRITE_FIXED : OP_WRITE);
+                ring.prep(opcode, sqeFlags, sqeFd, slots.fileOffset(slot), addr, (int) len, 0, userData,
+                    Math.max(fixed, 0));
+            }
+            sqesInFlight++;
+            slots.partIssued(slot, true);
+            return true;
+        }
+        return false;
+    }
+
+    /** Prepares the next READV/WRITEV part of a vectored request; true when it was the last. */
+    private boolean issueVectorPart(final int slot, final IoRequest request) {
+        final List<IoSegment> segs = request.segments();
+        final long iovBase = (long) ring.nextIndex() * iovPerSqe * IovecDescriptor.SIZE;
+        int seg = slots.nextSegment(slot);
+        long segDone = slots.segmentDone(slot);
+        final long fileOffset = slots.cursor(slot);
+        int count = 0;
+        long partBytes = 0;
+        long lastEnd = -1;
+        while (seg < segs.size()) {
+            final IoSegment s = segs.get(seg);
+            final long addr = ((NativeRegion) s.region()).address(s.regionOffset()) + segDone;
+            final long take = Math.min(s.lengthBytes() - segDone, PART_BYTES_MAX - partBytes);
+            if (take == 0) {
+                break;
+            }
+            if (addr == lastEnd) {
+                final long at = iovBase + (long) (count - 1) * IovecDescriptor.SIZE + IovecDescriptor.LEN;
+                iovecs.set(JAVA_LONG, at, iovecs.get(JAVA_LONG, at) + take);
+            } else if (count == iovPerSqe) {
+                break;
+            } else {
+                final long at = iovBase + (long) count * IovecDescriptor.SIZE;
+                iovecs.set(JAVA_LONG, at + IovecDescriptor.BASE, addr);
+                iovecs.set(JAVA_LONG, at + IovecDescriptor.LEN, take);
+                count++;
+            }
+            lastEnd = addr + take;
+            partBytes += take;
+            segDone += take;
+            if (segDone == s.lengthBytes()) {
+                seg++;
+                segDone = 0;
+            }
+        }
+        final boolean last = seg == segs.size();
+        final byte opcode = slots.op(slot) == IoOp.READ ? OP_READV : OP_WRITEV;
+        ring.prep(opcode, sqeFlags, sqeFd, fileOffset, iovecs.address() + iovBase, count, 0,
+            (long) slot << 32 | partBytes, 0);
+        sqesInFlight++;
+        slots.advance(slot, seg, segDone, fileOffset + partBytes);
+        slots.partIssued(slot, last);
+        return last;
+    }
+
+    private void issueQueued() {
+        while (slots.queued() > 0) {
+            if (!issue(slots.peekQueued())) {
+                return;
+            }
+            slots.dequeue();
+        }
+    }
+
+    @Override
+    public int flush() {
+        checkOwner();
+        issueQueued();
+        final boolean runTaskWork = ring.deferTaskrun() && sqesInFlight > 0 && ring.ready() == 0;
+        if (ring.unsubmitted() == 0 && !runTaskWork) {
+            return 0;
+        }
+        enterCalls++;
+        final int rc = ring.enter(0, runTaskWork, 0);
+        if (rc < 0) {
+            throw new IllegalStateException("io_uring_enter (submit) failed on " + path + ": " + Errno.ofResult(rc));
+        }
+        return rc;
+    }
+
+    @Override
+    public int poll(final CompletionSink completions, final int max) {
+        checkOwner();
+        if (max <= 0) {
+            throw new IllegalArgumentException("poll max must be positive, got " + max);
+        }
+        sink = completions;
+        delivered = 0;
+        try {
+            ring.reap(onCqe, max);
+        } finally {
+            sink = null;
+        }
+        issueQueued();
+        return delivered;
+    }
+
+    @Override
+    public void await(final long timeoutNs) {
+        checkOwner();
+        issueQueued();
+        if (ring.ready() > 0) {
+            flush();
+            return;
+        }
+        if (sqesInFlight == 0 && ring.unsubmitted() == 0) {
+            LockSupport.parkNanos(Math.max(0, timeoutNs));
+            return;
+        }
+        enterCalls++;
+        final int rc = ring.enter(1, true, Math.max(0, timeoutNs));
+        if (rc < 0) {
+            throw new IllegalStateException("io_uring_enter (wait) failed on " + path + ": " + Errno.ofResult(rc));
+        }
+    }
+
+    private void onCqe(final long userData, final int result) {
+        final int slot = (int) (userData >>> 32);
+        final long partBytes = userData & 0xFFFFFFFFL;
+        sqesInFlight--;
+        if (result < 0) {
+            slots.fail(slot, result);
+        } else if (result != partBytes) {
+            shortTransfers++;
+            slots.fail(slot, -Errno.EIO);
+        } else {
+            slots.moved(slot, result);
+        }
+        if (slots.partDone(slot)) {
+            final long ioId = slots.ioId(slot);
+            final long res = slots.result(slot);
+            slots.release(slot);
+            delivered++;
+            sink.complete(ioId, res);
+        }
+    }
+
+    private void checkOwner() {
+        if (Thread.currentThread() != owner) {
+            throw new IllegalStateException("io_uring device used from " + Thread.currentThread().getName()
+                + "; it belongs to " + owner.getName());
+        }
+        if (closed) {
+            throw new IllegalStateException("io_uring device " + path + " is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ring.close();
+        final int rc = kernel.close(fileFd);
+        if (rc < 0) {
+            throw new IllegalStateException("close(" + path + ") failed: " + Errno.ofResult(rc));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "IoUringDevice[" + path + ", " + capacityBytes + " B, depth " + depth + ", setup flags 0x"
+            + Integer.toHexString(ring.setupFlags()) + ", fixed buffers " + buffers.count() + "]";
+    }
+}

@@ -1,0 +1,173 @@
+package dev.kvtier.realio.memory;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+
+import dev.kvtier.core.geometry.Alignment;
+import dev.kvtier.core.port.Memory;
+import dev.kvtier.core.port.MemoryRegion;
+import dev.kvtier.core.port.Stamping;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Memory and Stamping ports over native memory. Every region comes from one shared {@link Arena} owned by this
+ * memory and closed by {@link #close()}; a region is 4096-aligned. An Arena cannot free one allocation, so a freed
+ * region goes to a free list and a later allocation of the same size reuses it; the total allocated from the arena
+ * never exceeds {@code budgetBytes}, fixed at construction. Not thread-safe: the loop thread allocates and copies
+ * (device threads only move bytes in and out of regions).
+ */
+public final class NativeMemory implements Memory, Stamping, AutoCloseable {
+    private static final long LE_MASK = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? 0 : 1;
+
+    private final Arena arena = Arena.ofShared();
+    private final long budgetBytes;
+    private final List<NativeRegion> live = new ArrayList<>();
+    private final List<NativeRegion> spare = new ArrayList<>();
+    private long arenaBytes;
+    private boolean closed;
+
+    /** A memory that allocates at most {@code budgetBytes} (a positive multiple of 4096) in total. */
+    public NativeMemory(final long budgetBytes) {
+        Alignment.requireAligned("memory budget", budgetBytes);
+        if (budgetBytes == 0) {
+            throw new IllegalArgumentException("memory budget must be positive");
+        }
+        if (LE_MASK != 0) {
+            throw new IllegalStateException("stamping assumes a little-endian machine");
+        }
+        this.budgetBytes = budgetBytes;
+    }
+
+    @Override
+    public NativeRegion allocate(final String name, final long sizeBytes) {
+        checkOpen();
+        Alignment.requireAligned("region size", sizeBytes);
+        if (sizeBytes == 0) {
+            throw new IllegalArgumentException("region size must be positive: " + name);
+        }
+        for (int i = 0; i < spare.size(); i++) {
+            final NativeRegion r = spare.get(i);
+            if (r.sizeBytes() == sizeBytes) {
+                spare.remove(i);
+                final NativeRegion reused = new NativeRegion(name, r.segment());
+                live.add(reused);
+                return reused;
+            }
+        }
+        if (arenaBytes + sizeBytes > budgetBytes) {
+            throw new IllegalStateException("native memory budget of " + budgetBytes + " B exceeded: " + arenaBytes
+                + " B allocated, " + sizeBytes + " B more asked for region " + name);
+        }
+        arenaBytes += sizeBytes;
+        final NativeRegion region = new NativeRegion(name, arena.allocate(sizeBytes, Alignment.BYTES));
+        live.add(region);
+        return region;
+    }
+
+    @Override
+    public void copy(final MemoryRegion src, final long srcOffset, final MemoryRegion dst, final long dstOffset,
+                     final long lengthBytes) {
+        final NativeRegion s = own(src);
+        final NativeRegion d = own(dst);
+        MemorySegment.copy(s.segment(), srcOffset, d.segment(), dstOffset, lengthBytes);
+    }
+
+    @Override
+    public void free(final MemoryRegion region) {
+        final NativeRegion r = own(region);
+        if (!live.remove(r)) {
+            throw new IllegalStateException("region is not live in this memory: " + r);
+        }
+        r.markFreed(true);
+        spare.add(r);
+    }
+
+    /** The segments of the live regions, in allocation order (for fixed-buffer registration). */
+    public List<MemorySegment> liveSegments() {
+        final List<MemorySegment> out = new ArrayList<>(live.size());
+        for (final NativeRegion r : live) {
+            out.add(r.segment());
+        }
+        return out;
+    }
+
+    /** Bytes taken from the arena so far (live and spare regions). */
+    public long arenaBytes() {
+        return arenaBytes;
+    }
+
+    @Override
+    public void stamp(final MemoryRegion region, final long offset, final long lengthBytes, final long tag) {
+        final MemorySegment seg = own(region).segment();
+        checkRange(seg, offset, lengthBytes);
+        final long words = lengthBytes >>> 3;
+        for (long w = 0; w < words; w++) {
+            seg.set(JAVA_LONG_UNALIGNED, offset + (w << 3), Stamps.mix64(tag, w));
+        }
+        for (long p = words << 3; p < lengthBytes; p++) {
+            seg.set(JAVA_BYTE, offset + p, Stamps.byteAt(tag, p));
+        }
+    }
+
+    @Override
+    public long firstMismatch(final MemoryRegion region, final long offset, final long lengthBytes, final long tag) {
+        final MemorySegment seg = own(region).segment();
+        checkRange(seg, offset, lengthBytes);
+        final long words = lengthBytes >>> 3;
+        for (long w = 0; w < words; w++) {
+            if (seg.get(JAVA_LONG_UNALIGNED, offset + (w << 3)) != Stamps.mix64(tag, w)) {
+                return firstByteMismatch(seg, offset, w << 3, Math.min(lengthBytes, (w + 1) << 3), tag);
+            }
+        }
+        return firstByteMismatch(seg, offset, words << 3, lengthBytes, tag);
+    }
+
+    private static long firstByteMismatch(final MemorySegment seg, final long offset, final long from,
+                                          final long to, final long tag) {
+        for (long p = from; p < to; p++) {
+            if (seg.get(JAVA_BYTE, offset + p) != Stamps.byteAt(tag, p)) {
+                return offset + p;
+            }
+        }
+        return -1;
+    }
+
+    private static void checkRange(final MemorySegment seg, final long offset, final long lengthBytes) {
+        if (offset < 0 || lengthBytes < 0 || offset + lengthBytes > seg.byteSize()) {
+            throw new IndexOutOfBoundsException("range [" + offset + ", +" + lengthBytes + ") outside region of "
+                + seg.byteSize() + " B");
+        }
+    }
+
+    private NativeRegion own(final MemoryRegion region) {
+        checkOpen();
+        if (!(region instanceof NativeRegion r)) {
+            throw new IllegalArgumentException("not a native region: " + region);
+        }
+        if (r.freed()) {
+            throw new IllegalStateException("region used after free: " + r);
+        }
+        return r;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("native memory is closed");
+        }
+    }
+
+    /** Frees every region at once. Close devices that registered these regions first. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            live.clear();
+            spare.clear();
+            arena.close();
+        }
+    }
+}

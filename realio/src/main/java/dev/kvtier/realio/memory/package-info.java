@@ -1,0 +1,8 @@
+/**
+ * Real memory for the core: {@link dev.kvtier.realio.memory.NativeMemory} implements the Memory and Stamping ports
+ * over 4096-aligned native segments from one shared Arena (so device worker threads may touch them), bounded by a
+ * byte budget fixed at construction. Its regions are {@link dev.kvtier.realio.memory.NativeRegion}s, which devices
+ * read the native address of; the io_uring device registers them as fixed buffers (see
+ * {@code IoUringDevice.registerBuffers}).
+ */
+package dev.kvtier.realio.memory;
