@@ -1,0 +1,290 @@
+package dev.kvtier.journal.file;
+
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.journal.codec.EventCursor;
+import dev.kvtier.journal.codec.EventDigest;
+import dev.kvtier.journal.codec.EventFormatException;
+import dev.kvtier.journal.file.JournalException.Problem;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.SortedMap;
+import java.util.stream.Stream;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+
+/**
+ * Reads a journal written by {@link JournalWriter}, checking it as it goes: the seal and file sizes before Chronicle
+ * maps anything, then the header, then every event's checksum, sequence number, time order and decoding, and at the
+ * end the end record's count and event digest. A journal that is missing, not a journal, truncated, corrupted or
+ * newer fails with a {@link JournalException}; {@link #next} returns {@code null} only after the whole journal has
+ * been checked, so a partial read is never reported as complete.
+ *
+ * <pre>{@code
+ * try (JournalReader reader = JournalReader.open(dir)) {
+ *     JournalHeader header = reader.header();
+ *     for (JournalEntry entry = reader.next(); entry != null; entry = reader.next()) {
+ *         if (entry.isInput()) { ... feed ... } else { ... compare ... }
+ *     }
+ * }
+ * }</pre>
+ */
+public final class JournalReader implements AutoCloseable {
+    private static final int INITIAL_EXCERPT_BYTES = 4096;
+
+    private final Path dir;
+    private final JournalSeal seal;
+    private final SingleChronicleQueue queue;
+    private final ExcerptTailer tailer;
+    private final ExcerptCodec excerpts = new ExcerptCodec();
+    private final EventDigest digest = new EventDigest();
+    private final JournalHeader header;
+    private byte[] excerpt = new byte[INITIAL_EXCERPT_BYTES];
+    private int excerptLength;
+    private long nextSequence;
+    private long lastTimeNs = Long.MIN_VALUE;
+    private boolean ended;
+
+    private JournalReader(final Path dir, final JournalSeal seal, final SingleChronicleQueue queue)
+        throws JournalException {
+        this.dir = dir;
+        this.seal = seal;
+        this.queue = queue;
+        this.tailer = queue.createTailer();
+        this.header = readHeader();
+    }
+
+    /** Opens and checks the journal in {@code dir} up to and including its header. */
+    public static JournalReader open(final Path dir) throws JournalException {
+        final JournalSeal seal = checkDirectory(dir);
+        final SingleChronicleQueue queue;
+        try {
+            queue = ChronicleSupport.open(dir, true);
+        } catch (final RuntimeException | InternalError e) {
+            throw new JournalException(Problem.CORRUPTED, dir, "the queue does not open: " + e);
+        }
+        try {
+            return new JournalReader(dir, seal, queue);
+        } catch (final JournalException | RuntimeException e) {
+            queue.close();
+            throw e;
+        }
+    }
+
+    /** Reads and checks the whole journal; returns what it holds. */
+    public static JournalSummary verify(final Path dir) throws JournalException {
+        try (JournalReader reader = open(dir)) {
+            long first = 0;
+            long last = 0;
+            for (JournalEntry entry = reader.next(); entry != null; entry = reader.next()) {
+                first = entry.sequence() == 0 ? entry.timeNs() : first;
+                last = entry.timeNs();
+            }
+            return new JournalSummary(reader.header(), reader.eventsRead(), first, last, reader.eventDigest());
+        }
+    }
+
+    /** The journal's header. */
+    public JournalHeader header() {
+        return header;
+    }
+
+    /** The journal directory. */
+    public Path path() {
+        return dir;
+    }
+
+    /** The number of events the seal promises (known before reading them). */
+    public long eventCount() {
+        return seal.eventCount();
+    }
+
+    /** Events returned by {@link #next} so far. */
+    public long eventsRead() {
+        return nextSequence;
+    }
+
+    /** The {@link EventDigest} of the events, once {@link #next} has returned {@code null}. */
+    public String eventDigest() {
+        if (!ended) {
+            throw new IllegalStateException("the event digest is known after the last event");
+        }
+        return digest.finish();
+    }
+
+    /** The next event, or {@code null} once the end record has been read and checked. */
+    public JournalEntry next() throws JournalException {
+        if (ended) {
+            return null;
+        }
+        if (!readExcerpt()) {
+            throw new JournalException(Problem.TRUNCATED, dir, "ends after " + nextSequence
+                + " events with no end record");
+        }
+        if (!excerpts.crcMatches(excerpt, excerptLength)) {
+            throw new JournalException(Problem.CORRUPTED, dir, "checksum mismatch in the excerpt after "
+                + nextSequence + " events (sequence " + nextSequence + ")");
+        }
+        final int kind = excerpt[ExcerptLayout.KIND_OFFSET];
+        if (kind == ExcerptLayout.KIND_EVENT) {
+            return readEvent();
+        }
+        if (kind == ExcerptLayout.KIND_END) {
+            readEnd();
+            return null;
+        }
+        throw new JournalException(Problem.CORRUPTED, dir, "excerpt of kind " + kind + " where sequence "
+            + nextSequence + " was expected");
+    }
+
+    @Override
+    public void close() {
+        tailer.close();
+        queue.close();
+    }
+
+    private JournalEntry readEvent() throws JournalException {
+        final EventCursor c = excerpts.body(excerpt, excerptLength);
+        try {
+            final long sequence = c.varLong();
+            final long timeNs = c.zigZagLong();
+            checkOrder(sequence, timeNs);
+            final int eventOffset = c.position();
+            final int eventLength = excerptLength - ExcerptLayout.CRC_BYTES - eventOffset;
+            final CoreEvent event = excerpts.decodeEvent(excerpt, eventOffset, eventLength);
+            digest.addEncoded(timeNs, excerpt, eventOffset, eventLength);
+            nextSequence++;
+            lastTimeNs = timeNs;
+            return new JournalEntry(sequence, timeNs, event);
+        } catch (final EventFormatException e) {
+            throw new JournalException(Problem.CORRUPTED, dir, "event at sequence " + nextSequence
+                + " does not decode: " + e.getMessage());
+        }
+    }
+
+    private void checkOrder(final long sequence, final long timeNs) throws JournalException {
+        if (sequence > nextSequence) {
+            throw new JournalException(Problem.TRUNCATED, dir, "sequence gap: expected " + nextSequence + ", found "
+                + sequence);
+        }
+        if (sequence < nextSequence) {
+            throw new JournalException(Problem.CORRUPTED, dir, "sequence " + sequence + " again after "
+                + (nextSequence - 1));
+        }
+        if (timeNs < lastTimeNs) {
+            throw new JournalException(Problem.CORRUPTED, dir, "time goes back at sequence " + sequence + ": "
+                + timeNs + " ns after " + lastTimeNs + " ns");
+        }
+    }
+
+    private void readEnd() throws JournalException {
+        final EventCursor c = excerpts.body(excerpt, excerptLength);
+        final long count;
+        final byte[] recorded = new byte[ExcerptLayout.DIGEST_BYTES];
+        try {
+            count = c.varLong();
+            for (int i = 0; i < recorded.length; i++) {
+                recorded[i] = (byte) c.u8();
+            }
+        } catch (final EventFormatException e) {
+            throw new JournalException(Problem.CORRUPTED, dir, "end record does not decode: " + e.getMessage());
+        }
+        if (c.remaining() != 0 || count < nextSequence || count != seal.eventCount()) {
+            throw new JournalException(Problem.CORRUPTED, dir, "end record counts " + count + " events, seal "
+                + seal.eventCount() + ", read " + nextSequence);
+        }
+        if (count > nextSequence) {
+            throw new JournalException(Problem.TRUNCATED, dir, "end record counts " + count + " events, found "
+                + nextSequence);
+        }
+        ended = true;
+        if (!Arrays.equals(recorded, HexFormat.of().parseHex(digest.finish()))) {
+            throw new JournalException(Problem.CORRUPTED, dir, "event digest does not match the end record");
+        }
+        if (readExcerpt()) {
+            throw new JournalException(Problem.CORRUPTED, dir, "an excerpt follows the end record");
+        }
+    }
+
+    private JournalHeader readHeader() throws JournalException {
+        if (!readExcerpt()) {
+            throw new JournalException(Problem.TRUNCATED, dir, "the queue holds no header");
+        }
+        final int version = ExcerptCodec.headerVersion(excerpt, excerptLength);
+        if (version < 0) {
+            throw new JournalException(Problem.CORRUPTED, dir, "the first excerpt is not a kvtier journal header");
+        }
+        if (version > ExcerptLayout.FORMAT_VERSION) {
+            throw new JournalException(Problem.NEWER_VERSION, dir, "format version " + version
+                + ", this reader knows up to " + ExcerptLayout.FORMAT_VERSION);
+        }
+        if (version < 1 || !excerpts.crcMatches(excerpt, excerptLength)) {
+            throw new JournalException(Problem.CORRUPTED, dir, "header checksum mismatch");
+        }
+        try {
+            return excerpts.decodeHeader(excerpt, excerptLength, version);
+        } catch (final EventFormatException e) {
+            throw new JournalException(Problem.CORRUPTED, dir, "header does not decode: " + e.getMessage());
+        }
+    }
+
+    private boolean readExcerpt() throws JournalException {
+        try (DocumentContext context = tailer.readingDocument()) {
+            if (!context.isPresent()) {
+                return false;
+            }
+            final Bytes<?> bytes = context.wire().bytes();
+            final long length = bytes.readRemaining();
+            if (length < ExcerptLayout.BODY_OFFSET + ExcerptLayout.CRC_BYTES
+                || length > ExcerptLayout.EXCERPT_BYTES_MAX) {
+                throw new JournalException(Problem.CORRUPTED, dir, "excerpt of " + length + " bytes after "
+                    + nextSequence + " events");
+            }
+            if (length > excerpt.length) {
+                excerpt = new byte[(int) Math.max(length, Math.min(2L * excerpt.length,
+                    ExcerptLayout.EXCERPT_BYTES_MAX))];
+            }
+            excerptLength = ExcerptLayout.checkExcerptLength(length);
+            bytes.read(excerpt, 0, excerptLength);
+            return true;
+        } catch (final RuntimeException | InternalError e) {
+            throw new JournalException(Problem.CORRUPTED, dir, "the queue is unreadable after " + nextSequence
+                + " events: " + e);
+        }
+    }
+
+    private static JournalSeal checkDirectory(final Path dir) throws JournalException {
+        if (!Files.exists(dir)) {
+            throw new JournalException(Problem.MISSING, dir, "the path does not exist");
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new JournalException(Problem.NOT_A_JOURNAL, dir, "a file, not a journal directory");
+        }
+        try {
+            final SortedMap<String, Long> queueFiles = JournalSeal.queueFiles(dir);
+            if (!Files.isRegularFile(dir.resolve(SealLayout.FILE_NAME))) {
+                if (queueFiles.isEmpty()) {
+                    throw new JournalException(Problem.NOT_A_JOURNAL, dir, describeContents(dir));
+                }
+                throw new JournalException(Problem.TRUNCATED, dir, "queue files but no " + SealLayout.FILE_NAME
+                    + " (the writer was not closed)");
+            }
+            final JournalSeal seal = JournalSeal.read(dir);
+            seal.checkFiles(dir);
+            return seal;
+        } catch (final IOException e) {
+            throw new JournalException(Problem.NOT_A_JOURNAL, dir, "cannot read: " + e);
+        }
+    }
+
+    private static String describeContents(final Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            final long count = files.count();
+            return count == 0 ? "the directory is empty" : "no journal files among its " + count + " entries";
+        }
+    }
+}

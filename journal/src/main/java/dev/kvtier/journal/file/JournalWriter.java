@@ -1,0 +1,155 @@
+package dev.kvtier.journal.file;
+
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.port.Clock;
+import dev.kvtier.core.port.EventSink;
+import dev.kvtier.journal.codec.EventBuffer;
+import dev.kvtier.journal.codec.EventDigest;
+import dev.kvtier.journal.file.JournalException.Problem;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.stream.Stream;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+
+/**
+ * Writes a journal ({@link ExcerptLayout}): the header first, then one excerpt per emitted event with its sequence
+ * number (0, 1, 2, ...) and the time {@code clock} reads at emit, then on {@link #close} an end record and the seal.
+ *
+ * <p><b>Same run, same bytes.</b> The queue's own clock is fixed ({@link ExcerptLayout#FIXED_TIME_MS}) and a run never
+ * rolls, so two identical runs write byte-identical {@code .cq4} files. Chronicle's table store ({@code metadata.cq4t})
+ * holds lock and listing fields; after a clean close they were identical too in our tests (see the journal tests),
+ * but they are Chronicle's, not ours, so only the {@code .cq4} file and the seal are promised.
+ *
+ * <p><b>Failures.</b> {@link #emit} cannot throw a checked exception into the core, so a failed append is kept as a
+ * value ({@link #failure}), later events are dropped, and {@link #close} reports it. A clock that goes backwards is a
+ * bug and throws at once.
+ */
+public final class JournalWriter implements EventSink, AutoCloseable {
+    private final Path dir;
+    private final Clock clock;
+    private final SingleChronicleQueue queue;
+    private final ExcerptAppender appender;
+    private final ExcerptCodec excerpts = new ExcerptCodec();
+    private final EventBuffer buffer = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+    private final EventDigest digest = new EventDigest();
+    private long nextSequence;
+    private long lastTimeNs = Long.MIN_VALUE;
+    private String failure;
+    private boolean closed;
+
+    /** Creates a journal in {@code dir} (absent or empty) and writes {@code header}. */
+    public JournalWriter(final Path dir, final JournalHeader header, final Clock clock) throws JournalException {
+        this.dir = dir;
+        this.clock = clock;
+        prepare(dir);
+        excerpts.header(header, buffer);
+        try {
+            queue = ChronicleSupport.open(dir, false);
+        } catch (final RuntimeException e) {
+            throw new JournalException(Problem.WRITE_FAILED, dir, "cannot open queue: " + e);
+        }
+        appender = queue.createAppender();
+        append();
+        if (failure != null) {
+            queue.close();
+            throw new JournalException(Problem.WRITE_FAILED, dir, failure);
+        }
+    }
+
+    @Override
+    public void emit(final CoreEvent event) {
+        if (closed) {
+            throw new IllegalStateException("journal " + dir + " is closed; event " + event);
+        }
+        if (failure != null) {
+            return;
+        }
+        if (nextSequence >= ExcerptLayout.EVENTS_MAX) {
+            failure = "more than " + ExcerptLayout.EVENTS_MAX + " events";
+            return;
+        }
+        final long timeNs = clock.nowNs();
+        if (timeNs < lastTimeNs) {
+            throw new IllegalStateException("clock went back from " + lastTimeNs + " to " + timeNs + " ns");
+        }
+        lastTimeNs = timeNs;
+        final int eventOffset = excerpts.event(nextSequence, timeNs, event, buffer);
+        digest.addEncoded(timeNs, buffer.array(), eventOffset, buffer.length() - ExcerptLayout.CRC_BYTES - eventOffset);
+        append();
+        nextSequence++;
+    }
+
+    /** Events emitted so far. */
+    public long eventCount() {
+        return nextSequence;
+    }
+
+    /** The first append failure, or {@code null}. */
+    public String failure() {
+        return failure;
+    }
+
+    /** The {@link EventDigest} of every event written; available after {@link #close}. */
+    public String eventDigest() {
+        if (!closed) {
+            throw new IllegalStateException("the event digest is known after close");
+        }
+        return digest.finish();
+    }
+
+    /** Writes the end record, closes the queue and writes the seal. */
+    @Override
+    public void close() throws JournalException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (failure == null) {
+                excerpts.end(nextSequence, HexFormat.of().parseHex(digest.finish()), buffer);
+                append();
+            }
+        } finally {
+            appender.close();
+            queue.close();
+        }
+        if (failure != null) {
+            throw new JournalException(Problem.WRITE_FAILED, dir, failure);
+        }
+        try {
+            new JournalSeal(nextSequence, JournalSeal.queueFiles(dir)).write(dir);
+        } catch (final IOException e) {
+            throw new JournalException(Problem.WRITE_FAILED, dir, "cannot write seal: " + e);
+        }
+    }
+
+    private void append() {
+        try (DocumentContext context = appender.writingDocument()) {
+            context.wire().bytes().write(buffer.array(), 0, buffer.length());
+        } catch (final RuntimeException e) {
+            failure = "append of excerpt " + nextSequence + " failed: " + e;
+        }
+    }
+
+    private static void prepare(final Path dir) throws JournalException {
+        try {
+            if (Files.exists(dir)) {
+                if (!Files.isDirectory(dir)) {
+                    throw new JournalException(Problem.WRITE_FAILED, dir, "exists and is not a directory");
+                }
+                try (Stream<Path> files = Files.list(dir)) {
+                    if (files.findAny().isPresent()) {
+                        throw new JournalException(Problem.WRITE_FAILED, dir, "directory is not empty");
+                    }
+                }
+            }
+            Files.createDirectories(dir);
+        } catch (final IOException e) {
+            throw new JournalException(Problem.WRITE_FAILED, dir, e.toString());
+        }
+    }
+}
