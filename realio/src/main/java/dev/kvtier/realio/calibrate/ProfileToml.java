@@ -1,0 +1,66 @@
+package dev.kvtier.realio.calibrate;
+
+import java.util.Locale;
+
+/**
+ * Writes a {@link DeviceProfileData} as TOML: the seven top-level keys the simulator's DeviceProfile takes
+ * ({@code name}, {@code readLatencyNs}, {@code writeLatencyNs}, {@code flushLatencyNs}, {@code readBytesPerSec},
+ * {@code writeBytesPerSec}, {@code parallelism}), then one {@code [[measurement]]} table per cell with {@code op},
+ * {@code blockBytes}, {@code depth}, {@code bytesPerSec}, {@code iops}, {@code meanLatencyNs}. A writer only; realio
+ * has no TOML library and reads none.
+ */
+public final class ProfileToml {
+    private ProfileToml() {
+    }
+
+    /** The TOML text; {@code comment} (one line, may be empty) goes first as a comment. */
+    public static String write(final DeviceProfileData p, final String comment) {
+        final StringBuilder out = new StringBuilder(256 + 160 * p.measurements().size());
+        if (!comment.isEmpty()) {
+            if (comment.contains("\n")) {
+                throw new IllegalArgumentException("the comment is one line");
+            }
+            out.append("# ").append(comment).append('\n');
+        }
+        out.append("name = ").append(string(p.name())).append('\n');
+        out.append("readLatencyNs = ").append(p.readLatencyNs()).append('\n');
+        out.append("writeLatencyNs = ").append(p.writeLatencyNs()).append('\n');
+        out.append("flushLatencyNs = ").append(p.flushLatencyNs()).append('\n');
+        out.append("readBytesPerSec = ").append(p.readBytesPerSec()).append('\n');
+        out.append("writeBytesPerSec = ").append(p.writeBytesPerSec()).append('\n');
+        out.append("parallelism = ").append(p.parallelism()).append('\n');
+        for (final Measurement m : p.measurements()) {
+            out.append("\n[[measurement]]\n");
+            out.append("op = ").append(string(m.op().name().toLowerCase(Locale.ROOT))).append('\n');
+            out.append("blockBytes = ").append(m.blockBytes()).append('\n');
+            out.append("depth = ").append(m.depth()).append('\n');
+            out.append("bytesPerSec = ").append(m.bytesPerSec()).append('\n');
+            out.append("iops = ").append(m.iops()).append('\n');
+            out.append("meanLatencyNs = ").append(m.meanLatencyNs()).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** A TOML basic string: quotes, backslashes and control characters escaped. */
+    static String string(final String s) {
+        final StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            final char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\t' -> b.append("\\t");
+                case '\r' -> b.append("\\r");
+                default -> {
+                    if (c < 0x20 || c == 0x7F) {
+                        b.append(String.format(Locale.ROOT, "\\u%04X", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        return b.append('"').toString();
+    }
+}
