@@ -74,6 +74,16 @@ public final class EventLayout {
     public static final int REQUEST_ARRIVED = 42;
     public static final int REQUEST_FINISHED = 43;
 
+    /** The record name of each tag (index = tag; index 0 is unused); a test checks it against the records. */
+    public static final java.util.List<String> TYPE_NAMES = java.util.List.of(
+        "", "Lookup", "AllocateRequested", "Allocated", "AllocationSkipped", "RingWrapped", "RingEvicted",
+        "ClaimReleased", "CommitRequested", "Committed", "LateCommit", "StoreSent", "StoreReceived", "SpanRejected",
+        "SpansCoalesced", "SliceReserved", "EntryInserted", "EntryEvicted", "SliceFreed", "MemoryWait", "Trimmed",
+        "StoreCompleted", "BatchSealed", "IoSubmitted", "IoCompleted", "WriteFinished", "LoadRequested", "LoadHit",
+        "LoadGap", "LoadWaitsForWrite", "Promoted", "PromotionDiscarded", "LoadCompleted", "LoadFailed",
+        "SaveQueued", "BatchSent", "BatchStaged", "RequestReleased", "RequestCommitted", "DrainRequested",
+        "Drained", "PhaseStarted", "RequestArrived", "RequestFinished");
+
     /** The highest tag in use. */
     public static final int TAG_MAX = REQUEST_FINISHED;
     /** The largest encoded event, in bytes. */
@@ -88,6 +98,11 @@ public final class EventLayout {
     public static final int VARLONG_BYTES_MAX = 10;
 
     private EventLayout() { }
+
+    /** The tag of the record named {@code typeName}, or -1. */
+    public static int tagOf(final String typeName) {
+        return TYPE_NAMES.indexOf(typeName) > 0 ? TYPE_NAMES.indexOf(typeName) : -1;
+    }
 
     /** Checks that {@code tag} names a record; returns it. */
     public static int checkTag(final int tag) throws EventFormatException {
