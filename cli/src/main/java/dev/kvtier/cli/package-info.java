@@ -1,2 +1,4 @@
-/** kvtier's cli module; see ARCHITECTURE.md for its role. */
+/**
+ * The kvtier command line (picocli): the composition root for runs outside tests.
+ */
 package dev.kvtier.cli;

@@ -1,2 +1,4 @@
-/** kvtier's scenarios module; see ARCHITECTURE.md for its role. */
+/**
+ * Scenario files (TOML): the loader with its validation, --set overrides, profile files, and the bundled library.
+ */
 package dev.kvtier.scenarios;

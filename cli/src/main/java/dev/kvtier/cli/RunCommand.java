@@ -1,0 +1,129 @@
+package dev.kvtier.cli;
+
+import dev.kvtier.scenarios.Scenario;
+import dev.kvtier.scenarios.ScenarioException;
+import dev.kvtier.scenarios.ScenarioLoader;
+import dev.kvtier.sim.metrics.RunMetrics.Percentiles;
+import dev.kvtier.sim.run.RunReport;
+import dev.kvtier.sim.run.SimRun;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code kvtier run SCENARIO}: one run in virtual time, every invariant checked at every event. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Run a scenario (a library name or a TOML path) in virtual time and check every invariant.")
+public final class RunCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "library name (${COMPLETION-CANDIDATES}) or path",
+        completionCandidates = Library.class)
+    String scenario;
+
+    @Option(names = "--seed", description = "root seed (default 1)")
+    long seed = 1;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a scenario key, e.g. core.l1Fraction=0.5")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "--report", paramLabel = "FILE", description = "write the run report as JSON")
+    Path report;
+
+    /** Library names for help text. */
+    static final class Library extends ArrayList<String> {
+        private static final long serialVersionUID = 1L;
+
+        Library() {
+            super(ScenarioLoader.LIBRARY);
+        }
+    }
+
+    @Override
+    public Integer call() {
+        final PrintStream out = System.out;
+        final Scenario sc;
+        try {
+            sc = ScenarioLoader.load(scenario, sets);
+        } catch (final ScenarioException e) {
+            System.err.println("kvtier: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
+        out.println("SEED=" + seed + " scenario=" + sc.name() + " mode=virtual");
+        sc.knobs().forEach((k, v) -> out.println("  " + k + " = " + v));
+        final long t0 = System.nanoTime();
+        final RunReport r;
+        try {
+            r = new SimRun(sc.spec(), seed, List.of()).run();
+        } catch (final RuntimeException e) {
+            System.err.println("kvtier: crash (a bug) at seed " + seed + ": " + e);
+            e.printStackTrace();
+            System.err.println("reproduce: " + reproduce());
+            return ExitCodes.CRASH;
+        }
+        final long wallNs = System.nanoTime() - t0;
+        summary(out, r, wallNs);
+        if (report != null) {
+            try {
+                ReportJson.write(report, r);
+            } catch (final IOException e) {
+                System.err.println("kvtier: cannot write report " + report + ": " + e.getMessage());
+                return ExitCodes.BAD_INPUT;
+            }
+        }
+        if (!r.ok()) {
+            System.err.println("FAILED: " + r.violation());
+            System.err.println("seed " + seed + "; reproduce: " + reproduce());
+            return ExitCodes.INVARIANT;
+        }
+        return ExitCodes.OK;
+    }
+
+    private String reproduce() {
+        final StringBuilder b = new StringBuilder("./kvtier run ").append(scenario).append(" --seed ").append(seed);
+        for (final String s : sets) {
+            b.append(" --set ").append(s);
+        }
+        return b.toString();
+    }
+
+    static void summary(final PrintStream out, final RunReport r, final long wallNs) {
+        final RunReport.Metrics m = r.metrics();
+        out.printf("events %,d  virtual %.3f s  wall %.3f s  (%.0f events/s, virtual/wall %.1fx, peak heap %d MiB)%n",
+            r.events(), r.virtualNanos() / 1e9, wallNs / 1e9, r.events() / (wallNs / 1e9),
+            (double) r.virtualNanos() / wallNs, peakHeapBytes() >> 20);
+        for (final RunReport.Phase p : r.phases()) {
+            out.printf("phase %-6s %.3f s%n", p.name(), p.durationNanos() / 1e9);
+        }
+        for (final Map.Entry<String, Percentiles> e : m.ttftNanos().entrySet()) {
+            out.printf("ttft  %-6s mean %.1f ms  p50 %.1f ms  p99 %.1f ms  (%d requests)%n", e.getKey(),
+                e.getValue().mean() / 1e6, e.getValue().p50() / 1e6, e.getValue().p99() / 1e6, e.getValue().count());
+        }
+        out.printf("stored %.2f GiB  loaded %.2f GiB  L1 hit %.3f  L2 writes %d (mean %.1f MiB)  L2 reads %d%n",
+            m.storedBytes() / (double) (1L << 30), m.loadedBytes() / (double) (1L << 30), m.l1HitRatio(),
+            m.writeOps(), m.meanWriteBytes() / (1 << 20), m.l2Reads());
+        out.printf("store ack p50 %.2f ms p99 %.2f ms  load p50 %.2f ms p99 %.2f ms  server busy %.1f %%%n",
+            m.storeAckNanos().p50() / 1e6, m.storeAckNanos().p99() / 1e6, m.loadNanos().p50() / 1e6,
+            m.loadNanos().p99() / 1e6, 100.0 * m.serverBusyNanos() / Math.max(1, r.virtualNanos()));
+        out.println("digest " + r.eventDigest());
+        out.println(r.ok() ? "OK: all invariants held" : "VIOLATION: " + r.violation());
+    }
+
+    /** Peak heap use over the JVM's life (sum of the heap pools' peaks). */
+    static long peakHeapBytes() {
+        long peak = 0;
+        for (final MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                peak += pool.getPeakUsage().getUsed();
+            }
+        }
+        return peak;
+    }
+}

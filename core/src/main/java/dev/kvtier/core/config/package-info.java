@@ -1,0 +1,4 @@
+/**
+ * The core's knobs (CoreConfig) with the reference defaults.
+ */
+package dev.kvtier.core.config;

@@ -1,0 +1,4 @@
+/**
+ * L2: the FIFO slot ring and the index with two-phase publication (claims, commits, leases).
+ */
+package dev.kvtier.core.l2;

@@ -1,0 +1,71 @@
+package dev.kvtier.scenarios;
+
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code --set key=value} overrides on the parsed TOML tree, before validation: {@code core.l1Fraction=0.5},
+ * {@code workload.prompts=20}, {@code phase.1.requests=10}. The value is read as a TOML scalar: true/false, a whole
+ * number, a decimal, or else a string (quotes optional). The key must name an existing table (or phase).
+ */
+final class Overrides {
+    private Overrides() {
+    }
+
+    static void apply(final String source, final ObjectNode root, final List<String> sets) throws ScenarioException {
+        for (final String set : sets) {
+            final int eq = set.indexOf('=');
+            if (eq <= 0) {
+                throw new ScenarioException("--set '" + set + "': expected key=value");
+            }
+            final String key = set.substring(0, eq).trim();
+            final String value = set.substring(eq + 1).trim();
+            final String[] parts = key.split("\\.");
+            final ObjectNode table = table(source, root, parts, set);
+            final String leaf = parts[parts.length - 1];
+            if (value.equals("true") || value.equals("false")) {
+                table.put(leaf, Boolean.parseBoolean(value));
+            } else if (value.matches("-?\\d+")) {
+                table.put(leaf, Long.parseLong(value));
+            } else if (value.matches("-?\\d*\\.\\d+([eE]-?\\d+)?|-?\\d+[eE]-?\\d+")) {
+                table.put(leaf, Double.parseDouble(value));
+            } else {
+                table.put(leaf, value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")
+                    ? value.substring(1, value.length() - 1) : value);
+            }
+        }
+    }
+
+    private static ObjectNode table(final String source, final ObjectNode root, final String[] parts,
+                                    final String set) throws ScenarioException {
+        if (parts.length == 3 && parts[0].equals("phase")) {
+            final JsonNode phases = root.get("phase");
+            final int i = index(parts[1], set);
+            if (!(phases instanceof ArrayNode a) || i >= a.size()) {
+                throw new ScenarioException("--set '" + set + "': " + source + " has no phase " + parts[1]);
+            }
+            return (ObjectNode) a.get(i);
+        }
+        if (parts.length != 2) {
+            throw new ScenarioException("--set '" + set + "': key must be table.key or phase.N.key");
+        }
+        final JsonNode t = root.get(parts[0]);
+        if (t == null) {
+            return root.putObject(parts[0]);
+        }
+        if (!(t instanceof ObjectNode o)) {
+            throw new ScenarioException("--set '" + set + "': '" + parts[0] + "' is not a table");
+        }
+        return o;
+    }
+
+    private static int index(final String s, final String set) throws ScenarioException {
+        try {
+            return Integer.parseInt(s);
+        } catch (final NumberFormatException e) {
+            throw new ScenarioException("--set '" + set + "': phase index must be a number, got '" + s + "'");
+        }
+    }
+}

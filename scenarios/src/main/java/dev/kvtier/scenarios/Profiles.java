@@ -1,0 +1,78 @@
+package dev.kvtier.scenarios;
+
+import dev.kvtier.sim.device.DeviceProfile;
+import dev.kvtier.sim.host.HostCostProfile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.toml.TomlMapper;
+
+/**
+ * Device and host-cost profiles by bundled name or by file path (TOML with the profile record's keys, as
+ * {@code kvtier calibrate} writes them; extra tables such as {@code [[measurement]]} are allowed).
+ */
+public final class Profiles {
+    private static final TomlMapper TOML = new TomlMapper();
+
+    private Profiles() {
+    }
+
+    /** A bundled device profile, or one loaded from {@code nameOrPath} (relative to {@code base}). */
+    public static DeviceProfile device(final String source, final String key, final String nameOrPath,
+                                       final Path base) throws ScenarioException {
+        final DeviceProfile bundled = DeviceProfile.bundled(nameOrPath);
+        if (bundled != null) {
+            return bundled;
+        }
+        final String file = describe(nameOrPath, base);
+        final Section s = new Section(file, "device", read(source, key, nameOrPath, base));
+        try {
+            return new DeviceProfile(s.requiredString("name"), s.requiredLong("readLatencyNs", 1, Long.MAX_VALUE),
+                s.requiredLong("writeLatencyNs", 1, Long.MAX_VALUE), s.requiredLong("flushLatencyNs", 1,
+                Long.MAX_VALUE), s.requiredLong("readBytesPerSec", 1, Long.MAX_VALUE),
+                s.requiredLong("writeBytesPerSec", 1, Long.MAX_VALUE), (int) s.requiredLong("parallelism", 1, 1024));
+        } catch (final IllegalArgumentException e) {
+            throw new ScenarioException(file + ": " + e.getMessage());
+        }
+    }
+
+    /** A bundled host cost profile, or one loaded from {@code nameOrPath}. */
+    public static HostCostProfile host(final String source, final String key, final String nameOrPath,
+                                       final Path base) throws ScenarioException {
+        final HostCostProfile bundled = HostCostProfile.bundled(nameOrPath);
+        if (bundled != null) {
+            return bundled;
+        }
+        final String file = describe(nameOrPath, base);
+        final Section s = new Section(file, "host", read(source, key, nameOrPath, base));
+        try {
+            return new HostCostProfile(s.requiredString("name"), s.requiredLong("spanNs", 0, Long.MAX_VALUE),
+                s.requiredLong("entryNs", 0, Long.MAX_VALUE), s.requiredLong("ioSubmitNs", 0, Long.MAX_VALUE),
+                s.requiredLong("ioCompleteNs", 0, Long.MAX_VALUE), s.requiredLong("requestNs", 0, Long.MAX_VALUE),
+                s.requiredLong("memcpyBytesPerSec", 1, Long.MAX_VALUE),
+                s.requiredLong("dmaBytesPerSec", 1, Long.MAX_VALUE));
+        } catch (final IllegalArgumentException e) {
+            throw new ScenarioException(file + ": " + e.getMessage());
+        }
+    }
+
+    private static String describe(final String nameOrPath, final Path base) {
+        return (base == null ? Path.of(nameOrPath) : base.resolve(nameOrPath)).toString();
+    }
+
+    private static JsonNode read(final String source, final String key, final String nameOrPath, final Path base)
+        throws ScenarioException {
+        final Path p = base == null ? Path.of(nameOrPath) : base.resolve(nameOrPath);
+        if (!Files.isRegularFile(p)) {
+            throw new ScenarioException(source + ": key '" + key + "': \"" + nameOrPath
+                + "\" is neither a bundled profile nor a readable file");
+        }
+        try {
+            return TOML.readTree(Files.readString(p));
+        } catch (final IOException | JacksonException e) {
+            throw new ScenarioException(p + ": not a valid profile: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,318 @@
+package dev.kvtier.scenarios;
+
+import dev.kvtier.core.config.CommitMode;
+import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.config.ReplacementKind;
+import dev.kvtier.core.geometry.Alignment;
+import dev.kvtier.core.geometry.ModelGeometry;
+import dev.kvtier.sim.device.DeviceProfile;
+import dev.kvtier.sim.host.HostCostProfile;
+import dev.kvtier.sim.run.SimSpec;
+import dev.kvtier.sim.workload.PhaseSpec;
+import dev.kvtier.sim.workload.WorkloadSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.toml.TomlMapper;
+
+/**
+ * Loads a scenario from the library (by name) or a file (by path), applies {@code --set key=value} overrides, and
+ * validates every key: a problem is a {@link ScenarioException} whose one-line message names the source, the key
+ * and the problem. Tables: {@code [scenario]}, {@code [model]}, {@code [workload]}, {@code [[phase]]},
+ * {@code [core]}, {@code [sim]}, {@code [gate]}; README.md documents every key and its default.
+ */
+public final class ScenarioLoader {
+    /** Names of the bundled scenarios. */
+    public static final List<String> LIBRARY = List.of("pr90-evict", "pr90-evict-per-slot", "pr90-evict-small",
+        "prefix-sharing-zipf");
+
+    private static final TomlMapper TOML = new TomlMapper();
+
+    private ScenarioLoader() {
+    }
+
+    /** Loads {@code nameOrPath} with overrides like {@code core.coalesceStoreSpans=false}. */
+    public static Scenario load(final String nameOrPath, final List<String> sets) throws ScenarioException {
+        final String text;
+        final String source;
+        final Path base;
+        if (LIBRARY.contains(nameOrPath)) {
+            source = "library:" + nameOrPath;
+            text = libraryText(nameOrPath);
+            base = null;
+        } else {
+            final Path p = Path.of(nameOrPath);
+            source = nameOrPath;
+            if (!Files.isRegularFile(p)) {
+                throw new ScenarioException(nameOrPath + ": no such scenario file, and not a library scenario (one of "
+                    + String.join(", ", LIBRARY) + ")");
+            }
+            try {
+                text = Files.readString(p, StandardCharsets.UTF_8);
+            } catch (final IOException e) {
+                throw new ScenarioException(nameOrPath + ": cannot read: " + e.getMessage());
+            }
+            base = p.toAbsolutePath().getParent();
+        }
+        return parse(source, text, sets, base);
+    }
+
+    /** Parses scenario text (from {@code source}, for messages); relative profile paths resolve against base. */
+    public static Scenario parse(final String source, final String text, final List<String> sets, final Path base)
+        throws ScenarioException {
+        final ObjectNode root;
+        try {
+            final JsonNode tree = TOML.readTree(text);
+            if (tree == null || !tree.isObject()) {
+                throw new ScenarioException(source + ": not a TOML table");
+            }
+            root = (ObjectNode) tree;
+        } catch (final JacksonException e) {
+            throw new ScenarioException(source + ": not valid TOML: " + e.getOriginalMessage());
+        }
+        Overrides.apply(source, root, sets);
+        return new Builder(source, text, root, base).build();
+    }
+
+    private static String libraryText(final String name) throws ScenarioException {
+        try (InputStream in = ScenarioLoader.class.getResourceAsStream("library/" + name + ".toml")) {
+            if (in == null) {
+                throw new ScenarioException("library:" + name + ": missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (final IOException e) {
+            throw new ScenarioException("library:" + name + ": cannot read: " + e.getMessage());
+        }
+    }
+
+    /** Reads the tables in order; each getter validates its key. */
+    private static final class Builder {
+        private final String source;
+        private final String text;
+        private final ObjectNode root;
+        private final Path base;
+        private final SortedMap<String, String> knobs = new TreeMap<>();
+
+        Builder(final String source, final String text, final ObjectNode root, final Path base) {
+            this.source = source;
+            this.text = text;
+            this.root = root;
+            this.base = base;
+        }
+
+        Scenario build() throws ScenarioException {
+            for (final String table : root.propertyNames()) {
+                if (!List.of("scenario", "model", "workload", "phase", "core", "sim", "gate").contains(table)) {
+                    throw new ScenarioException(source + ": key '" + table + "' is not a known table (known: "
+                        + "scenario, model, workload, phase, core, sim, gate)");
+                }
+            }
+            final Section meta = section("scenario");
+            final String name = meta.requiredString("name");
+            meta.string("description", "");
+            meta.rejectUnknown();
+            final ModelGeometry model = model();
+            final WorkloadSpec workload = workload(model);
+            final CoreConfig core = core(model, workload);
+            final SimSpec spec = sim(name, core, workload);
+            final Scenario.Gate gate = gate();
+            knobs.put("scenario.name", name);
+            return new Scenario(name, source, text, model, spec, knobs, gate);
+        }
+
+        private Section section(final String name) throws ScenarioException {
+            return new Section(source, name, root.get(name));
+        }
+
+        private ModelGeometry model() throws ScenarioException {
+            final Section s = section("model");
+            if (!s.present()) {
+                throw new ScenarioException(source + ": table '[model]' is required");
+            }
+            final ModelGeometry g;
+            final String name = s.requiredString("name");
+            final int kvHeads = s.intValue("kvHeads", 8, 1, 1 << 16);
+            final int headDim = s.intValue("headDim", 128, 1, 1 << 16);
+            final int layers = s.intValue("layers", 36, 1, 1 << 12);
+            final int blockTokens = s.intValue("blockTokens", 16, 1, 1 << 16);
+            final int dtypeBytes = s.intValue("dtypeBytes", 2, 1, 8);
+            s.rejectUnknown();
+            try {
+                g = new ModelGeometry(name, kvHeads, headDim, layers, blockTokens, dtypeBytes);
+            } catch (final IllegalArgumentException e) {
+                throw new ScenarioException(source + ": table '[model]': " + e.getMessage());
+            }
+            record("model", "slotBytes", g.slotBytes());
+            return g;
+        }
+
+        private WorkloadSpec workload(final ModelGeometry model) throws ScenarioException {
+            final Section s = section("workload");
+            final int prompts = s.intValue("prompts", 200, 1, 1_000_000);
+            final int inputTokens = s.intValue("inputTokens", 8192, 1, 1 << 24);
+            final int concurrency = s.intValue("concurrency", 8, 1, 4096);
+            final long prefill = s.longValue("prefillNsPerToken", 40_000, 0, 1_000_000_000);
+            final long firstToken = s.longValue("firstTokenNs", 20_000_000, 0, 1_000_000_000_000L);
+            final int shared = s.intValue("sharedPrefixTokens", 0, 0, inputTokens);
+            final int groups = s.intValue("prefixGroups", 1, 1, prompts);
+            final int modelId = s.intValue("modelId", 1, 0, Integer.MAX_VALUE);
+            s.rejectUnknown();
+            if (inputTokens < model.blockTokens()) {
+                throw s.fail("inputTokens", "must hold at least one block of " + model.blockTokens() + " tokens");
+            }
+            final List<PhaseSpec> phases = phases();
+            record("workload", "prompts", prompts);
+            record("workload", "inputTokens", inputTokens);
+            record("workload", "concurrency", concurrency);
+            record("workload", "prefillNsPerToken", prefill);
+            record("workload", "firstTokenNs", firstToken);
+            record("workload", "sharedPrefixTokens", shared);
+            record("workload", "prefixGroups", groups);
+            record("workload", "modelId", modelId);
+            return new WorkloadSpec(prompts, inputTokens, model.blockTokens(), concurrency, prefill, firstToken,
+                shared, groups, modelId, phases);
+        }
+
+        private List<PhaseSpec> phases() throws ScenarioException {
+            final JsonNode node = root.get("phase");
+            if (node == null || !node.isArray() || node.isEmpty()) {
+                throw new ScenarioException(source + ": key 'phase' needs at least one [[phase]] table");
+            }
+            final List<PhaseSpec> out = new ArrayList<>();
+            for (int i = 0; i < node.size(); i++) {
+                final Section s = new Section(source, "phase." + i, node.get(i));
+                final String name = s.requiredString("name");
+                final int requests = s.intValue("requests", 0, 1, 10_000_000);
+                if (requests == 0) {
+                    throw s.fail("requests", "is required");
+                }
+                final String order = s.string("order", "sequential");
+                final double z = s.fraction("zipfExponent", 0);
+                s.rejectUnknown();
+                final PhaseSpec.Order o = switch (order) {
+                    case "sequential" -> PhaseSpec.Order.SEQUENTIAL;
+                    case "zipf" -> PhaseSpec.Order.ZIPF;
+                    default -> throw s.fail("order", "must be \"sequential\" or \"zipf\", got \"" + order + "\"");
+                };
+                if (o == PhaseSpec.Order.ZIPF && z == 0) {
+                    throw s.fail("zipfExponent", "is required with order = \"zipf\"");
+                }
+                out.add(new PhaseSpec(name, requests, o, z));
+                knobs.put("phase." + i, name + ":" + requests + ":" + order + (z > 0 ? ":" + z : ""));
+            }
+            return out;
+        }
+
+        private CoreConfig core(final ModelGeometry model, final WorkloadSpec w) throws ScenarioException {
+            final Section s = section("core");
+            final long slot = model.slotBytes();
+            final long kv = (long) w.prompts() * w.blocksPerPrompt() * slot;
+            final CoreConfig d = CoreConfig.defaults(slot);
+            final long l2 = size(s, "l2Bytes", "l2Fraction", kv, d.l2Bytes()) / slot * slot;
+            final long l1 = Alignment.down(size(s, "l1Bytes", "l1Fraction", kv, Math.min(d.l1Bytes(), l2)));
+            final int ratio = s.intValue("headroomRatio", 20, 1, 1 << 20);
+            final long batch = s.longValue("groupedWriteBatchBytes", d.groupedWriteBatchBytes(), 4096, 1L << 40);
+            final boolean coalesce = s.bool("coalesceStoreSpans", true);
+            final int ios = s.intValue("concurrentIos", 8, 1, 4096);
+            final int readBatch = s.intValue("readBatchMax", 8, 1, 4096);
+            final long maxRead = s.longValue("maxReadBytes", d.maxReadBytes(), 4096, 1L << 40);
+            final long staging = s.longValue("stagingBatchBytes", d.stagingBatchBytes(), slot, 1L << 40);
+            final long pool = s.longValue("stagingPoolBytes", 2 * staging, staging, 1L << 42);
+            final ReplacementKind replacement = switch (s.string("replacement", "lru")) {
+                case "lru" -> ReplacementKind.LRU;
+                case "prefix-lru" -> ReplacementKind.PREFIX_LRU;
+                default -> throw s.fail("replacement", "must be \"lru\" or \"prefix-lru\"");
+            };
+            final CommitMode mode = switch (s.string("commitMode", "l1")) {
+                case "l1" -> CommitMode.L1;
+                default -> throw s.fail("commitMode", "must be \"l1\" (durable mode is not built yet)");
+            };
+            s.rejectUnknown();
+            try {
+                final CoreConfig c = new CoreConfig(slot, l2, l1, ratio, batch, coalesce, ios, readBatch, maxRead,
+                    staging, pool, replacement, mode);
+                recordCore(c);
+                return c;
+            } catch (final IllegalArgumentException e) {
+                throw new ScenarioException(source + ": table '[core]': " + e.getMessage());
+            }
+        }
+
+        private long size(final Section s, final String bytesKey, final String fractionKey, final long kv,
+                          final long fallback) throws ScenarioException {
+            if (s.has(bytesKey) && s.has(fractionKey)) {
+                throw s.fail(fractionKey, "cannot be set together with " + bytesKey);
+            }
+            final long bytes = s.longValue(bytesKey, -1, 4096, 1L << 50);
+            final double fraction = s.fraction(fractionKey, -1);
+            if (bytes > 0) {
+                return bytes;
+            }
+            if (fraction > 0) {
+                return (long) (kv * fraction);
+            }
+            return fallback;
+        }
+
+        private SimSpec sim(final String name, final CoreConfig core, final WorkloadSpec w) throws ScenarioException {
+            final Section s = section("sim");
+            final String deviceName = s.string("device", "datacenter-nvme");
+            final String hostName = s.string("host", "java-core");
+            final long maxEvents = s.longValue("maxEvents", 200_000_000, 1000, 1L << 40);
+            final long bound = s.longValue("livenessBoundSeconds", 3600, 1, 1L << 30);
+            s.rejectUnknown();
+            final DeviceProfile device = Profiles.device(source, "sim.device", deviceName, base);
+            final HostCostProfile host = Profiles.host(source, "sim.host", hostName, base);
+            knobs.put("sim.device", device.name());
+            knobs.put("sim.host", host.name());
+            record("sim", "maxEvents", maxEvents);
+            record("sim", "livenessBoundSeconds", bound);
+            return new SimSpec(name, core, device, host, w, maxEvents, bound * 1_000_000_000L);
+        }
+
+        private Scenario.Gate gate() throws ScenarioException {
+            final Section s = section("gate");
+            if (!s.present()) {
+                return null;
+            }
+            final String baseline = s.requiredString("baseline");
+            final String metric = s.string("metric", "coldPhaseNanos");
+            final double min = s.fraction("minSlowdown", 0.1);
+            s.rejectUnknown();
+            if (!List.of("coldPhaseNanos", "warmPhaseNanos").contains(metric)) {
+                throw s.fail("metric", "must be \"coldPhaseNanos\" or \"warmPhaseNanos\"");
+            }
+            knobs.put("gate", baseline + ":" + metric + ":" + min);
+            return new Scenario.Gate(baseline, metric, min);
+        }
+
+        private void recordCore(final CoreConfig c) {
+            record("core", "slotBytes", c.slotBytes());
+            record("core", "l2Bytes", c.l2Bytes());
+            record("core", "l1Bytes", c.l1Bytes());
+            record("core", "headroomRatio", c.headroomRatio());
+            record("core", "groupedWriteBatchBytes", c.groupedWriteBatchBytes());
+            record("core", "coalesceStoreSpans", c.coalesceStoreSpans());
+            record("core", "concurrentIos", c.concurrentIos());
+            record("core", "readBatchMax", c.readBatchMax());
+            record("core", "maxReadBytes", c.maxReadBytes());
+            record("core", "stagingBatchBytes", c.stagingBatchBytes());
+            record("core", "stagingPoolBytes", c.stagingPoolBytes());
+            record("core", "replacement", c.replacement());
+            record("core", "commitMode", c.commitMode());
+        }
+
+        private void record(final String table, final String key, final Object value) {
+            knobs.put(table + "." + key, String.valueOf(value));
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package dev.kvtier.scenarios;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.TreeSet;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One table of a scenario file, read with typed getters that name the source, the full key and the problem in
+ * every error, and that remember which keys were read so unknown keys (typos) are reported rather than ignored.
+ */
+final class Section {
+    private final String source;
+    private final String path;
+    private final JsonNode node;
+    private final Set<String> used = new LinkedHashSet<>();
+
+    Section(final String source, final String path, final JsonNode node) throws ScenarioException {
+        this.source = source;
+        this.path = path;
+        if (node != null && !node.isObject()) {
+            throw new ScenarioException(source + ": '" + path + "' must be a table");
+        }
+        this.node = node;
+    }
+
+    boolean present() {
+        return node != null;
+    }
+
+    boolean has(final String key) {
+        return node != null && node.has(key);
+    }
+
+    String string(final String key, final String fallback) throws ScenarioException {
+        final JsonNode v = get(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (!v.isString()) {
+            throw fail(key, "must be a string, got " + v);
+        }
+        return v.stringValue();
+    }
+
+    String requiredString(final String key) throws ScenarioException {
+        final String s = string(key, null);
+        if (s == null || s.isBlank()) {
+            throw fail(key, "is required");
+        }
+        return s;
+    }
+
+    long longValue(final String key, final long fallback, final long min, final long max) throws ScenarioException {
+        final JsonNode v = get(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (!v.isIntegralNumber()) {
+            throw fail(key, "must be a whole number, got " + v);
+        }
+        final long x = v.longValue();
+        if (x < min || x > max) {
+            throw fail(key, "must be in [" + min + ", " + max + "], got " + x);
+        }
+        return x;
+    }
+
+    int intValue(final String key, final int fallback, final int min, final int max) throws ScenarioException {
+        return (int) longValue(key, fallback, min, max);
+    }
+
+    long requiredLong(final String key, final long min, final long max) throws ScenarioException {
+        if (get(key) == null) {
+            throw fail(key, "is required");
+        }
+        return longValue(key, 0, min, max);
+    }
+
+    double fraction(final String key, final double fallback) throws ScenarioException {
+        final JsonNode v = get(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (!v.isNumber()) {
+            throw fail(key, "must be a number, got " + v);
+        }
+        final double x = v.doubleValue();
+        if (!(x > 0) || x > 1000) {
+            throw fail(key, "must be a positive number, got " + x);
+        }
+        return x;
+    }
+
+    boolean bool(final String key, final boolean fallback) throws ScenarioException {
+        final JsonNode v = get(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (!v.isBoolean()) {
+            throw fail(key, "must be true or false, got " + v);
+        }
+        return v.booleanValue();
+    }
+
+    /** Throws if the table has a key no getter asked for. */
+    void rejectUnknown() throws ScenarioException {
+        if (node == null) {
+            return;
+        }
+        final Set<String> unknown = new TreeSet<>(node.propertyNames());
+        unknown.removeAll(used);
+        if (!unknown.isEmpty()) {
+            throw fail(unknown.iterator().next(), "is not a known key (known: " + String.join(", ", used) + ")");
+        }
+    }
+
+    ScenarioException fail(final String key, final String problem) {
+        return new ScenarioException(source + ": key '" + path + "." + key + "' " + problem);
+    }
+
+    private JsonNode get(final String key) {
+        used.add(key);
+        if (node == null) {
+            return null;
+        }
+        final JsonNode v = node.get(key);
+        return v == null || v.isNull() ? null : v;
+    }
+}

@@ -1,0 +1,84 @@
+package dev.kvtier.sim.loop;
+
+import dev.kvtier.core.port.Clock;
+import java.util.ArrayDeque;
+
+/**
+ * The simulated server thread: the core is single-threaded, so its inputs are served one at a time, first-come
+ * first-served, and each costs the host time that the host cost model charges while it runs ({@link #charge}).
+ * While an input runs, {@link #nowNs} is the start of the step plus what has been charged so far, so an I/O
+ * submitted late in a step reaches the device later, and an acknowledgement is stamped when the work is done.
+ */
+public final class ServerThread implements Clock {
+    private final EventLoop loop;
+    private final ArrayDeque<Runnable> inputs = new ArrayDeque<>();
+    private long busyUntilNs;
+    private long stepStartNs;
+    private long chargedNs;
+    private long busyTotalNs;
+    private boolean inStep;
+    private boolean drainScheduled;
+
+    public ServerThread(final EventLoop loop) {
+        this.loop = loop;
+    }
+
+    /** Queues an input; it runs when the server thread is free. */
+    public void submit(final Runnable input) {
+        inputs.add(input);
+        scheduleDrain();
+    }
+
+    /** Charges host time to the running step; ignored outside a step (client-side work is free here). */
+    public void charge(final long ns) {
+        if (ns < 0) {
+            throw new IllegalArgumentException("negative charge " + ns);
+        }
+        if (inStep) {
+            chargedNs += ns;
+        }
+    }
+
+    @Override
+    public long nowNs() {
+        return inStep ? stepStartNs + chargedNs : Math.max(loop.nowNs(), 0);
+    }
+
+    /** Total virtual time the server thread spent busy. */
+    public long busyTotalNs() {
+        return busyTotalNs;
+    }
+
+    public boolean idle() {
+        return inputs.isEmpty() && !inStep;
+    }
+
+    private void scheduleDrain() {
+        if (drainScheduled || inStep) {
+            return;
+        }
+        drainScheduled = true;
+        loop.at(Math.max(loop.nowNs(), busyUntilNs), this::runOne);
+    }
+
+    private void runOne() {
+        drainScheduled = false;
+        final Runnable input = inputs.poll();
+        if (input == null) {
+            return;
+        }
+        inStep = true;
+        stepStartNs = loop.nowNs();
+        chargedNs = 0;
+        try {
+            input.run();
+        } finally {
+            inStep = false;
+            busyUntilNs = stepStartNs + chargedNs;
+            busyTotalNs += chargedNs;
+        }
+        if (!inputs.isEmpty()) {
+            scheduleDrain();
+        }
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * Simulated memory that records each byte range's provenance instead of its bytes.
+ */
+package dev.kvtier.sim.memory;
