@@ -1,0 +1,71 @@
+package dev.kvtier.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+class RunCommandTest {
+
+    @Test
+    void shouldRunTheSmallScenarioAndWriteTheReport(@TempDir final Path dir) throws IOException {
+        final Path report = dir.resolve("r.json");
+        assertEquals(ExitCodes.OK, Main.execute("run", "pr90-evict-small", "--seed", "3", "--report",
+            report.toString()));
+        final JsonNode r = ReportJson.mapper().readTree(Files.readString(report));
+        for (final String field : new String[] {"scenario", "mode", "seed", "events", "virtualNanos", "eventDigest",
+            "invariantViolations"}) {
+            assertTrue(r.has(field), field);
+        }
+        final JsonNode m = r.get("metrics");
+        for (final String field : new String[] {"storedBytes", "loadedBytes", "l1HitRatio", "l2Reads", "l2Writes",
+            "writeOps", "meanWriteBytes", "coldPhaseNanos", "warmPhaseNanos", "storeAckNanos", "loadNanos"}) {
+            assertTrue(m.has(field), field);
+        }
+        for (final String p : new String[] {"p50", "p99", "max"}) {
+            assertTrue(m.get("storeAckNanos").has(p) && m.get("loadNanos").has(p), p);
+        }
+        assertEquals("virtual", r.get("mode").stringValue());
+        assertEquals(3, r.get("seed").longValue());
+        assertEquals(0, r.get("invariantViolations").intValue());
+        assertEquals(64, r.get("eventDigest").stringValue().length());
+        assertTrue(m.get("coldPhaseNanos").longValue() > 0 && m.get("warmPhaseNanos").longValue() > 0);
+    }
+
+    @Test
+    void shouldExitTwoOnABadScenario(@TempDir final Path dir) throws IOException {
+        final Path bad = dir.resolve("bad.toml");
+        Files.writeString(bad, "[scenario]\nname = 3\n");
+        assertEquals(ExitCodes.BAD_INPUT, Main.execute("run", bad.toString()));
+        assertEquals(ExitCodes.BAD_INPUT, Main.execute("run", "no-such-scenario"));
+        assertEquals(ExitCodes.BAD_INPUT, Main.execute("run", "pr90-evict-small", "--set", "core.nope=1"));
+        assertEquals(ExitCodes.BAD_INPUT, Main.execute("run", "pr90-evict-small", "--seed", "abc"));
+    }
+
+    @Test
+    void shouldExitOneWhenAnInvariantFails() {
+        // Prefill of 2048 tokens at 1 ms a token takes 2 s: past a 1 s liveness bound (invariant 16).
+        assertEquals(ExitCodes.INVARIANT, Main.execute("run", "pr90-evict-small", "--set",
+            "workload.prefillNsPerToken=1000000", "--set", "sim.livenessBoundSeconds=1"));
+    }
+
+    @Test
+    void shouldGiveTheSameDigestForTheSameSeed(@TempDir final Path dir) throws IOException {
+        Main.execute("run", "pr90-evict-small", "--seed", "9", "--report", dir.resolve("a.json").toString());
+        Main.execute("run", "pr90-evict-small", "--seed", "9", "--report", dir.resolve("b.json").toString());
+        Main.execute("run", "pr90-evict-small", "--seed", "10", "--report", dir.resolve("c.json").toString());
+        final String a = ReportJson.mapper().readTree(Files.readString(dir.resolve("a.json"))).get("eventDigest")
+            .stringValue();
+        final String b = ReportJson.mapper().readTree(Files.readString(dir.resolve("b.json"))).get("eventDigest")
+            .stringValue();
+        final String c = ReportJson.mapper().readTree(Files.readString(dir.resolve("c.json"))).get("eventDigest")
+            .stringValue();
+        assertEquals(a, b);
+        assertTrue(!a.equals(c), "another seed, another run");
+    }
+}

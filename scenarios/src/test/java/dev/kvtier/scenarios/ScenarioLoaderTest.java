@@ -1,0 +1,158 @@
+package dev.kvtier.scenarios;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kvtier.core.config.ReplacementKind;
+import dev.kvtier.sim.device.DeviceProfile;
+import dev.kvtier.sim.workload.PhaseSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ScenarioLoaderTest {
+    private static final String MINIMAL = """
+        [scenario]
+        name = "t"
+        [model]
+        name = "m"
+        [workload]
+        prompts = 4
+        inputTokens = 64
+        [[phase]]
+        name = "cold"
+        requests = 4
+        """;
+
+    private static String error(final String text, final String... sets) {
+        return assertThrows(ScenarioException.class, () -> ScenarioLoader.parse("t.toml", text, List.of(sets), null))
+            .getMessage();
+    }
+
+    @Test
+    void shouldLoadEveryLibraryScenario() throws ScenarioException {
+        for (final String name : ScenarioLoader.LIBRARY) {
+            final Scenario s = ScenarioLoader.load(name, List.of());
+            assertEquals(name, s.name());
+            assertFalse(s.text().isBlank());
+        }
+    }
+
+    @Test
+    void shouldSizeThePr90TiersFromTheWorkload() throws ScenarioException {
+        final Scenario s = ScenarioLoader.load("pr90-evict", List.of());
+        final long slot = 2_359_296L;
+        assertEquals(slot, s.spec().core().slotBytes());
+        assertEquals(102_400L * slot * 105 / 100 / slot, s.spec().core().l2Slots());
+        assertEquals((long) (102_400L * slot * 0.90) / 4096 * 4096, s.spec().core().l1Bytes());
+        assertEquals(200, s.spec().workload().prompts());
+        assertEquals(512, s.spec().workload().blocksPerPrompt());
+        assertEquals(List.of("cold", "warm"), s.spec().workload().phases().stream().map(PhaseSpec::name).toList());
+        assertTrue(s.spec().core().coalesceStoreSpans());
+        assertFalse(ScenarioLoader.load("pr90-evict-per-slot", List.of()).spec().core().coalesceStoreSpans());
+    }
+
+    @Test
+    void shouldApplySetOverrides() throws ScenarioException {
+        final Scenario s = ScenarioLoader.load("prefix-sharing-zipf", List.of("core.coalesceStoreSpans=false",
+            "workload.prompts=10", "phase.1.requests=7", "sim.device=ci-ext4", "core.replacement=lru"));
+        assertFalse(s.spec().core().coalesceStoreSpans());
+        assertEquals(10, s.spec().workload().prompts());
+        assertEquals(7, s.spec().workload().phases().get(1).requests());
+        assertEquals(DeviceProfile.CI_EXT4, s.spec().device());
+        assertEquals(ReplacementKind.LRU, s.spec().core().replacement());
+        assertEquals("false", s.knobs().get("core.coalesceStoreSpans"));
+    }
+
+    @Test
+    void shouldNameTheFileTheKeyAndTheProblem() {
+        final String m = error(MINIMAL + "[core]\nl1Fraction = \"lots\"\n");
+        assertEquals("t.toml: key 'core.l1Fraction' must be a number, got \"lots\"", m);
+    }
+
+    @Test
+    void shouldRejectUnknownKeys() {
+        final String m = error(MINIMAL + "[core]\ncoalesceStoreSpan = true\n");
+        assertTrue(m.startsWith("t.toml: key 'core.coalesceStoreSpan' is not a known key"), m);
+    }
+
+    @Test
+    void shouldRejectUnknownTables() {
+        assertTrue(error(MINIMAL + "[cores]\nx = 1\n").contains("key 'cores' is not a known table"));
+    }
+
+    @Test
+    void shouldRejectOutOfRangeValues() {
+        assertTrue(error(MINIMAL + "[core]\nconcurrentIos = 0\n").contains("key 'core.concurrentIos' must be in [1"));
+    }
+
+    @Test
+    void shouldRejectBothBytesAndFraction() {
+        assertTrue(error(MINIMAL + "[core]\nl1Bytes = 8192\nl1Fraction = 0.5\n")
+            .contains("key 'core.l1Fraction' cannot be set together with l1Bytes"));
+    }
+
+    @Test
+    void shouldRejectMalformedToml() {
+        assertTrue(error("[scenario\nname = 1").startsWith("t.toml: not valid TOML"));
+    }
+
+    @Test
+    void shouldRequireTheModelAndAPhase() {
+        assertTrue(error("[scenario]\nname = \"x\"\n").contains("[model]"));
+        assertTrue(error(MINIMAL.replace("[[phase]]\nname = \"cold\"\nrequests = 4\n", ""))
+            .contains("needs at least one [[phase]]"));
+    }
+
+    @Test
+    void shouldRejectAnUnalignedModel() {
+        assertTrue(error(MINIMAL.replace("name = \"m\"", "name = \"m\"\nheadDim = 100\nlayers = 1\nkvHeads = 1"))
+            .contains("not a multiple of 4096"));
+    }
+
+    @Test
+    void shouldRejectABadSet() {
+        assertTrue(error(MINIMAL, "nokey").contains("--set 'nokey': expected key=value"));
+        assertTrue(error(MINIMAL, "phase.9.requests=1").contains("has no phase 9"));
+    }
+
+    @Test
+    void shouldNameAMissingFile() {
+        final String m = assertThrows(ScenarioException.class, () -> ScenarioLoader.load("/nope/x.toml", List.of()))
+            .getMessage();
+        assertTrue(m.startsWith("/nope/x.toml: no such scenario file"), m);
+    }
+
+    @Test
+    void shouldLoadADeviceProfileFile(@TempDir final Path dir) throws IOException, ScenarioException {
+        Files.writeString(dir.resolve("disk.toml"), """
+            name = "my-disk"
+            readLatencyNs = 100000
+            writeLatencyNs = 200000
+            flushLatencyNs = 1000000
+            readBytesPerSec = 1000000000
+            writeBytesPerSec = 2000000000
+            parallelism = 8
+            [[measurement]]
+            op = "read"
+            """);
+        Files.writeString(dir.resolve("s.toml"), MINIMAL + "[sim]\ndevice = \"disk.toml\"\n");
+        final Scenario s = ScenarioLoader.load(dir.resolve("s.toml").toString(), List.of());
+        assertEquals("my-disk", s.spec().device().name());
+        assertEquals(8, s.spec().device().parallelism());
+    }
+
+    @Test
+    void shouldRejectAProfileWithAMissingKey(@TempDir final Path dir) throws IOException {
+        Files.writeString(dir.resolve("disk.toml"), "name = \"d\"\n");
+        Files.writeString(dir.resolve("s.toml"), MINIMAL + "[sim]\ndevice = \"disk.toml\"\n");
+        final String m = assertThrows(ScenarioException.class,
+            () -> ScenarioLoader.load(dir.resolve("s.toml").toString(), List.of())).getMessage();
+        assertTrue(m.contains("key 'device.readLatencyNs' is required"), m);
+    }
+}
