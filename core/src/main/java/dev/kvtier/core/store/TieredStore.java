@@ -167,6 +167,16 @@ public final class TieredStore {
         return pending.size();
     }
 
+    /** The pending write batches, oldest first, as read-only snapshots (for state dumps such as replay's). */
+    public List<PendingWriteView> pendingWrites() {
+        final List<PendingWriteView> out = new ArrayList<>();
+        for (final WriteBatch b : pending.all()) {
+            out.add(new PendingWriteView(b.id, b.storeId, b.fileStart, b.lengthBytes(), b.state.name(),
+                b.unfinishedDeps));
+        }
+        return out;
+    }
+
     public int ioInFlight() {
         return inFlight.size();
     }

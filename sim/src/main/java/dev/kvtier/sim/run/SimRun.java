@@ -2,6 +2,7 @@ package dev.kvtier.sim.run;
 
 import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
@@ -142,6 +143,11 @@ public final class SimRun {
 
     public KvServer kvServer() {
         return server;
+    }
+
+    /** The simulated server thread's clock, which stamps every event (a journal written beside a run needs it). */
+    public Clock serverClock() {
+        return serverThread;
     }
 
     public long loopEvents() {

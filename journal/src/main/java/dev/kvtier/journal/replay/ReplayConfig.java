@@ -1,0 +1,90 @@
+package dev.kvtier.journal.replay;
+
+import dev.kvtier.core.config.CommitMode;
+import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.config.ReplacementKind;
+import dev.kvtier.journal.file.JournalException;
+import dev.kvtier.journal.file.JournalException.Problem;
+import java.nio.file.Path;
+import java.util.SortedMap;
+
+/**
+ * Rebuilds the {@link CoreConfig} a run used from its journal header's knobs ({@code core.<component>} for every
+ * component of the record, as {@code kvtier run} prints and records them). A missing or malformed knob makes the
+ * journal unreplayable, reported as a one-line {@link JournalException}.
+ */
+public final class ReplayConfig {
+    /** The prefix of the core's knobs in a header. */
+    public static final String PREFIX = "core.";
+
+    private ReplayConfig() {
+    }
+
+    /** The configuration recorded in {@code knobs} of the journal at {@code dir}. */
+    public static CoreConfig fromKnobs(final Path dir, final SortedMap<String, String> knobs)
+        throws JournalException {
+        final Knobs k = new Knobs(dir, knobs);
+        try {
+            return new CoreConfig(k.longOf("slotBytes"), k.longOf("l2Bytes"), k.longOf("l1Bytes"),
+                k.intOf("headroomRatio"), k.longOf("groupedWriteBatchBytes"), k.boolOf("coalesceStoreSpans"),
+                k.intOf("concurrentIos"), k.intOf("readBatchMax"), k.longOf("maxReadBytes"),
+                k.longOf("stagingBatchBytes"), k.longOf("stagingPoolBytes"),
+                k.enumOf("replacement", ReplacementKind.class), k.enumOf("commitMode", CommitMode.class));
+        } catch (final IllegalArgumentException e) {
+            throw new JournalException(Problem.CORRUPTED, dir, "the header's core knobs do not make a configuration: "
+                + e.getMessage());
+        }
+    }
+
+    /** Typed access to the header's knobs, with one-line errors. */
+    private record Knobs(Path dir, SortedMap<String, String> knobs) {
+        String text(final String name) throws JournalException {
+            final String value = knobs.get(PREFIX + name);
+            if (value == null) {
+                throw new JournalException(Problem.CORRUPTED, dir, "the header has no knob " + PREFIX + name
+                    + "; the core configuration cannot be rebuilt");
+            }
+            return value.strip();
+        }
+
+        long longOf(final String name) throws JournalException {
+            final String value = text(name);
+            try {
+                return Long.parseLong(value);
+            } catch (final NumberFormatException e) {
+                throw bad(name, value, "an integer");
+            }
+        }
+
+        int intOf(final String name) throws JournalException {
+            final long value = longOf(name);
+            if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+                throw bad(name, Long.toString(value), "a 32-bit integer");
+            }
+            return (int) value;
+        }
+
+        boolean boolOf(final String name) throws JournalException {
+            final String value = text(name);
+            if (!value.equals("true") && !value.equals("false")) {
+                throw bad(name, value, "true or false");
+            }
+            return value.equals("true");
+        }
+
+        <E extends Enum<E>> E enumOf(final String name, final Class<E> type) throws JournalException {
+            final String value = text(name);
+            for (final E constant : type.getEnumConstants()) {
+                if (constant.name().equals(value)) {
+                    return constant;
+                }
+            }
+            throw bad(name, value, "one of " + java.util.Arrays.toString(type.getEnumConstants()));
+        }
+
+        private JournalException bad(final String name, final String value, final String expected) {
+            return new JournalException(Problem.CORRUPTED, dir, "header knob " + PREFIX + name + " = '" + value
+                + "' is not " + expected);
+        }
+    }
+}

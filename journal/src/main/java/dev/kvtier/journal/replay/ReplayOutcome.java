@@ -1,0 +1,49 @@
+package dev.kvtier.journal.replay;
+
+import java.util.List;
+
+/** How a replay ended. Every case is reported only after the whole journal was read and checked. */
+public sealed interface ReplayOutcome {
+
+    /**
+     * Every event the fresh core emitted matched the recorded one, and no recorded input or decision was left.
+     *
+     * @param events      events in the journal
+     * @param inputs      recorded inputs fed to the core
+     * @param decisions   recorded decisions compared
+     * @param annotations driver annotations skipped
+     */
+    record Identical(long events, long inputs, long decisions, long annotations) implements ReplayOutcome { }
+
+    /**
+     * The first event where the fresh core and the journal disagree.
+     *
+     * @param sequence the recorded event's sequence number (the journal's length when the journal had no more)
+     * @param recorded the recorded event, one dump line, or a note
+     * @param replayed what the fresh core did there, one dump line, or a note
+     * @param before   the last recorded events before it, oldest first, as dump lines
+     */
+    record Diverged(long sequence, String recorded, String replayed, List<String> before) implements ReplayOutcome {
+        public Diverged {
+            before = List.copyOf(before);
+        }
+    }
+
+    /**
+     * The replay stopped as asked ({@code --until}) after the step that holds the requested event.
+     *
+     * @param untilSequence the sequence number asked for
+     * @param lastSequence  the last recorded event replayed (the end of the step that holds the one asked for)
+     * @param state         the fresh core's state at that point, several lines
+     */
+    record Stopped(long untilSequence, long lastSequence, String state) implements ReplayOutcome { }
+
+    /**
+     * The fresh core threw while it was fed a recorded input: a bug in the core or in replay.
+     *
+     * @param sequence the input's sequence number
+     * @param input    the input, one dump line
+     * @param error    the exception, one line
+     */
+    record Crashed(long sequence, String input, String error) implements ReplayOutcome { }
+}
