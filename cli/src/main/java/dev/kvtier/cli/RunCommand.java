@@ -1,5 +1,6 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
@@ -37,6 +38,21 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "FILE", description = "write the run report as JSON")
     Path report;
 
+    @Option(names = "--journal", paramLabel = "DIR", description = "write a journal of the run to DIR (absent or empty)")
+    Path journal;
+
+    @Option(names = "--mode", description = "virtual (default) or real")
+    String mode = "virtual";
+
+    @Option(names = "--device", paramLabel = "PATH", description = "real mode: the L2 file or block device")
+    Path device;
+
+    @Option(names = "--io", description = "real mode: auto (io_uring, else FileChannel), uring or filechannel")
+    String io = "auto";
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "real mode: wall-time limit (default 3600)")
+    long timeoutSeconds = 3600;
+
     /** Library names for help text. */
     static final class Library extends ArrayList<String> {
         private static final long serialVersionUID = 1L;
@@ -56,12 +72,31 @@ public final class RunCommand implements Callable<Integer> {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }
-        out.println("SEED=" + seed + " scenario=" + sc.name() + " mode=virtual");
+        if (!mode.equals("virtual") && !mode.equals("real")) {
+            System.err.println("kvtier: --mode must be virtual or real, got '" + mode + "'");
+            return ExitCodes.BAD_INPUT;
+        }
+        if (mode.equals("real") != (device != null)) {
+            System.err.println("kvtier: --device PATH goes with --mode real (and only with it)");
+            return ExitCodes.BAD_INPUT;
+        }
+        out.println("SEED=" + seed + " scenario=" + sc.name() + " mode=" + mode);
         sc.knobs().forEach((k, v) -> out.println("  " + k + " = " + v));
+        final JournalRecording recording;
+        try {
+            recording = JournalRecording.open(journal, sc, seed, "virtual");
+        } catch (final JournalException e) {
+            System.err.println("kvtier: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
         final long t0 = System.nanoTime();
         final RunReport r;
         try {
-            r = new SimRun(sc.spec(), seed, List.of()).run();
+            r = mode.equals("real") ? RealMode.run(sc, seed, device, io, timeoutSeconds, out)
+                : recording.run(sc.spec(), seed);
+        } catch (final RealMode.BadDevice e) {
+            System.err.println("kvtier: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
         } catch (final RuntimeException e) {
             System.err.println("kvtier: crash (a bug) at seed " + seed + ": " + e);
             e.printStackTrace();
@@ -70,6 +105,9 @@ public final class RunCommand implements Callable<Integer> {
         }
         final long wallNs = System.nanoTime() - t0;
         summary(out, r, wallNs);
+        if (!recording.finish(out, System.err)) {
+            return ExitCodes.BAD_INPUT;
+        }
         if (report != null) {
             try {
                 ReportJson.write(report, r);
@@ -88,6 +126,9 @@ public final class RunCommand implements Callable<Integer> {
 
     private String reproduce() {
         final StringBuilder b = new StringBuilder("./kvtier run ").append(scenario).append(" --seed ").append(seed);
+        if (device != null) {
+            b.append(" --mode real --device ").append(device).append(" --io ").append(io);
+        }
         for (final String s : sets) {
             b.append(" --set ").append(s);
         }
@@ -96,9 +137,14 @@ public final class RunCommand implements Callable<Integer> {
 
     static void summary(final PrintStream out, final RunReport r, final long wallNs) {
         final RunReport.Metrics m = r.metrics();
-        out.printf("events %,d  virtual %.3f s  wall %.3f s  (%.0f events/s, virtual/wall %.1fx, peak heap %d MiB)%n",
-            r.events(), r.virtualNanos() / 1e9, wallNs / 1e9, r.events() / (wallNs / 1e9),
-            (double) r.virtualNanos() / wallNs, peakHeapBytes() >> 20);
+        if (r.mode().equals("real")) {
+            out.printf("events %,d  run %.3f s of wall time (%.3f s with set-up and tear-down), peak heap %d MiB%n",
+                r.events(), r.virtualNanos() / 1e9, wallNs / 1e9, peakHeapBytes() >> 20);
+        } else {
+            out.printf("events %,d  virtual %.3f s  wall %.3f s  (%.0f events/s, virtual/wall %.1fx, peak heap %d MiB)%n",
+                r.events(), r.virtualNanos() / 1e9, wallNs / 1e9, r.events() / (wallNs / 1e9),
+                (double) r.virtualNanos() / wallNs, peakHeapBytes() >> 20);
+        }
         for (final RunReport.Phase p : r.phases()) {
             out.printf("phase %-6s %.3f s%n", p.name(), p.durationNanos() / 1e9);
         }
@@ -109,6 +155,10 @@ public final class RunCommand implements Callable<Integer> {
         out.printf("stored %.2f GiB  loaded %.2f GiB  L1 hit %.3f  L2 writes %d (mean %.1f MiB)  L2 reads %d%n",
             m.storedBytes() / (double) (1L << 30), m.loadedBytes() / (double) (1L << 30), m.l1HitRatio(),
             m.writeOps(), m.meanWriteBytes() / (1 << 20), m.l2Reads());
+        if (m.coldPhaseNanos() > 0) {
+            out.printf("store bandwidth %.2f GB/s (bytes stored / cold phase)%n",
+                m.storedBytes() / (m.coldPhaseNanos() / 1e9) / 1e9);
+        }
         out.printf("store ack p50 %.2f ms p99 %.2f ms  load p50 %.2f ms p99 %.2f ms  server busy %.1f %%%n",
             m.storeAckNanos().p50() / 1e6, m.storeAckNanos().p99() / 1e6, m.loadNanos().p50() / 1e6,
             m.loadNanos().p99() / 1e6, 100.0 * m.serverBusyNanos() / Math.max(1, r.virtualNanos()));

@@ -24,6 +24,11 @@ public interface Kernel {
     /** libc {@code munmap(address, length)}: 0 or -errno. */
     int munmap(long address, long lengthBytes);
 
+    /** libc {@code madvise(address, length, advice)}: 0 or -errno (ENOSYS where a kernel layer lacks it). */
+    default int madvise(final long address, final long lengthBytes, final int advice) {
+        return -38;
+    }
+
     /** libc {@code open(path, flags, mode)}: a file descriptor or -errno. */
     int open(String path, int flags, int mode);
 

@@ -37,6 +37,8 @@ public final class LibcKernel implements Kernel {
     private static final MethodHandle MMAP = libc("mmap", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG,
         JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
     private static final MethodHandle MUNMAP = libc("munmap", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle MADVISE = libc("madvise", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG,
+        JAVA_INT));
     private static final MethodHandle OPEN = LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow("open"),
         FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2),
         ERRNO_OPTION);
@@ -131,6 +133,15 @@ public final class LibcKernel implements Kernel {
     public int munmap(final long address, final long lengthBytes) {
         try {
             return checked((int) MUNMAP.invokeExact(capture, address, lengthBytes));
+        } catch (final Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int madvise(final long address, final long lengthBytes, final int advice) {
+        try {
+            return checked((int) MADVISE.invokeExact(capture, address, lengthBytes, advice));
         } catch (final Throwable t) {
             throw rethrow(t);
         }
