@@ -1,0 +1,442 @@
+package dev.kvtier.property.chain;
+
+import dev.kvtier.core.client.KvClient;
+import dev.kvtier.core.client.SaveListener;
+import dev.kvtier.core.client.StoreSpec;
+import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.l1.Entry;
+import dev.kvtier.core.l1.L1Access;
+import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.l2.AllocationResult;
+import dev.kvtier.core.port.MemoryRegion;
+import dev.kvtier.core.server.KvServer;
+import dev.kvtier.core.store.LoadRange;
+import dev.kvtier.core.store.LoadResult;
+import dev.kvtier.property.support.Budget;
+import dev.kvtier.sim.check.CapacityChecker;
+import dev.kvtier.sim.check.CheckContext;
+import dev.kvtier.sim.check.EvictionOrderChecker;
+import dev.kvtier.sim.check.IndexChecker;
+import dev.kvtier.sim.check.LivenessChecker;
+import dev.kvtier.sim.check.SpanChecker;
+import dev.kvtier.sim.check.StructureChecker;
+import dev.kvtier.sim.check.WriteOrderChecker;
+import dev.kvtier.sim.check.Invariant;
+import dev.kvtier.sim.check.InvariantChecker;
+import dev.kvtier.sim.loop.EventLoop;
+import dev.kvtier.sim.memory.ProvenanceMemory;
+import dev.kvtier.sim.run.FanOutSink;
+import dev.kvtier.sim.workload.WorkloadDriver;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * One core under test, built from the simulator's pieces (provenance memory, an event loop for virtual time, every
+ * invariant family of {@link InvariantChecker#standard}) with a {@link ControlledDevice}, driven by the chain's
+ * actions instead of a workload driver. It keeps what the checkers cannot see: which requests hold unsaved claims,
+ * which allocations were committed, the lookups a later load may reuse, the loads in flight and the bytes each
+ * must return (invariant 12, checked with {@link ProvenanceMemory#firstMismatch}). Every event is recorded with its
+ * virtual time so a failing chain can be written as a journal.
+ */
+final class CoreHarness {
+    /** Virtual time between two actions. */
+    static final long STEP_NS = 1_000;
+    private static final int MODEL = 1;
+    private static final long LOAD_ID_BASE = 1;
+    private static final long STORE_ID_BASE = 1L << 50;
+    /** Engine KV and load destinations are simulated memory: they may be as large as the chain needs. */
+    private static final long REGION_SLOTS = 1L << 20;
+
+    /** An event and the virtual time it was emitted at. */
+    record Recorded(long timeNs, CoreEvent event) { }
+
+    /** Claims of one allocation request not yet saved or released. */
+    record Claims(long requestId, List<AllocationRef> refs) { }
+
+    private record PendingLoad(long loadId, List<LoadRange> ranges) { }
+
+    final Knobs knobs;
+    final CoreConfig config;
+    private final EventLoop loop = new EventLoop(Long.MAX_VALUE);
+    private final ProvenanceMemory memory = new ProvenanceMemory();
+    private final ControlledDevice device;
+    private final KvServer server;
+    private final KvClient client;
+    private final InvariantChecker checker;
+    private final CapacityChecker capacity;
+    private final List<Recorded> recorded = new ArrayList<>();
+    private final List<String> log = new ArrayList<>();
+    private final MemoryRegion gpu;
+    private final MemoryRegion dest;
+    private final List<Claims> unsaved = new ArrayList<>();
+    private final List<AllocationRef> leftover = new ArrayList<>();
+    private final List<AllocationRef> committed = new ArrayList<>();
+    private final List<List<AllocationRef>> remembered = new ArrayList<>();
+    private final Map<Long, PendingLoad> loads = new LinkedHashMap<>();
+    private final Map<Long, String> saves = new LinkedHashMap<>();
+    private long nextRequestId = 1;
+    private long nextLoadId = LOAD_ID_BASE;
+    private long nextGpuSlot;
+    private long nextDestSlot;
+    private int drainsAsked;
+    private int drainsDone;
+    private int step;
+
+    /** Which invariant checkers watch the core. */
+    enum Checkers {
+        /** {@link InvariantChecker#standard}, every family as the simulator wires it. */
+        STANDARD,
+        /** The standard families with invariant 6 checked by {@link OpenBatchAwareSliceChecker}. */
+        OPEN_BATCH_AWARE;
+
+        InvariantChecker build(final CoreConfig config, final EventLoop clock, final LongSupplier entries,
+                               final LongSupplier resident) {
+            if (this == STANDARD) {
+                return InvariantChecker.standard(config, clock, entries, resident, Long.MAX_VALUE);
+            }
+            return new InvariantChecker(config, clock, List.of(new CapacityChecker(new CheckContext(config)),
+                new StructureChecker(entries, resident), new EvictionOrderChecker(config.replacement()),
+                new OpenBatchAwareSliceChecker(), new SpanChecker(), new WriteOrderChecker(), new IndexChecker(),
+                new LivenessChecker(Long.MAX_VALUE)));
+        }
+    }
+
+    CoreHarness(final Knobs knobs, final Checkers checkers) {
+        this.knobs = knobs;
+        this.config = knobs.config();
+        this.device = new ControlledDevice(config.l2Bytes());
+        final FanOutSink sink = new FanOutSink();
+        this.server = new KvServer(config, memory, device, sink);
+        this.checker = checkers.build(config, loop, () -> server.engine().l1().entries().size(),
+            server.engine()::residentBytes);
+        this.capacity = new CapacityChecker(new CheckContext(config));
+        sink.add(e -> recorded.add(new Recorded(loop.nowNs(), e))).add(checker)
+            .add(new InvariantChecker(config, loop, List.of(capacity)));
+        device.connect(server::onIoComplete);
+        this.client = new KvClient(config, memory, server, sink, STORE_ID_BASE);
+        this.gpu = memory.allocate("gpu", REGION_SLOTS * config.slotBytes());
+        this.dest = memory.allocate("load-dest", REGION_SLOTS * config.slotBytes());
+        Budget.chainStarted();
+    }
+
+    // ------------------------------------------------------------------ key universe
+
+    /** The key of block {@code block} of prompt {@code prompt}: leading blocks are shared by every prompt. */
+    PrefixKey key(final int prompt, final int block) {
+        return block < knobs.sharedBlocks() ? new PrefixKey(0xA0, block + 1) : new PrefixKey(prompt + 1, block + 1);
+    }
+
+    List<PrefixKey> keys(final int prompt, final int count) {
+        final List<PrefixKey> out = new ArrayList<>();
+        for (int b = 0; b < count; b++) {
+            out.add(key(prompt, b));
+        }
+        return out;
+    }
+
+    /** {@code p2.b3}, or {@code s.b0} for a shared block. */
+    static String label(final PrefixKey key) {
+        return (key.hi() == 0xA0 ? "s" : "p" + (key.hi() - 1)) + ".b" + (key.lo() - 1);
+    }
+
+    static String labels(final List<AllocationRef> refs) {
+        return refs.stream().map(r -> label(r.key())).toList().toString();
+    }
+
+    /** The content of slot {@code slot} of {@code key}: the workload driver's tag for slot 0, distinct after. */
+    static long tag(final PrefixKey key, final int slot) {
+        return WorkloadDriver.tagOf(key) + 2L * slot;
+    }
+
+    // ------------------------------------------------------------------ state the actions read
+
+    long nextRequestId() {
+        return nextRequestId;
+    }
+
+    List<Claims> unsaved() {
+        return unsaved;
+    }
+
+    List<AllocationRef> leftover() {
+        return leftover;
+    }
+
+    List<AllocationRef> committed() {
+        return committed;
+    }
+
+    List<List<AllocationRef>> remembered() {
+        return remembered;
+    }
+
+    ControlledDevice device() {
+        return device;
+    }
+
+    KvServer server() {
+        return server;
+    }
+
+    List<Recorded> recorded() {
+        return recorded;
+    }
+
+    List<String> log() {
+        return log;
+    }
+
+    // ------------------------------------------------------------------ actions
+
+    void allocate(final int prompt, final int count, final int modelId) {
+        act(() -> {
+            final long request = nextRequestId++;
+            final List<AllocationResult> results = server.allocate(request, modelId, keys(prompt, count),
+                knobs.slotsPerKey());
+            final List<AllocationRef> claimed = new ArrayList<>();
+            for (final AllocationResult r : results) {
+                if (r instanceof AllocationResult.Claimed c) {
+                    claimed.add(c.ref());
+                }
+            }
+            if (!claimed.isEmpty()) {
+                unsaved.add(new Claims(request, claimed));
+            }
+            note("req" + request + " claimed " + labels(claimed) + " of " + results.size());
+        });
+    }
+
+    void save(final int index, final boolean duplicate, final boolean leaveLast) {
+        act(() -> {
+            final Claims claims = unsaved.remove(index);
+            final List<AllocationRef> refs = new ArrayList<>(claims.refs());
+            if (leaveLast && refs.size() > 1) {
+                leftover.add(refs.removeLast());
+            }
+            final List<StoreSpec> specs = new ArrayList<>();
+            for (final AllocationRef ref : refs) {
+                specs.add(StoreSpec.of(ref, stampBlocks(ref), config.slotBytes()));
+            }
+            if (duplicate) {
+                specs.add(specs.getFirst());
+            }
+            saves.put(claims.requestId(), "queued");
+            client.save(claims.requestId(), specs, gpu, listener());
+            note("req" + claims.requestId() + " save " + saves.get(claims.requestId()));
+        });
+    }
+
+    void lookup(final int prompt, final int modelId) {
+        act(() -> {
+            final List<AllocationRef> prefix = server.lookup(modelId, keys(prompt, knobs.promptBlocks())).prefix();
+            if (!prefix.isEmpty()) {
+                remembered.add(prefix);
+            }
+            note("prefix " + labels(prefix));
+        });
+    }
+
+    void load(final int prompt, final int modelId) {
+        act(() -> {
+            final List<AllocationRef> prefix = server.lookup(modelId, keys(prompt, knobs.promptBlocks())).prefix();
+            if (prefix.isEmpty()) {
+                note("nothing cached");
+                return;
+            }
+            remembered.add(prefix);
+            startLoad(prefix);
+        });
+    }
+
+    void loadRemembered(final int index) {
+        act(() -> startLoad(remembered.get(index)));
+    }
+
+    void completeIo(final int index) {
+        act(() -> device.complete(index));
+    }
+
+    void failIo(final int index) {
+        act(() -> device.fail(index));
+    }
+
+    void drain() {
+        act(() -> {
+            drainsAsked++;
+            server.drain(() -> drainsDone++);
+            note(drainsDone == drainsAsked ? "drained at once" : "drain waits for writes");
+        });
+    }
+
+    void releaseLeftover(final int index) {
+        act(() -> note("released=" + server.release(leftover.remove(index))));
+    }
+
+    void releaseUnsaved(final int index) {
+        act(() -> {
+            final Claims claims = unsaved.remove(index);
+            int released = 0;
+            for (final AllocationRef ref : claims.refs()) {
+                released += server.release(ref) ? 1 : 0;
+            }
+            note(released + " of " + claims.refs().size() + " claims released");
+        });
+    }
+
+    void recommit(final int index) {
+        act(() -> note("committed " + server.commit(List.of(committed.get(index)))));
+    }
+
+    // ------------------------------------------------------------------ end of chain
+
+    /**
+     * Completes every I/O (oldest first, including those submitted meanwhile), drains, checks that every save
+     * committed and every load finished, then loads every committed prefix of every prompt and checks its bytes,
+     * and runs the checkers' end-of-run checks.
+     */
+    void finish() {
+        settle();
+        for (int p = 0; p < knobs.prompts(); p++) {
+            for (int model = MODEL; model <= MODEL + 1; model++) {
+                final List<AllocationRef> prefix = server.lookup(model, keys(p, knobs.promptBlocks())).prefix();
+                if (!prefix.isEmpty()) {
+                    startLoad(prefix);
+                    settle();
+                }
+            }
+        }
+        checker.atEnd();
+    }
+
+    private void settle() {
+        int completions = 0;
+        while (device.inFlightCount() > 0) {
+            device.complete(0);
+            if (++completions > 1_000_000) {
+                throw new AssertionError("I/O never settles: more than a million completions");
+            }
+        }
+        drainsAsked++;
+        server.drain(() -> drainsDone++);
+        require(drainsDone == drainsAsked, "drain did not finish with no I/O in flight (" + drainsDone + " of "
+            + drainsAsked + ")");
+        require(loads.isEmpty(), "loads never finished: " + loads.keySet());
+        for (final Map.Entry<Long, String> s : saves.entrySet()) {
+            require(s.getValue().equals("committed"), "save of req" + s.getKey() + " ended " + s.getValue());
+        }
+        require(server.engine().memoryWaiters() == 0, server.engine().memoryWaiters() + " ops wait for memory");
+        require(client.batchesInSaveQueue() == 0 && client.waitingForStaging() == 0, "client still holds "
+            + client.batchesInSaveQueue() + " batches and " + client.waitingForStaging() + " waiting saves");
+        require(server.engine().pendingWriteCount() == 0, "pending writes after drain");
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    private void act(final Runnable body) {
+        step++;
+        Budget.chainAction();
+        loop.at(loop.nowNs() + STEP_NS, body);
+        loop.run();
+        crossCheck();
+    }
+
+    /** Checks the core's own inspection against the event-built shadows, after every action. */
+    private void crossCheck() {
+        final L1Access l1 = server.engine().l1();
+        require(l1.pool().usedBytes() == capacity.leased(), "pool has " + l1.pool().usedBytes()
+            + " B leased, reserve/free events say " + capacity.leased());
+        require(server.engine().residentBytes() <= config.l1Bytes(), "resident " + server.engine().residentBytes()
+            + " B > l1Bytes " + config.l1Bytes());
+        long end = -1;
+        for (final Entry e : l1.entries().inFileOrder()) {
+            require(e.fileOffset() >= end, "entries overlap at " + e.fileOffset());
+            end = e.fileEnd();
+        }
+    }
+
+    private void require(final boolean condition, final String detail) {
+        if (!condition) {
+            throw new AssertionError("after step " + step + ": " + detail);
+        }
+    }
+
+    private List<Integer> stampBlocks(final AllocationRef ref) {
+        final List<Integer> blocks = new ArrayList<>();
+        for (int j = 0; j < ref.slotCount(); j++) {
+            final long block = nextGpuSlot++;
+            memory.stamp(gpu, block * config.slotBytes(), config.slotBytes(), tag(ref.key(), j));
+            blocks.add(Math.toIntExact(block));
+        }
+        return blocks;
+    }
+
+    private SaveListener listener() {
+        return new SaveListener() {
+            @Override
+            public void released(final long requestId) {
+                saves.put(requestId, "released");
+            }
+
+            @Override
+            public void committed(final long requestId, final List<AllocationRef> accepted,
+                                  final List<AllocationRef> rejected) {
+                saves.put(requestId, "committed");
+                committed.addAll(accepted);
+                note("req" + requestId + " committed " + labels(accepted) + " rejected " + labels(rejected));
+            }
+        };
+    }
+
+    private void startLoad(final List<AllocationRef> prefix) {
+        final long loadId = nextLoadId++;
+        final List<LoadRange> ranges = new ArrayList<>();
+        for (final AllocationRef ref : prefix) {
+            ranges.add(LoadRange.whole(ref, config.slotBytes(), nextDestSlot * config.slotBytes()));
+            nextDestSlot += ref.slotCount();
+        }
+        loads.put(loadId, new PendingLoad(loadId, ranges));
+        server.load(loadId, ranges, dest, this::loaded);
+        note("load" + loadId + " of " + labels(prefix) + (loads.containsKey(loadId) ? " in flight" : " done"));
+    }
+
+    private void loaded(final LoadResult result) {
+        final PendingLoad load = loads.remove(result.loadId());
+        if (load == null) {
+            checker.report(Invariant.LIVENESS, "load " + result.loadId() + " finished twice or was never asked");
+        }
+        note("load" + result.loadId() + (result.ok() ? " ok" : " failed " + result.failure()));
+        if (!result.ok()) {
+            return;
+        }
+        for (final LoadRange r : load.ranges()) {
+            for (int j = 0; j < r.alloc().slotCount(); j++) {
+                final long at = r.destOffset() + j * config.slotBytes();
+                final long bad = memory.firstMismatch(dest, at, config.slotBytes(), tag(r.alloc().key(), j));
+                if (bad >= 0) {
+                    checker.report(Invariant.LOAD_BYTES, "load " + result.loadId() + " of " + label(r.alloc().key())
+                        + " (allocation " + r.alloc().allocationId() + ", slot " + j + ") returned bytes that are not"
+                        + " the key's, first at byte " + (bad - at) + " of the slot");
+                }
+            }
+        }
+    }
+
+    private void note(final String outcome) {
+        log.add("step " + step + ": " + outcome);
+    }
+
+    /** The knobs and what each step did, for a failure report. */
+    String report() {
+        final StringBuilder out = new StringBuilder("knobs: ").append(knobs).append('\n');
+        final int from = Math.max(0, log.size() - 200);
+        for (int i = from; i < log.size(); i++) {
+            out.append("  ").append(log.get(i)).append('\n');
+        }
+        return out.toString();
+    }
+}
