@@ -10,8 +10,8 @@ import java.util.TreeMap;
 /**
  * Invariant 6: a pool slice owned by a pending L2 write is never reused or freed before that write completes, and
  * every slice is freed exactly once. Shadow slices come from SliceReserved (a reservation may not overlap a live
- * slice); a stored entry's slice is owned by the write batch of its store that covers its file offset (from
- * BatchSealed) until that batch's WriteFinished; SliceFreed must name a live slice exactly, neither resident nor
+ * slice); a stored entry's slice is owned by a write from the moment it is inserted (the core appends it to its
+ * store's open write batch at once) until the WriteFinished of the batch that BatchSealed says covers it; SliceFreed must name a live slice exactly, neither resident nor
  * write-owned. Promotions' slices are never write-owned. Op-id maps are used for point look-ups only.
  */
 public final class SliceOwnershipChecker implements Checker {
@@ -44,6 +44,7 @@ public final class SliceOwnershipChecker implements Checker {
                 }
                 s.resident = true;
                 if (!e.headroom()) {
+                    s.writes++;
                     unsealed.computeIfAbsent(e.opId(), k -> new ArrayList<>()).add(new Pending(e.fileOffset(), s));
                 }
             }
@@ -89,7 +90,6 @@ public final class SliceOwnershipChecker implements Checker {
         for (final Pending p : pending) {
             if (p.fileOffset >= e.fileOffset() && p.fileOffset < e.fileOffset() + e.lengthBytes()
                 && owned.size() < e.entries()) {
-                p.slice.writes++;
                 owned.add(p.slice);
             } else {
                 rest.add(p);

@@ -138,6 +138,22 @@ class CheckerFiresTest {
     }
 
     @Test
+    void sliceOwnershipCountsAnEntryInAnOpenBatchAsWriteOwned() {
+        feed(new SliceOwnershipChecker(), CONFIG,
+            new CoreEvent.SliceReserved(1, 0, S, 0),
+            stored(1, 0, 0, 0),
+            new CoreEvent.EntryEvicted(0, S, 0, false, true, L1EvictReason.RESERVE),
+            new CoreEvent.BatchSealed(1, 1, 0, S, 1, 0, SealReason.MEMORY_WAIT),
+            new CoreEvent.WriteFinished(1, 0, S, true),
+            new CoreEvent.SliceFreed(0, S));
+        assertEquals(Invariant.SLICE_OWNERSHIP, fired(new SliceOwnershipChecker(), CONFIG,
+            new CoreEvent.SliceReserved(1, 0, S, 0),
+            stored(1, 0, 0, 0),
+            new CoreEvent.EntryEvicted(0, S, 0, false, true, L1EvictReason.RESERVE),
+            new CoreEvent.SliceFreed(0, S)));
+    }
+
+    @Test
     void sliceOwnershipFiresWhenALiveSliceIsReused() {
         assertEquals(Invariant.SLICE_OWNERSHIP, fired(new SliceOwnershipChecker(), CONFIG,
             new CoreEvent.SliceReserved(1, 0, 2 * S, 0),
