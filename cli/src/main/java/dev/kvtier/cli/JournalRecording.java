@@ -1,0 +1,133 @@
+package dev.kvtier.cli;
+
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.port.Clock;
+import dev.kvtier.core.port.EventSink;
+import dev.kvtier.journal.file.JournalException;
+import dev.kvtier.journal.file.JournalHeader;
+import dev.kvtier.journal.file.JournalWriter;
+import dev.kvtier.journal.replay.ConfigDigest;
+import dev.kvtier.scenarios.Scenario;
+import dev.kvtier.sim.run.RunReport;
+import dev.kvtier.sim.run.SimRun;
+import dev.kvtier.sim.run.SimSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code kvtier run --journal DIR}: a journal written beside a run. The header holds the scenario's full text, the
+ * seed, every effective knob, their {@link ConfigDigest}, the code version ({@code git rev-parse HEAD}, else
+ * "unknown") and the mode; every event is stamped with the clock of the thread that serves the core (the simulated
+ * server thread in virtual mode). Without a directory it records nothing and only runs.
+ */
+public final class JournalRecording implements EventSink, Clock {
+    /** How long {@code git rev-parse} may take before the version is "unknown". */
+    private static final long GIT_TIMEOUT_SECONDS = 5;
+
+    private final Path dir;
+    private JournalWriter writer;
+    private Clock clock;
+    private String closeFailure;
+    private boolean closed;
+
+    private JournalRecording(final Path dir) {
+        this.dir = dir;
+    }
+
+    /** A recording into {@code dir} (absent or empty), or none when {@code dir} is null. */
+    public static JournalRecording open(final Path dir, final Scenario sc, final long seed, final String mode)
+        throws JournalException {
+        final JournalRecording recording = new JournalRecording(dir);
+        if (dir != null) {
+            final JournalHeader header = JournalHeader.of(sc.text(), seed, sc.knobs(), ConfigDigest.of(sc.knobs()),
+                codeVersion(), mode);
+            recording.writer = new JournalWriter(dir, header, recording);
+        }
+        return recording;
+    }
+
+    /** Runs {@code spec} in virtual time with this recording as an extra sink, then closes the journal. */
+    public RunReport run(final SimSpec spec, final long seed) {
+        final SimRun sim = new SimRun(spec, seed, writer == null ? List.of() : List.of(this));
+        start(sim.serverClock());
+        try {
+            return sim.run();
+        } finally {
+            close();
+        }
+    }
+
+    /** Sets the clock that stamps events (for runners other than {@link #run}); before the first event. */
+    public void start(final Clock eventClock) {
+        if (clock != null) {
+            throw new IllegalStateException("the recording already has a clock");
+        }
+        clock = eventClock;
+    }
+
+    @Override
+    public void emit(final CoreEvent event) {
+        writer.emit(event);
+    }
+
+    @Override
+    public long nowNs() {
+        if (clock == null) {
+            throw new IllegalStateException("an event before the recording was started");
+        }
+        return clock.nowNs();
+    }
+
+    /** Writes the end record and the seal; a failure is kept for {@link #finish}. */
+    public void close() {
+        if (writer == null || closed) {
+            return;
+        }
+        closed = true;
+        try {
+            writer.close();
+        } catch (final JournalException e) {
+            closeFailure = e.getMessage();
+        }
+    }
+
+    /** Prints what was written (or the failure, one line on {@code err}); false when the journal failed. */
+    public boolean finish(final PrintStream out, final PrintStream err) {
+        if (writer == null) {
+            return true;
+        }
+        close();
+        if (closeFailure != null) {
+            err.println("kvtier: " + closeFailure);
+            return false;
+        }
+        out.printf("journal %s: %,d events; replay: ./kvtier replay %s%n", dir, writer.eventCount(), dir);
+        return true;
+    }
+
+    /** The commit of the working directory's repository, or "unknown". */
+    static String codeVersion() {
+        try {
+            final Process git = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(true).start();
+            final String text;
+            try (InputStream in = git.getInputStream()) {
+                text = new String(in.readNBytes(256), StandardCharsets.US_ASCII).strip();
+            }
+            if (!git.waitFor(GIT_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                git.destroy();
+                return "unknown";
+            }
+            return git.exitValue() == 0 && text.matches("[0-9a-f]{40}") ? text : "unknown";
+        } catch (final IOException e) {
+            return "unknown";
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+}
