@@ -25,7 +25,7 @@ import java.util.Optional;
  * io_uring at least 90 % of fio's bandwidth at 1 MiB depth 16, at least 80 % of fio's IOPS at 4 KiB depth 32,
  * at least 1.3x the FileChannel device at 64 KiB depth 16.
  *
- * <p>Usage: {@code BenchIo [--file PATH] [--size BYTES] [--seconds S] [--no-fio] [--quick]}. The file is filled
+ * <p>Run it as {@code kvtier bench-io}. The file is filled
  * first, so reads hit written blocks.
  */
 public final class BenchIo {
@@ -39,33 +39,16 @@ public final class BenchIo {
     private BenchIo() {
     }
 
-    /** Runs the benchmark; returns 0, or 2 on a usage or device error (one line on {@code out}). */
-    public static int run(final String[] args, final PrintStream out) {
-        Path file = Path.of("target", "benchio.bin");
-        long size = 2048 * MIB;
-        long seconds = 2;
-        boolean fio = true;
-        List<Long> blocks = List.of(4 * KIB, 64 * KIB, MIB);
-        List<Integer> depths = List.of(1, 16, 32);
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--file" -> file = Path.of(args[++i]);
-                case "--size" -> size = Long.parseLong(args[++i]);
-                case "--seconds" -> seconds = Long.parseLong(args[++i]);
-                case "--no-fio" -> fio = false;
-                case "--quick" -> {
-                    size = 64 * MIB;
-                    blocks = List.of(4 * KIB, 64 * KIB);
-                    depths = List.of(1, 16);
-                }
-                default -> {
-                    out.println("unknown argument " + args[i]
-                        + "; usage: [--file PATH] [--size BYTES] [--seconds S] [--no-fio] [--quick]");
-                    return 2;
-                }
-            }
-        }
-        final boolean quick = List.of(args).contains("--quick");
+    /**
+     * Runs the benchmark on {@code file} ({@code sizeBytes}): io_uring, FileChannel and (when installed and not
+     * {@code quick}) fio, {@code seconds} a cell; {@code quick} measures a small subset in a fraction of a second.
+     * Returns 0, or 2 on a device error (one line on {@code out}). Argument parsing is the CLI's (picocli).
+     */
+    public static int run(final Path file, final long sizeBytes, final long seconds, final boolean fio,
+                          final boolean quick, final PrintStream out) {
+        final long size = quick ? 64 * MIB : sizeBytes;
+        final List<Long> blocks = quick ? List.of(4 * KIB, 64 * KIB) : List.of(4 * KIB, 64 * KIB, MIB);
+        final List<Integer> depths = quick ? List.of(1, 16) : List.of(1, 16, 32);
         final long cellNs = quick ? 100_000_000L : seconds * 1_000_000_000L;
         final int depthMax = depths.stream().mapToInt(Integer::intValue).max().orElseThrow();
         final OpenResult u = Devices.open(file, size, depthMax, IoChoice.URING);
@@ -103,9 +86,5 @@ public final class BenchIo {
             BenchTable.print(rows, out);
             return 0;
         }
-    }
-
-    public static void main(final String[] args) {
-        System.exit(run(args, System.out));
     }
 }

@@ -22,7 +22,7 @@ import java.util.Locale;
  * IOPS(4 KiB read, depth 32) x the 4 KiB read latency. The full plan takes about half a minute; {@code --quick}
  * about a second.
  *
- * <p>Usage: {@code DeviceCalibration --file PATH --out PROFILE.toml [--name NAME] [--quick]}.
+ * <p>Run it as {@code kvtier calibrate}.
  */
 public final class DeviceCalibration {
     private static final long KIB = 1024;
@@ -124,29 +124,12 @@ public final class DeviceCalibration {
         throw new IllegalStateException("no measurement of " + op + " " + block + " B at depth " + depth);
     }
 
-    /** The command: returns 0 on success, 2 on a usage or device error (with one line on {@code out}). */
-    public static int run(final String[] args, final PrintStream out) {
-        Path file = null;
-        Path profile = null;
-        String name = "calibrated";
-        boolean quick = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--file" -> file = Path.of(args[++i]);
-                case "--out" -> profile = Path.of(args[++i]);
-                case "--name" -> name = args[++i];
-                case "--quick" -> quick = true;
-                default -> {
-                    out.println("unknown argument " + args[i]
-                        + "; usage: --file PATH --out PROFILE.toml [--name NAME] [--quick]");
-                    return 2;
-                }
-            }
-        }
-        if (file == null || profile == null) {
-            out.println("usage: --file PATH --out PROFILE.toml [--name NAME] [--quick]");
-            return 2;
-        }
+    /**
+     * Calibrates {@code file} and writes the profile to {@code profile}: 0 on success, 2 on a device or write
+     * error (with one line on {@code out}). Argument parsing is the CLI's ({@code kvtier calibrate}).
+     */
+    public static int run(final Path file, final Path profile, final String name, final boolean quick,
+                          final PrintStream out) {
         final Plan plan = quick ? quick() : full();
         final OpenResult opened = IoUringDevice.open(file, plan.fileBytes(), plan.depthMax());
         if (opened instanceof OpenResult.Failed f) {
@@ -167,9 +150,5 @@ public final class DeviceCalibration {
             out.println("cannot write " + profile + ": " + e.getMessage());
             return 2;
         }
-    }
-
-    public static void main(final String[] args) {
-        System.exit(run(args, System.out));
     }
 }

@@ -20,7 +20,7 @@ class BenchIoTest {
         Uring.assumeAvailable();
         try (Scratch scratch = new Scratch()) {
             final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            final int rc = BenchIo.run(new String[] {"--file", scratch.file("bench.bin").toString(), "--quick"},
+            final int rc = BenchIo.run(scratch.file("bench.bin"), 0, 0, false, true,
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
             final String out = bytes.toString(StandardCharsets.UTF_8);
             assertEquals(0, rc, out);

@@ -24,8 +24,8 @@ class DeviceCalibrationTest {
         try (Scratch scratch = new Scratch()) {
             final Path toml = scratch.file("profile.toml");
             final ByteArrayOutputStream log = new ByteArrayOutputStream();
-            final int rc = DeviceCalibration.run(new String[] {"--file", scratch.file("cal.bin").toString(), "--out",
-                toml.toString(), "--name", "test-disk", "--quick"}, new PrintStream(log, true, StandardCharsets.UTF_8));
+            final int rc = DeviceCalibration.run(scratch.file("cal.bin"), toml, "test-disk", true,
+                new PrintStream(log, true, StandardCharsets.UTF_8));
             assertEquals(0, rc, log.toString(StandardCharsets.UTF_8));
             final String text = Files.readString(toml);
             assertTrue(text.contains("\nname = \"test-disk\"\n"), text);
