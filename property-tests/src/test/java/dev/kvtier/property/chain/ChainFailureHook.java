@@ -2,9 +2,9 @@ package dev.kvtier.property.chain;
 
 import java.nio.file.Path;
 import java.util.List;
-import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.lifecycle.AroundPropertyHook;
 import net.jqwik.api.lifecycle.FalsifiedSample;
+import net.jqwik.api.lifecycle.PropagationMode;
 import net.jqwik.api.lifecycle.PropertyExecutionResult;
 import net.jqwik.api.lifecycle.PropertyExecutor;
 import net.jqwik.api.lifecycle.PropertyLifecycleContext;
@@ -12,7 +12,8 @@ import net.jqwik.api.lifecycle.PropertyLifecycleContext;
 /**
  * After a chain property fails: writes the journal of the shrunk chain (the harness of the last failing run, when
  * its steps are those of the shrunk sample jqwik reports) and prints the seed, the journal, the replay command and the
- * command that reruns the property. jqwik itself reports the shrunk chain, one step a line.
+ * command that reruns the property. jqwik itself reports the shrunk chain (its steps) and the harness's footnote
+ * says what each step did.
  */
 public final class ChainFailureHook implements AroundPropertyHook {
     private static CoreHarness lastFailed;
@@ -20,6 +21,9 @@ public final class ChainFailureHook implements AroundPropertyHook {
 
     /** A chain failed with these steps; during shrinking the last failing chain is the shrunk one. */
     static synchronized void failed(final CoreHarness harness, final List<String> steps) {
+        if (lastFailed != null && lastFailed != harness) {
+            lastFailed.forget();
+        }
         lastFailed = harness;
         lastFailedSteps = List.copyOf(steps);
     }
@@ -40,11 +44,16 @@ public final class ChainFailureHook implements AroundPropertyHook {
             return List.of();
         }
         for (final Object p : sample.parameters()) {
-            if (p instanceof ActionChain<?> chain) {
-                return chain.transformations();
+            if (p instanceof List<?> steps) {
+                return steps.stream().map(String::valueOf).toList();
             }
         }
         return List.of();
+    }
+
+    @Override
+    public PropagationMode propagateTo() {
+        return PropagationMode.ALL_DESCENDANTS;
     }
 
     @Override
@@ -75,7 +84,6 @@ public final class ChainFailureHook implements AroundPropertyHook {
         out.append("rerun:       ./kvtier test -pl property-tests -Dtest=").append(test)
             .append("  (jqwik retries the failing seed first; or set @Property(seed = \"").append(seed)
             .append("\"))\n");
-        System.out.println(out);
         context.reporter().publishValue("kvtier failing chain", out.toString());
         return result;
     }

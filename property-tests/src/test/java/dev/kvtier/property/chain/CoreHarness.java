@@ -17,12 +17,6 @@ import dev.kvtier.core.store.LoadResult;
 import dev.kvtier.property.support.Budget;
 import dev.kvtier.sim.check.CapacityChecker;
 import dev.kvtier.sim.check.CheckContext;
-import dev.kvtier.sim.check.EvictionOrderChecker;
-import dev.kvtier.sim.check.IndexChecker;
-import dev.kvtier.sim.check.LivenessChecker;
-import dev.kvtier.sim.check.SpanChecker;
-import dev.kvtier.sim.check.StructureChecker;
-import dev.kvtier.sim.check.WriteOrderChecker;
 import dev.kvtier.sim.check.Invariant;
 import dev.kvtier.sim.check.InvariantChecker;
 import dev.kvtier.sim.loop.EventLoop;
@@ -33,7 +27,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongSupplier;
 
 /**
  * One core under test, built from the simulator's pieces (provenance memory, an event loop for virtual time, every
@@ -69,7 +62,7 @@ final class CoreHarness {
     private final KvClient client;
     private final InvariantChecker checker;
     private final CapacityChecker capacity;
-    private final List<Recorded> recorded = new ArrayList<>();
+    private List<Recorded> recorded = new ArrayList<>();
     private final List<String> log = new ArrayList<>();
     private final MemoryRegion gpu;
     private final MemoryRegion dest;
@@ -87,36 +80,18 @@ final class CoreHarness {
     private int drainsDone;
     private int step;
 
-    /** Which invariant checkers watch the core. */
-    enum Checkers {
-        /** {@link InvariantChecker#standard}, every family as the simulator wires it. */
-        STANDARD,
-        /** The standard families with invariant 6 checked by {@link OpenBatchAwareSliceChecker}. */
-        OPEN_BATCH_AWARE;
-
-        InvariantChecker build(final CoreConfig config, final EventLoop clock, final LongSupplier entries,
-                               final LongSupplier resident) {
-            if (this == STANDARD) {
-                return InvariantChecker.standard(config, clock, entries, resident, Long.MAX_VALUE);
-            }
-            return new InvariantChecker(config, clock, List.of(new CapacityChecker(new CheckContext(config)),
-                new StructureChecker(entries, resident), new EvictionOrderChecker(config.replacement()),
-                new OpenBatchAwareSliceChecker(), new SpanChecker(), new WriteOrderChecker(), new IndexChecker(),
-                new LivenessChecker(Long.MAX_VALUE)));
-        }
-    }
-
-    CoreHarness(final Knobs knobs, final Checkers checkers) {
+    CoreHarness(final Knobs knobs) {
         this.knobs = knobs;
         this.config = knobs.config();
         this.device = new ControlledDevice(config.l2Bytes());
         final FanOutSink sink = new FanOutSink();
         this.server = new KvServer(config, memory, device, sink);
-        this.checker = checkers.build(config, loop, () -> server.engine().l1().entries().size(),
-            server.engine()::residentBytes);
+        this.checker = InvariantChecker.standard(config, loop, () -> server.engine().l1().entries().size(),
+            server.engine()::residentBytes, Long.MAX_VALUE);
         this.capacity = new CapacityChecker(new CheckContext(config));
         sink.add(e -> recorded.add(new Recorded(loop.nowNs(), e))).add(checker)
-            .add(new InvariantChecker(config, loop, List.of(capacity)));
+            .add(new InvariantChecker(config, loop, List.of(capacity,
+                new TrimAfterStoreChecker(server.engine().admission()))));
         device.connect(server::onIoComplete);
         this.client = new KvClient(config, memory, server, sink, STORE_ID_BASE);
         this.gpu = memory.allocate("gpu", REGION_SLOTS * config.slotBytes());
@@ -183,8 +158,25 @@ final class CoreHarness {
         return server;
     }
 
+    /** Runs the steps in order. */
+    CoreHarness run(final List<Step> steps) {
+        for (final Step s : steps) {
+            s.applyTo(this);
+        }
+        return this;
+    }
+
     List<Recorded> recorded() {
         return recorded;
+    }
+
+    /**
+     * Lets go of the recorded events and the step log (jqwik keeps chains, and so their states, for its report);
+     * called once a chain passed. A failing chain keeps them for its journal.
+     */
+    void forget() {
+        recorded = new ArrayList<>();
+        log.clear();
     }
 
     List<String> log() {
@@ -193,8 +185,10 @@ final class CoreHarness {
 
     // ------------------------------------------------------------------ actions
 
-    void allocate(final int prompt, final int count, final int modelId) {
+    void allocate(final int promptChoice, final int countChoice, final int modelId) {
         act(() -> {
+            final int prompt = promptChoice % knobs.prompts();
+            final int count = Math.min(countChoice, knobs.maxKeysPerRequest());
             final long request = nextRequestId++;
             final List<AllocationResult> results = server.allocate(request, modelId, keys(prompt, count),
                 knobs.slotsPerKey());
@@ -207,13 +201,18 @@ final class CoreHarness {
             if (!claimed.isEmpty()) {
                 unsaved.add(new Claims(request, claimed));
             }
-            note("req" + request + " claimed " + labels(claimed) + " of " + results.size());
+            note("allocate req" + request + " model" + modelId + " " + keys(prompt, count).stream()
+                .map(CoreHarness::label).toList() + ": claimed " + slots(claimed));
         });
     }
 
-    void save(final int index, final boolean duplicate, final boolean leaveLast) {
+    void save(final int choice, final boolean duplicate, final boolean leaveLast) {
         act(() -> {
-            final Claims claims = unsaved.remove(index);
+            if (unsaved.isEmpty()) {
+                note("save: no unsaved request");
+                return;
+            }
+            final Claims claims = unsaved.remove(choice % unsaved.size());
             final List<AllocationRef> refs = new ArrayList<>(claims.refs());
             if (leaveLast && refs.size() > 1) {
                 leftover.add(refs.removeLast());
@@ -226,26 +225,29 @@ final class CoreHarness {
                 specs.add(specs.getFirst());
             }
             saves.put(claims.requestId(), "queued");
+            note("save req" + claims.requestId() + " " + labels(refs) + (duplicate ? " +duplicate spec" : ""));
             client.save(claims.requestId(), specs, gpu, listener());
-            note("req" + claims.requestId() + " save " + saves.get(claims.requestId()));
+            note("  req" + claims.requestId() + " save " + saves.get(claims.requestId()));
         });
     }
 
-    void lookup(final int prompt, final int modelId) {
+    void lookup(final int promptChoice, final int modelId) {
         act(() -> {
+            final int prompt = promptChoice % knobs.prompts();
             final List<AllocationRef> prefix = server.lookup(modelId, keys(prompt, knobs.promptBlocks())).prefix();
             if (!prefix.isEmpty()) {
                 remembered.add(prefix);
             }
-            note("prefix " + labels(prefix));
+            note("lookup p" + prompt + " model" + modelId + ": prefix " + labels(prefix));
         });
     }
 
-    void load(final int prompt, final int modelId) {
+    void load(final int promptChoice, final int modelId) {
         act(() -> {
+            final int prompt = promptChoice % knobs.prompts();
             final List<AllocationRef> prefix = server.lookup(modelId, keys(prompt, knobs.promptBlocks())).prefix();
             if (prefix.isEmpty()) {
-                note("nothing cached");
+                note("load p" + prompt + " model" + modelId + ": nothing cached");
                 return;
             }
             remembered.add(prefix);
@@ -253,43 +255,94 @@ final class CoreHarness {
         });
     }
 
-    void loadRemembered(final int index) {
-        act(() -> startLoad(remembered.get(index)));
+    void loadRemembered(final int choice) {
+        act(() -> {
+            if (remembered.isEmpty()) {
+                note("load again: no earlier lookup");
+                return;
+            }
+            startLoad(remembered.get(choice % remembered.size()));
+        });
     }
 
-    void completeIo(final int index) {
-        act(() -> device.complete(index));
+    void completeIo(final int choice) {
+        act(() -> {
+            if (device.inFlightCount() == 0) {
+                note("complete: no I/O in flight");
+                return;
+            }
+            final int index = knobs.inOrderDevice() ? 0 : choice % device.inFlightCount();
+            note("complete " + device.describe(index));
+            device.complete(index);
+        });
     }
 
-    void failIo(final int index) {
-        act(() -> device.fail(index));
+    void failIo(final int choice) {
+        act(() -> {
+            if (!knobs.faults()) {
+                note("fail: faults are off in this chain");
+                return;
+            }
+            if (device.inFlightCount() == 0) {
+                note("fail: no I/O in flight");
+                return;
+            }
+            final int index = knobs.inOrderDevice() ? 0 : choice % device.inFlightCount();
+            note("fail (EIO) " + device.describe(index));
+            device.fail(index);
+        });
     }
 
     void drain() {
         act(() -> {
             drainsAsked++;
             server.drain(() -> drainsDone++);
-            note(drainsDone == drainsAsked ? "drained at once" : "drain waits for writes");
+            note("drain: " + (drainsDone == drainsAsked ? "drained at once" : "waits for writes"));
         });
     }
 
-    void releaseLeftover(final int index) {
-        act(() -> note("released=" + server.release(leftover.remove(index))));
+    void releaseLeftover(final int choice) {
+        act(() -> {
+            if (leftover.isEmpty()) {
+                note("release: no left-over claim");
+                return;
+            }
+            final AllocationRef ref = leftover.remove(choice % leftover.size());
+            note("release claim " + slots(List.of(ref)) + ": released=" + server.release(ref));
+        });
     }
 
-    void releaseUnsaved(final int index) {
+    void releaseUnsaved(final int choice) {
         act(() -> {
-            final Claims claims = unsaved.remove(index);
+            if (unsaved.isEmpty()) {
+                note("release: no unsaved request");
+                return;
+            }
+            final Claims claims = unsaved.remove(choice % unsaved.size());
             int released = 0;
             for (final AllocationRef ref : claims.refs()) {
                 released += server.release(ref) ? 1 : 0;
             }
-            note(released + " of " + claims.refs().size() + " claims released");
+            note("release claims of req" + claims.requestId() + " " + labels(claims.refs()) + ": " + released
+                + " released");
         });
     }
 
-    void recommit(final int index) {
-        act(() -> note("committed " + server.commit(List.of(committed.get(index)))));
+    void recommit(final int choice) {
+        act(() -> {
+            if (committed.isEmpty()) {
+                note("commit again: nothing committed");
+                return;
+            }
+            final AllocationRef ref = committed.get(choice % committed.size());
+            note("commit " + slots(List.of(ref)) + " again: committed " + server.commit(List.of(ref)));
+        });
+    }
+
+    /** {@code [p0.b0@slot3 (alloc 5)]}. */
+    private static String slots(final List<AllocationRef> refs) {
+        return refs.stream().map(r -> label(r.key()) + "@slot" + r.startSlot() + " (alloc " + r.allocationId() + ")")
+            .toList().toString();
     }
 
     // ------------------------------------------------------------------ end of chain
@@ -387,7 +440,7 @@ final class CoreHarness {
                                   final List<AllocationRef> rejected) {
                 saves.put(requestId, "committed");
                 committed.addAll(accepted);
-                note("req" + requestId + " committed " + labels(accepted) + " rejected " + labels(rejected));
+                note("  req" + requestId + " committed " + labels(accepted) + " rejected " + labels(rejected));
             }
         };
     }
@@ -401,7 +454,7 @@ final class CoreHarness {
         }
         loads.put(loadId, new PendingLoad(loadId, ranges));
         server.load(loadId, ranges, dest, this::loaded);
-        note("load" + loadId + " of " + labels(prefix) + (loads.containsKey(loadId) ? " in flight" : " done"));
+        note("load" + loadId + " of " + labels(prefix) + (loads.containsKey(loadId) ? ": in flight" : ": done"));
     }
 
     private void loaded(final LoadResult result) {
@@ -409,7 +462,7 @@ final class CoreHarness {
         if (load == null) {
             checker.report(Invariant.LIVENESS, "load " + result.loadId() + " finished twice or was never asked");
         }
-        note("load" + result.loadId() + (result.ok() ? " ok" : " failed " + result.failure()));
+        note("  load" + result.loadId() + (result.ok() ? " ok" : " failed " + result.failure()));
         if (!result.ok()) {
             return;
         }
@@ -436,6 +489,10 @@ final class CoreHarness {
         final int from = Math.max(0, log.size() - 200);
         for (int i = from; i < log.size(); i++) {
             out.append("  ").append(log.get(i)).append('\n');
+        }
+        out.append("last events (virtual time ns, event):\n");
+        for (int i = Math.max(0, recorded.size() - 40); i < recorded.size(); i++) {
+            out.append("  ").append(recorded.get(i).timeNs()).append(' ').append(recorded.get(i).event()).append('\n');
         }
         return out.toString();
     }
