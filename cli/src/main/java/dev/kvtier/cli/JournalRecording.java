@@ -62,6 +62,11 @@ public final class JournalRecording implements EventSink, Clock {
         }
     }
 
+    /** The sinks a runner adds: this recording when it writes a journal, else none. */
+    public List<EventSink> sinks() {
+        return writer == null ? List.of() : List.of(this);
+    }
+
     /** Sets the clock that stamps events (for runners other than {@link #run}); before the first event. */
     public void start(final Clock eventClock) {
         if (clock != null) {

@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code kvtier} command. Exit codes: {@link ExitCodes}. */
 @Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0",
     description = "Deterministic simulation and test harness for a tiered (L1 host / L2 NVMe) KV-cache store.",
-    subcommands = {RunCommand.class, ReplayCommand.class, JournalCommand.class, TraceCommand.class})
+    subcommands = {RunCommand.class, ExploreCommand.class, ReplayCommand.class, JournalCommand.class,
+        TraceCommand.class, CalibrateCommand.class, BenchIoCommand.class})
 public final class Main implements Runnable {
 
     public static void main(final String[] args) {

@@ -10,7 +10,6 @@ import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.sim.run.RunReport;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 
 /** Opens the device and native memory for {@code kvtier run --mode real} and closes them after the run. */
@@ -49,12 +48,18 @@ final class RealMode {
     }
 
     static RunReport run(final Scenario sc, final long seed, final Path path, final String io,
-                         final long timeoutSeconds, final PrintStream out) throws BadDevice {
+                         final long timeoutSeconds, final JournalRecording recording, final PrintStream out)
+        throws BadDevice {
         final long t0 = System.nanoTime();
         final PolledDevice device = open(path, sc.spec().core().l2Bytes(), sc.spec().core().concurrentIos(), io, out);
         out.printf("device opened and sized in %.1f s%n", (System.nanoTime() - t0) / 1e9);
         try (device; NativeMemory memory = new NativeMemory(RealRun.memoryBytes(sc.spec()))) {
-            return new RealRun(sc.spec(), seed, device, memory).run(loop -> List.of(), timeoutSeconds * 1_000_000_000L);
+            return new RealRun(sc.spec(), seed, device, memory).run(loop -> {
+                recording.start(loop);
+                return recording.sinks();
+            }, timeoutSeconds * 1_000_000_000L);
+        } finally {
+            recording.close();
         }
     }
 }

@@ -84,7 +84,7 @@ public final class RunCommand implements Callable<Integer> {
         sc.knobs().forEach((k, v) -> out.println("  " + k + " = " + v));
         final JournalRecording recording;
         try {
-            recording = JournalRecording.open(journal, sc, seed, "virtual");
+            recording = JournalRecording.open(journal, sc, seed, mode);
         } catch (final JournalException e) {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
@@ -92,7 +92,7 @@ public final class RunCommand implements Callable<Integer> {
         final long t0 = System.nanoTime();
         final RunReport r;
         try {
-            r = mode.equals("real") ? RealMode.run(sc, seed, device, io, timeoutSeconds, out)
+            r = mode.equals("real") ? RealMode.run(sc, seed, device, io, timeoutSeconds, recording, out)
                 : recording.run(sc.spec(), seed);
         } catch (final RealMode.BadDevice e) {
             System.err.println("kvtier: " + e.getMessage());

@@ -2,6 +2,7 @@ package dev.kvtier.scenarios;
 
 import dev.kvtier.core.geometry.ModelGeometry;
 import dev.kvtier.sim.run.SimSpec;
+import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -15,11 +16,13 @@ import java.util.TreeMap;
  * @param spec   the simulation spec (core knobs, device, host costs, workload, limits)
  * @param knobs  every effective setting as text, sorted by key (for reports and journal headers)
  * @param gate   the regression gate, or null when the scenario sets none
+ * @param swarm  knobs {@code kvtier explore} draws per seed: key (as for {@code --set}) to the values to draw from
  */
 public record Scenario(String name, String source, String text, ModelGeometry model, SimSpec spec,
-                       SortedMap<String, String> knobs, Gate gate) {
+                       SortedMap<String, String> knobs, Gate gate, SortedMap<String, List<String>> swarm) {
     public Scenario {
         knobs = new TreeMap<>(knobs);
+        swarm = new TreeMap<>(swarm);
     }
 
     /**

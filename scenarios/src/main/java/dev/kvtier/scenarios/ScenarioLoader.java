@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import tools.jackson.core.JacksonException;
@@ -111,9 +112,10 @@ public final class ScenarioLoader {
 
         Scenario build() throws ScenarioException {
             for (final String table : root.propertyNames()) {
-                if (!List.of("scenario", "model", "workload", "phase", "core", "sim", "gate").contains(table)) {
+                if (!List.of("scenario", "model", "workload", "phase", "core", "sim", "gate", "swarm")
+                    .contains(table)) {
                     throw new ScenarioException(source + ": key '" + table + "' is not a known table (known: "
-                        + "scenario, model, workload, phase, core, sim, gate)");
+                        + "scenario, model, workload, phase, core, sim, gate, swarm)");
                 }
             }
             final Section meta = section("scenario");
@@ -126,7 +128,7 @@ public final class ScenarioLoader {
             final SimSpec spec = sim(name, core, workload);
             final Scenario.Gate gate = gate();
             knobs.put("scenario.name", name);
-            return new Scenario(name, source, text, model, spec, knobs, gate);
+            return new Scenario(name, source, text, model, spec, knobs, gate, swarm());
         }
 
         private Section section(final String name) throws ScenarioException {
@@ -293,6 +295,37 @@ public final class ScenarioLoader {
             }
             knobs.put("gate", baseline + ":" + metric + ":" + min);
             return new Scenario.Gate(baseline, metric, min);
+        }
+
+        /** {@code [swarm]}: "table.key" = [values...], each value a TOML scalar as --set would take it. */
+        private SortedMap<String, List<String>> swarm() throws ScenarioException {
+            final SortedMap<String, List<String>> out = new TreeMap<>();
+            final JsonNode node = root.get("swarm");
+            if (node == null) {
+                return out;
+            }
+            if (!node.isObject()) {
+                throw new ScenarioException(source + ": key 'swarm' must be a table");
+            }
+            for (final Map.Entry<String, JsonNode> e : node.properties()) {
+                final String key = e.getKey();
+                if (!key.matches("(core|workload|sim)\\.[A-Za-z][A-Za-z0-9]*|phase\\.\\d+\\.[A-Za-z][A-Za-z0-9]*")) {
+                    throw new ScenarioException(source + ": key 'swarm.\"" + key
+                        + "\"' must name a core, workload, sim or phase.N key");
+                }
+                if (!e.getValue().isArray() || e.getValue().isEmpty()) {
+                    throw new ScenarioException(source + ": key 'swarm.\"" + key + "\"' must be a non-empty array");
+                }
+                final List<String> values = new ArrayList<>();
+                for (final JsonNode v : e.getValue()) {
+                    if (!v.isValueNode()) {
+                        throw new ScenarioException(source + ": key 'swarm.\"" + key + "\"' holds a non-scalar");
+                    }
+                    values.add(v.asString());
+                }
+                out.put(key, values);
+            }
+            return out;
         }
 
         private void recordCore(final CoreConfig c) {

@@ -94,6 +94,10 @@ public final class Replay {
             case ReplayOutcome.Identical i -> {
                 out.printf("identical: %d events (%d inputs fed, %d decisions compared, %d annotations skipped)%n",
                     i.events(), i.inputs(), i.decisions(), i.annotations());
+                if (i.endedInsideInput()) {
+                    out.println("the recording ends inside its last input (the recorded run stopped there, as at an"
+                        + " invariant violation); nothing after that point was compared");
+                }
                 out.printf("replayed in %.3f s (%.0f events/s)%n", wallNs / 1e9, i.events() / (wallNs / 1e9));
                 yield OK;
             }

@@ -7,13 +7,18 @@ public sealed interface ReplayOutcome {
 
     /**
      * Every event the fresh core emitted matched the recorded one, and no recorded input or decision was left.
+     * {@code endedInsideInput}: the recording stops while the core was still handling its last input, as the
+     * journal of a run that stopped at an invariant violation does (the violation unwound that input); what the
+     * core did after the recorded end is not compared.
      *
-     * @param events      events in the journal
-     * @param inputs      recorded inputs fed to the core
-     * @param decisions   recorded decisions compared
-     * @param annotations driver annotations skipped
+     * @param events           events in the journal
+     * @param inputs           recorded inputs fed to the core
+     * @param decisions        recorded decisions compared
+     * @param annotations      driver annotations skipped
+     * @param endedInsideInput the recording ends inside its last input
      */
-    record Identical(long events, long inputs, long decisions, long annotations) implements ReplayOutcome { }
+    record Identical(long events, long inputs, long decisions, long annotations, boolean endedInsideInput)
+        implements ReplayOutcome { }
 
     /**
      * The first event where the fresh core and the journal disagree.

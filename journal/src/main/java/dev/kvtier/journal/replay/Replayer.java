@@ -87,6 +87,8 @@ public final class Replayer {
             return topLevel(untilSequence);
         } catch (final Divergence d) {
             return d.outcome;
+        } catch (final RecordingEnded e) {
+            return new ReplayOutcome.Identical(lastSequence + 1, inputs, decisions, annotations, true);
         } catch (final ReadFailure f) {
             throw f.cause;
         }
@@ -124,14 +126,14 @@ public final class Replayer {
                 throw diverge(lastDriven, "nothing: the replayed core did not take this input");
             }
         }
-        return new ReplayOutcome.Identical(lastSequence + 1, inputs, decisions, annotations);
+        return new ReplayOutcome.Identical(lastSequence + 1, inputs, decisions, annotations, false);
     }
 
     /** Feeds one recorded input; returns a {@link ReplayOutcome.Crashed} when the core throws, else null. */
     private ReplayOutcome feed(final JournalEntry input) {
         try {
             drive(input);
-        } catch (final Divergence | ReadFailure signal) {
+        } catch (final Divergence | ReadFailure | RecordingEnded signal) {
             throw signal;
         } catch (final RuntimeException | AssertionError e) {
             return new ReplayOutcome.Crashed(input.sequence(), line(input), oneLine(e));
@@ -191,8 +193,7 @@ public final class Replayer {
     private void compare(final CoreEvent replayed) {
         final JournalEntry recorded = nextComparable();
         if (recorded == null) {
-            throw new Divergence(new ReplayOutcome.Diverged(lastSequence + 1,
-                "nothing: the journal has no more events", line(replayed), before()));
+            throw new RecordingEnded();
         }
         if (!recorded.event().equals(replayed)) {
             throw diverge(recorded, line(replayed));
@@ -300,6 +301,15 @@ public final class Replayer {
         Divergence(final ReplayOutcome.Diverged outcome) {
             super(null, null, false, false);
             this.outcome = outcome;
+        }
+    }
+
+    /** The journal ended while the fresh core was still handling the last recorded input. */
+    private static final class RecordingEnded extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RecordingEnded() {
+            super(null, null, false, false);
         }
     }
 
