@@ -9,23 +9,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runs fio for one cell (random reads or writes of one block size at one depth, O_DIRECT, ioengine io_uring, one
  * job, time based) on an existing file and reads bandwidth and IOPS from its JSON output.
  */
-final class FioRunner {
-    private static final Pattern BW = Pattern.compile("\"bw_bytes\"\\s*:\\s*(\\d+)");
-    private static final Pattern IOPS = Pattern.compile("\"iops\"\\s*:\\s*([0-9.]+)");
-    private static final Pattern LAT = Pattern.compile("\"lat_ns\"\\s*:\\s*\\{[^}]*?\"mean\"\\s*:\\s*([0-9.]+)");
+public final class FioRunner {
+    private static final JsonMapper JSON = new JsonMapper();
 
     private FioRunner() {
     }
 
     /** True when {@code fio --version} runs. */
-    static boolean available() {
+    public static boolean available() {
         try {
             final Process p = new ProcessBuilder("fio", "--version").redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
@@ -38,11 +36,18 @@ final class FioRunner {
         }
     }
 
-    /** One cell, or empty (with the reason on stderr) when fio fails. */
+    /** One random-offset cell, or empty (with the reason on stderr) when fio fails. */
     static Optional<Measurement> run(final Path file, final long fileBytes, final IoOp op, final long block,
                                      final int depth, final long seconds) {
+        return run(file, fileBytes, op, block, depth, seconds, false);
+    }
+
+    /** One cell, sequential or at random offsets, or empty (with the reason on stderr) when fio fails. */
+    public static Optional<Measurement> run(final Path file, final long fileBytes, final IoOp op, final long block,
+                                            final int depth, final long seconds, final boolean sequential) {
+        final String rw = (sequential ? "" : "rand") + (op == IoOp.READ ? "read" : "write");
         final List<String> cmd = List.of("fio", "--name=kvtier", "--filename=" + file, "--size=" + fileBytes,
-            "--direct=1", "--ioengine=io_uring", "--rw=" + (op == IoOp.READ ? "randread" : "randwrite"),
+            "--direct=1", "--ioengine=io_uring", "--rw=" + rw,
             "--bs=" + block, "--iodepth=" + depth, "--runtime=" + seconds, "--time_based", "--numjobs=1",
             "--norandommap", "--randrepeat=0", "--output-format=json");
         try {
@@ -62,22 +67,14 @@ final class FioRunner {
         }
     }
 
-    /** Reads the {@code read} or {@code write} section of fio's JSON. */
+    /** Reads the {@code read} or {@code write} section of fio's JSON output (jobs[0]). */
     static Measurement parse(final String json, final IoOp op, final long block, final int depth) {
-        final String section = "\"" + op.name().toLowerCase(Locale.ROOT) + "\" : {";
-        final int at = json.indexOf(section);
-        if (at < 0) {
-            throw new IllegalArgumentException("no " + section + " in fio output");
+        final JsonNode section = JSON.readTree(json).path("jobs").path(0).path(op.name().toLowerCase(Locale.ROOT));
+        if (!section.has("bw_bytes") || !section.has("iops")) {
+            throw new IllegalArgumentException("no " + op + " bw_bytes/iops in fio output");
         }
-        final String rest = json.substring(at);
-        final Matcher bw = BW.matcher(rest);
-        final Matcher iops = IOPS.matcher(rest);
-        final Matcher lat = LAT.matcher(rest);
-        if (!bw.find() || !iops.find()) {
-            throw new IllegalArgumentException("no bw_bytes/iops after " + section + " in fio output");
-        }
-        final long meanLatNs = lat.find() ? (long) Double.parseDouble(lat.group(1)) : 0;
-        final long ios = (long) Double.parseDouble(iops.group(1));
-        return new Measurement(op, block, depth, Long.parseLong(bw.group(1)), ios, meanLatNs, ios, 0);
+        final long meanLatNs = (long) section.path("lat_ns").path("mean").asDouble(0);
+        final long ios = (long) section.get("iops").asDouble();
+        return new Measurement(op, block, depth, section.get("bw_bytes").asLong(), ios, meanLatNs, ios, 0);
     }
 }

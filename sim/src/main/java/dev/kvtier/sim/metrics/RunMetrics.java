@@ -4,8 +4,10 @@ import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.IoOp;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
@@ -76,11 +78,24 @@ public final class RunMetrics implements EventSink {
         }
     }
 
-    /** p50, p99 and max of a histogram, in ns. */
-    public record Percentiles(long count, long p50, long p99, long max, double mean) {
+    /** The percentiles {@link Percentiles#distribution} holds, in order. */
+    public static final List<Double> DISTRIBUTION_AT = List.of(10.0, 25.0, 50.0, 75.0, 90.0, 95.0, 99.0, 99.9, 100.0);
+
+    /**
+     * p50, p99, max and mean of a histogram, in ns, and its values at {@link #DISTRIBUTION_AT} (for plots).
+     */
+    public record Percentiles(long count, long p50, long p99, long max, double mean, List<Long> distribution) {
+        public Percentiles {
+            distribution = List.copyOf(distribution);
+        }
+
         static Percentiles of(final Histogram h) {
+            final List<Long> d = new ArrayList<>(DISTRIBUTION_AT.size());
+            for (final double p : DISTRIBUTION_AT) {
+                d.add(h.getValueAtPercentile(p));
+            }
             return new Percentiles(h.getTotalCount(), h.getValueAtPercentile(50), h.getValueAtPercentile(99),
-                h.getMaxValue(), h.getTotalCount() == 0 ? 0 : h.getMean());
+                h.getMaxValue(), h.getTotalCount() == 0 ? 0 : h.getMean(), d);
         }
     }
 
