@@ -445,16 +445,49 @@ final class CoreHarness {
         };
     }
 
+    /**
+     * Loads part of an earlier lookup: from its key {@code keyChoice}, {@code slotChoice} slots in (a sub-range of
+     * a multi-slot allocation, or of a coalesced L1 entry), {@code lengthChoice + 1} slots long, clamped to the
+     * allocations that follow; destination offsets need not follow the file (every other range skips a slot).
+     */
+    void loadPart(final int choice, final int keyChoice, final int slotChoice, final int lengthChoice) {
+        act(() -> {
+            if (remembered.isEmpty()) {
+                note("load part: no earlier lookup");
+                return;
+            }
+            final List<AllocationRef> prefix = remembered.get(choice % remembered.size());
+            final List<LoadRange> ranges = new ArrayList<>();
+            int left = lengthChoice + 1;
+            int skip = slotChoice;
+            for (int k = keyChoice % prefix.size(); k < prefix.size() && left > 0; k++) {
+                final AllocationRef ref = prefix.get(k);
+                final int first = Math.min(skip, ref.slotCount() - 1);
+                final int count = Math.min(left, ref.slotCount() - first);
+                ranges.add(new LoadRange(ref, ref.fileOffset(config.slotBytes()) + first * config.slotBytes(),
+                    count * config.slotBytes(), nextDestSlot * config.slotBytes()));
+                nextDestSlot += count + (k % 2);
+                left -= count;
+                skip = 0;
+            }
+            startRanges(ranges, "part of " + labels(prefix));
+        });
+    }
+
     private void startLoad(final List<AllocationRef> prefix) {
-        final long loadId = nextLoadId++;
         final List<LoadRange> ranges = new ArrayList<>();
         for (final AllocationRef ref : prefix) {
             ranges.add(LoadRange.whole(ref, config.slotBytes(), nextDestSlot * config.slotBytes()));
             nextDestSlot += ref.slotCount();
         }
+        startRanges(ranges, labels(prefix));
+    }
+
+    private void startRanges(final List<LoadRange> ranges, final String what) {
+        final long loadId = nextLoadId++;
         loads.put(loadId, new PendingLoad(loadId, ranges));
         server.load(loadId, ranges, dest, this::loaded);
-        note("load" + loadId + " of " + labels(prefix) + (loads.containsKey(loadId) ? ": in flight" : ": done"));
+        note("load" + loadId + " of " + what + (loads.containsKey(loadId) ? ": in flight" : ": done"));
     }
 
     private void loaded(final LoadResult result) {
@@ -467,8 +500,11 @@ final class CoreHarness {
             return;
         }
         for (final LoadRange r : load.ranges()) {
-            for (int j = 0; j < r.alloc().slotCount(); j++) {
-                final long at = r.destOffset() + j * config.slotBytes();
+            final int firstSlot = Math.toIntExact((r.fileOffset() - r.alloc().fileOffset(config.slotBytes()))
+                / config.slotBytes());
+            for (int i = 0; i < r.lengthBytes() / config.slotBytes(); i++) {
+                final int j = firstSlot + i;
+                final long at = r.destOffset() + i * config.slotBytes();
                 final long bad = memory.firstMismatch(dest, at, config.slotBytes(), tag(r.alloc().key(), j));
                 if (bad >= 0) {
                     checker.report(Invariant.LOAD_BYTES, "load " + result.loadId() + " of " + label(r.alloc().key())

@@ -24,7 +24,7 @@ sealed interface Step {
     /** Every kind of step, with how often each is drawn. */
     static Arbitrary<Step> any() {
         return Arbitraries.frequencyOf(Tuple.of(4, allocate()), Tuple.of(4, save()), Tuple.of(1, lookup()),
-            Tuple.of(3, load()), Tuple.of(1, pick().map(LoadAgain::new)), Tuple.of(7, pick().map(CompleteIo::new)),
+            Tuple.of(3, load()), Tuple.of(1, pick().map(LoadAgain::new)), Tuple.of(2, loadPart()), Tuple.of(7, pick().map(CompleteIo::new)),
             Tuple.of(1, pick().map(FailIo::new)), Tuple.of(1, Arbitraries.just(new Drain())),
             Tuple.of(1, pick().map(ReleaseClaims::new)), Tuple.of(1, pick().map(ReleaseLeftover::new)),
             Tuple.of(1, pick().map(Recommit::new)));
@@ -49,6 +49,10 @@ sealed interface Step {
     private static Arbitrary<Step> save() {
         return Combinators.combine(pick(), Arbitraries.of(false, false, true), Arbitraries.of(false, false, false,
             true)).as(Save::new);
+    }
+
+    private static Arbitrary<Step> loadPart() {
+        return Combinators.combine(pick(), pick(), Arbitraries.integers().between(0, 1), pick()).as(LoadPart::new);
     }
 
     private static Arbitrary<Step> lookup() {
@@ -122,6 +126,20 @@ sealed interface Step {
         @Override
         public String toString() {
             return "load an earlier lookup again (choice " + choice + ")";
+        }
+    }
+
+    /** Loads a sub-range of an earlier lookup's allocations (slots inside a chunk or a coalesced entry). */
+    record LoadPart(int choice, int key, int slot, int slots) implements Step {
+        @Override
+        public void applyTo(final CoreHarness h) {
+            h.loadPart(choice, key, slot, slots);
+        }
+
+        @Override
+        public String toString() {
+            return "load " + (slots + 1) + " slots from slot " + slot + " of key " + key
+                + " of an earlier lookup (choice " + choice + ")";
         }
     }
 
