@@ -185,7 +185,7 @@ final class LoadOp extends Op {
             if (waitForWrites(next)) {
                 return;
             }
-            final Slice slice = engine.reserve(id, next.lengthBytes);
+            final Slice slice = engine.reserve(id, next.lengthBytes, null);
             if (slice == null) {
                 engine.parkForMemory(this, next.lengthBytes);
                 return;

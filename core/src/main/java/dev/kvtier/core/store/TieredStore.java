@@ -242,8 +242,12 @@ public final class TieredStore {
      * Reserves an L1 slice of {@code lengthBytes}: evicts headroom first, then by the policy, until the resident
      * budget and the pool both have room. Returns null when the caller must wait for a pending L2 write (and park).
      * Operations already waiting for memory go first: a newcomer gets null while the queue is not empty.
+     *
+     * <p>{@code mayWait} (may be null) runs once, before the first eviction that cannot give the pool any memory
+     * (the victim's slice is held by a pending write and only the pool is short): from there on the reservation may
+     * have to wait for memory, so a store seals its open write batch then (STORAGE-CORE.md 4.3).
      */
-    Slice reserve(final long opId, final long lengthBytes) {
+    Slice reserve(final long opId, final long lengthBytes, final Runnable mayWait) {
         if (lengthBytes > maxReservationBytes()) {
             throw new IllegalArgumentException("reservation of " + lengthBytes + " B exceeds L1 ("
                 + maxReservationBytes() + " B)");
@@ -251,8 +255,10 @@ public final class TieredStore {
         if (!memoryWaiters.isEmpty()) {
             return null;
         }
+        Runnable hook = mayWait;
         while (true) {
-            if (entries.residentBytes() + lengthBytes <= config.l1Bytes()) {
+            final boolean budgetOk = entries.residentBytes() + lengthBytes <= config.l1Bytes();
+            if (budgetOk) {
                 final long offset = pool.allocate(lengthBytes);
                 if (offset != L1Pool.NO_SPACE) {
                     return L1Access.newSlice(offset, lengthBytes);
@@ -261,6 +267,10 @@ public final class TieredStore {
             final Entry victim = policy.victim();
             if (victim == null) {
                 return null;
+            }
+            if (hook != null && budgetOk && victim.slice().pendingWrites() > 0) {
+                hook.run();
+                hook = null;
             }
             evict(victim, L1EvictReason.RESERVE);
         }

@@ -4,7 +4,6 @@ import dev.kvtier.property.support.Budget;
 import dev.kvtier.property.support.BudgetHook;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Disabled;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -57,17 +56,12 @@ class CoreChainProperties {
     }
 
     /**
-     * Found by this suite, a false alarm of the simulator's {@code SpanChecker} (invariant 7): it recognises a
-     * store's rejected spans by file offset only. When one request claims more slots than the ring holds, later
-     * claims of the batch evict earlier ones at the same slots (the core documents this on
-     * {@code L2Directory.allocate}); the boundary rejects the stale spans, and the checker then also skips the
-     * current span at the same file offset and fails with "the next span sent is null". Shrunk chain (L2 = 2
-     * slots): allocate req1 [p0.b0]; save req1; allocate req2 [p0.b0..b3]; complete io#1; allocate req3
-     * [p0.b0..b3]; release claims of req2; save req3 [p0.b0..b3]. Disabled until the checker keys rejected spans
-     * by allocation as well; the swarm above keeps requests within the ring meanwhile.
+     * Requests that claim more slots than the ring holds: later claims of a batch evict earlier ones at the same
+     * slots, so a store mixes stale and current spans over the same file offsets. This found a false alarm of the
+     * simulator's {@code SpanChecker} (invariant 7: rejected spans were recognised by file offset only), now fixed:
+     * they are recognised by allocation and offset. Shrunk chain (L2 = 2 slots): allocate req1 [p0.b0]; save req1;
+     * allocate req2 [p0.b0..b3]; complete io#1; allocate req3 [p0.b0..b3]; release claims of req2; save req3.
      */
-    @Disabled("sim SpanChecker identifies rejected spans by file offset only: false invariant-7 alarm when a request"
-        + " claims more slots than the ring holds; reported to the sim owner")
     @Property(tries = 1000)
     void invariantsHoldWhenARequestExceedsTheRing(@ForAll("chains") final List<Step> chain,
             @ForAll("swarmWithRequestsLargerThanTheRing") final Knobs knobs, final Footnotes footnotes) {

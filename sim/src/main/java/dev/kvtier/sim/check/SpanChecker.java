@@ -30,7 +30,7 @@ public final class SpanChecker implements Checker {
     private record Slot(long allocationId, long fileOffset) { }
 
     private final Map<Long, ArrayDeque<SpanPiece>> sent = new HashMap<>();
-    private final Map<Long, Set<Long>> rejected = new HashMap<>();
+    private final Map<Long, Set<String>> rejected = new HashMap<>();
     private final Map<Long, ArrayDeque<Slot>> expectedSlots = new HashMap<>();
     private final Map<Long, Integer> nextBatch = new HashMap<>();
     private final Map<Long, Long> storeToRequest = new HashMap<>();
@@ -43,7 +43,8 @@ public final class SpanChecker implements Checker {
             case CoreEvent.BatchSent e -> batchSent(ctx, e);
             case CoreEvent.StoreSent e -> storeSent(ctx, e);
             case CoreEvent.SpanRejected e -> {
-                rejected.computeIfAbsent(e.storeId(), k -> new HashSet<>()).add(e.fileOffset());
+                rejected.computeIfAbsent(e.storeId(), k -> new HashSet<>()).add(pieceId(e.allocationId(),
+                    e.fileOffset()));
                 if (e.reason() == RejectReason.STALE) {
                     staleAllocations.add(e.allocationId());
                 }
@@ -125,8 +126,8 @@ public final class SpanChecker implements Checker {
         if (!(queue != null)) {
             ctx.fail(Invariant.SPAN_ORDER_OFF, "entry inserted by store " + e.opId() + " which sent nothing");
         }
-        final Set<Long> skip = rejected.getOrDefault(e.opId(), Set.of());
-        while (!queue.isEmpty() && skip.contains(queue.peek().fileOffset())) {
+        final Set<String> skip = rejected.getOrDefault(e.opId(), Set.of());
+        while (!queue.isEmpty() && skip.contains(pieceId(queue.peek()))) {
             queue.poll();
         }
         final boolean coalesce = ctx.config().coalesceStoreSpans();
@@ -152,14 +153,23 @@ public final class SpanChecker implements Checker {
         }
     }
 
+    /** A rejected span is named by its allocation and file offset: a stale span and a current one may share slots. */
+    private static String pieceId(final long allocationId, final long fileOffset) {
+        return allocationId + "@" + fileOffset;
+    }
+
+    private static String pieceId(final SpanPiece p) {
+        return pieceId(p.alloc().allocationId(), p.fileOffset());
+    }
+
     private void completed(final CheckContext ctx, final long storeId) {
         final ArrayDeque<SpanPiece> queue = sent.remove(storeId);
-        final Set<Long> skip = rejected.remove(storeId);
+        final Set<String> skip = rejected.remove(storeId);
         if (queue == null) {
             return;
         }
         for (final SpanPiece p : queue) {
-            if (!(skip != null && skip.contains(p.fileOffset()))) {
+            if (!(skip != null && skip.contains(pieceId(p)))) {
                 ctx.fail(Invariant.SPAN_ORDER_OFF, "store " + storeId + " completed without admitting or rejecting span " + p);
             }
         }
