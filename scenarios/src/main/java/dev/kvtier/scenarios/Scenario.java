@@ -17,17 +17,30 @@ import java.util.TreeMap;
  * @param knobs  every effective setting as text, sorted by key (for reports and journal headers)
  * @param gate   the regression gate, or null when the scenario sets none
  * @param swarm  knobs {@code kvtier explore} draws per seed: key (as for {@code --set}) to the values to draw from
+ * @param signoff sign-off thresholds ({@link Signoff#DEFAULT} when the scenario sets none)
  */
 public record Scenario(String name, String source, String text, ModelGeometry model, SimSpec spec,
-                       SortedMap<String, String> knobs, Gate gate, SortedMap<String, List<String>> swarm) {
+                       SortedMap<String, String> knobs, Gate gate, SortedMap<String, List<String>> swarm,
+                       Signoff signoff) {
     public Scenario {
         knobs = new TreeMap<>(knobs);
         swarm = new TreeMap<>(swarm);
     }
 
     /**
-     * A regression gate: this scenario must be slower than {@code baseline} by at least {@code minSlowdown} in
-     * the cold phase (for example 0.2 = 20 %), or the check fails.
+     * A regression gate against a baseline scenario, compared on {@code metric} in virtual time with the same seed:
+     * slowdown = this / baseline - 1. With {@code minSlowdown} set (0 = unset) the gate fails unless this scenario
+     * is at least that much slower (a canary: the simulator must flag a known regression); with
+     * {@code maxSlowdown} set (0 = unset) it fails when this scenario is more than that much slower (a team's own
+     * change must not regress).
      */
-    public record Gate(String baseline, String metric, double minSlowdown) { }
+    public record Gate(String baseline, String metric, double minSlowdown, double maxSlowdown) { }
+
+    /**
+     * Sign-off thresholds: real store bandwidth at least {@code minStoreBytesPerSec} (0 = none), and no more than a
+     * {@code maxDrop} fraction below the newest earlier result for the same scenario and host.
+     */
+    public record Signoff(long minStoreBytesPerSec, double maxDrop) {
+        public static final Signoff DEFAULT = new Signoff(0, 0.25);
+    }
 }

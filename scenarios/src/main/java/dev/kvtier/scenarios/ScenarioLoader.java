@@ -112,10 +112,10 @@ public final class ScenarioLoader {
 
         Scenario build() throws ScenarioException {
             for (final String table : root.propertyNames()) {
-                if (!List.of("scenario", "model", "workload", "phase", "core", "sim", "gate", "swarm")
+                if (!List.of("scenario", "model", "workload", "phase", "core", "sim", "gate", "swarm", "signoff")
                     .contains(table)) {
                     throw new ScenarioException(source + ": key '" + table + "' is not a known table (known: "
-                        + "scenario, model, workload, phase, core, sim, gate, swarm)");
+                        + "scenario, model, workload, phase, core, sim, gate, swarm, signoff)");
                 }
             }
             final Section meta = section("scenario");
@@ -128,7 +128,7 @@ public final class ScenarioLoader {
             final SimSpec spec = sim(name, core, workload);
             final Scenario.Gate gate = gate();
             knobs.put("scenario.name", name);
-            return new Scenario(name, source, text, model, spec, knobs, gate, swarm());
+            return new Scenario(name, source, text, model, spec, knobs, gate, swarm(), signoff());
         }
 
         private Section section(final String name) throws ScenarioException {
@@ -288,13 +288,32 @@ public final class ScenarioLoader {
             }
             final String baseline = s.requiredString("baseline");
             final String metric = s.string("metric", "coldPhaseNanos");
-            final double min = s.fraction("minSlowdown", 0.1);
+            final double min = s.fraction("minSlowdown", 0);
+            final double max = s.fraction("maxSlowdown", 0);
             s.rejectUnknown();
             if (!List.of("coldPhaseNanos", "warmPhaseNanos").contains(metric)) {
                 throw s.fail("metric", "must be \"coldPhaseNanos\" or \"warmPhaseNanos\"");
             }
-            knobs.put("gate", baseline + ":" + metric + ":" + min);
-            return new Scenario.Gate(baseline, metric, min);
+            if (min == 0 && max == 0) {
+                throw s.fail("minSlowdown", "or maxSlowdown is required in [gate]");
+            }
+            knobs.put("gate", baseline + ":" + metric + ":min=" + min + ":max=" + max);
+            return new Scenario.Gate(baseline, metric, min, max);
+        }
+
+        private Scenario.Signoff signoff() throws ScenarioException {
+            final Section s = section("signoff");
+            if (!s.present()) {
+                return Scenario.Signoff.DEFAULT;
+            }
+            final long minBw = s.longValue("minStoreBytesPerSec", 0, 0, Long.MAX_VALUE);
+            final double maxDrop = s.fraction("maxDrop", Scenario.Signoff.DEFAULT.maxDrop());
+            s.rejectUnknown();
+            if (maxDrop >= 1) {
+                throw s.fail("maxDrop", "must be below 1 (a fraction of the previous result), got " + maxDrop);
+            }
+            knobs.put("signoff", "minStoreBytesPerSec=" + minBw + ":maxDrop=" + maxDrop);
+            return new Scenario.Signoff(minBw, maxDrop);
         }
 
         /** {@code [swarm]}: "table.key" = [values...], each value a TOML scalar as --set would take it. */

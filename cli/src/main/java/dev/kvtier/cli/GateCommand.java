@@ -1,0 +1,79 @@
+package dev.kvtier.cli;
+
+import dev.kvtier.scenarios.Scenario;
+import dev.kvtier.scenarios.ScenarioException;
+import dev.kvtier.scenarios.ScenarioLoader;
+import dev.kvtier.sim.run.RunReport;
+import dev.kvtier.sim.run.SimRun;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code kvtier gate SCENARIO}: runs the scenario and the baseline its {@code [gate]} names, in virtual time with the
+ * same seed, and checks the slowdown on the gate's metric: {@code minSlowdown} (a known regression must be flagged)
+ * and/or {@code maxSlowdown} (a change must not regress by more). Exit 0 when the gate holds, 4 when it does not.
+ */
+@Command(name = "gate", mixinStandardHelpOptions = true,
+    description = "Compare a scenario with its [gate] baseline in virtual time; fail on the configured slowdown.")
+public final class GateCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "a scenario with a [gate] table")
+    String scenario;
+
+    @Option(names = "--seed", description = "seed for both runs (default 1)")
+    long seed = 1;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a key in both runs")
+    List<String> sets = new ArrayList<>();
+
+    /** The outcome of a gate, for tests. */
+    public record Verdict(double slowdown, boolean holds, String line) { }
+
+    @Override
+    public Integer call() {
+        final Scenario candidate;
+        final Scenario baseline;
+        try {
+            candidate = ScenarioLoader.load(scenario, sets);
+            if (candidate.gate() == null) {
+                System.err.println("kvtier: " + candidate.source() + " has no [gate] table");
+                return ExitCodes.BAD_INPUT;
+            }
+            baseline = ScenarioLoader.load(candidate.gate().baseline(), sets);
+        } catch (final ScenarioException e) {
+            System.err.println("kvtier: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
+        final RunReport b = new SimRun(baseline.spec(), seed, List.of()).run();
+        final RunReport c = new SimRun(candidate.spec(), seed, List.of()).run();
+        if (!b.ok() || !c.ok()) {
+            System.err.println("FAILED: an invariant failed: " + (b.ok() ? c.violation() : b.violation()));
+            return ExitCodes.INVARIANT;
+        }
+        final Verdict v = verdict(candidate.gate(), metric(b, candidate.gate().metric()),
+            metric(c, candidate.gate().metric()), baseline.name(), candidate.name());
+        System.out.println(v.line());
+        return v.holds() ? ExitCodes.OK : ExitCodes.GATE;
+    }
+
+    /** Applies the gate's bounds to the two measurements. */
+    public static Verdict verdict(final Scenario.Gate gate, final long baselineValue, final long candidateValue,
+                                  final String baselineName, final String candidateName) {
+        final double slowdown = (double) candidateValue / baselineValue - 1;
+        final boolean minOk = gate.minSlowdown() == 0 || slowdown >= gate.minSlowdown();
+        final boolean maxOk = gate.maxSlowdown() == 0 || slowdown <= gate.maxSlowdown();
+        final String line = String.format("gate %s: %s %.3f s vs %s %.3f s: %+.1f %% (%s%s) -> %s", gate.metric(),
+            candidateName, candidateValue / 1e9, baselineName, baselineValue / 1e9, 100 * slowdown,
+            gate.minSlowdown() > 0 ? String.format("must be >= %+.1f %%", 100 * gate.minSlowdown()) : "",
+            gate.maxSlowdown() > 0 ? String.format(" must be <= %+.1f %%", 100 * gate.maxSlowdown()) : "",
+            minOk && maxOk ? "PASS" : "FAIL");
+        return new Verdict(slowdown, minOk && maxOk, line);
+    }
+
+    private static long metric(final RunReport r, final String name) {
+        return name.equals("warmPhaseNanos") ? r.metrics().warmPhaseNanos() : r.metrics().coldPhaseNanos();
+    }
+}

@@ -1,0 +1,162 @@
+package dev.kvtier.cli;
+
+import dev.kvtier.cli.real.HostCalibration;
+import dev.kvtier.cli.signoff.Results;
+import dev.kvtier.cli.signoff.SignoffReport;
+import dev.kvtier.core.port.IoOp;
+import dev.kvtier.journal.file.JournalException;
+import dev.kvtier.realio.bench.FioRunner;
+import dev.kvtier.realio.calibrate.DeviceCalibration;
+import dev.kvtier.realio.calibrate.Measurement;
+import dev.kvtier.scenarios.Profiles;
+import dev.kvtier.scenarios.Scenario;
+import dev.kvtier.scenarios.ScenarioException;
+import dev.kvtier.scenarios.ScenarioLoader;
+import dev.kvtier.sim.device.DeviceProfile;
+import dev.kvtier.sim.host.HostCostProfile;
+import dev.kvtier.sim.run.RunReport;
+import dev.kvtier.sim.run.SimRun;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code kvtier signoff SCENARIO --device PATH}: the scenario in real I/O, then in virtual time on a device profile
+ * and a host cost profile calibrated on this machine, then fio on the same file; the simulator's fidelity per
+ * phase; a comparison with the newest earlier result; {@code results/<date>-<scenario>-<host>.json}, {@code .md} and
+ * plots. Exit 4 when a threshold of the scenario's {@code [signoff]} fails, 1 when an invariant failed.
+ */
+@Command(name = "signoff", mixinStandardHelpOptions = true,
+    description = "Real run + calibrated simulation + fio on one disk; write results/ and check the thresholds.")
+public final class SignoffCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "library name or path")
+    String scenario;
+
+    @Option(names = "--device", required = true, paramLabel = "PATH", description = "the L2 file or block device")
+    Path device;
+
+    @Option(names = "--io", description = "auto, uring or filechannel (default auto)")
+    String io = "auto";
+
+    @Option(names = "--seed", description = "seed of both runs (default 1)")
+    long seed = 1;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a scenario key in both runs")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "--results", paramLabel = "DIR", description = "where results go (default results)")
+    Path results = Path.of("results");
+
+    @Option(names = "--profile", paramLabel = "DEVICE.toml", description = "use this device profile, do not calibrate")
+    Path profile;
+
+    @Option(names = "--quick-calibration", description = "calibrate the disk in seconds rather than a minute")
+    boolean quickCalibration;
+
+    @Option(names = "--no-fio", description = "skip fio even when it is installed")
+    boolean noFio;
+
+    @Override
+    public Integer call() throws IOException {
+        final PrintStream out = System.out;
+        final Scenario sc;
+        try {
+            sc = ScenarioLoader.load(scenario, sets);
+        } catch (final ScenarioException e) {
+            System.err.println("kvtier: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
+        final String host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9.-]", "_");
+        final String base = LocalDate.now() + "-" + sc.name() + "-" + host;
+        Files.createDirectories(results);
+        out.println("== real run of " + sc.name() + " on " + device);
+        final RunReport real;
+        try {
+            real = RealMode.run(sc, seed, device, io, 3600, JournalRecording.open(null, sc, seed, "real"), out);
+        } catch (final RealMode.BadDevice | JournalException e) {
+            System.err.println("kvtier: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
+        RunCommand.summary(out, real, real.virtualNanos());
+        final Path deviceToml = profile != null ? profile : results.resolve(base + "-device.toml");
+        if (profile == null) {
+            out.println("== calibrating " + device + " -> " + deviceToml);
+            final Path scratch = Path.of(device + ".calibration");
+            final int rc = DeviceCalibration.run(scratch, deviceToml, host + "-disk", quickCalibration, out);
+            Files.deleteIfExists(scratch);
+            if (rc != 0) {
+                return ExitCodes.BAD_INPUT;
+            }
+        }
+        final Path hostToml = results.resolve(base + "-host.toml");
+        final HostCostProfile hostProfile = HostCalibration.measure(host + "-core", quickCalibration ? 2 : 6);
+        Files.writeString(hostToml, HostCalibration.toml(hostProfile));
+        out.println("== simulated run on " + deviceToml + " and " + hostToml);
+        final List<String> simSets = new ArrayList<>(sets);
+        simSets.add("sim.device=" + deviceToml.toAbsolutePath());
+        simSets.add("sim.host=" + hostToml.toAbsolutePath());
+        final Scenario simSc;
+        final DeviceProfile deviceProfile;
+        try {
+            simSc = ScenarioLoader.load(scenario, simSets);
+            deviceProfile = Profiles.device("signoff", "--profile", deviceToml.toAbsolutePath().toString(), null);
+        } catch (final ScenarioException e) {
+            System.err.println("kvtier: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
+        final long simStart = System.nanoTime();
+        final RunReport sim = new SimRun(simSc.spec(), seed, List.of()).run();
+        RunCommand.summary(out, sim, System.nanoTime() - simStart);
+        return finish(sc, host, base, real, sim, deviceProfile, hostProfile, fio(sc, out), out);
+    }
+
+    private SignoffReport.Fio fio(final Scenario sc, final PrintStream out) {
+        if (noFio || !FioRunner.available()) {
+            out.println("fio: not run (" + (noFio ? "--no-fio" : "not installed: apt-get install fio") + ")");
+            return null;
+        }
+        final long size = sc.spec().core().l2Bytes();
+        final Optional<Measurement> w = FioRunner.run(device, size, IoOp.WRITE, 1 << 20, 16, 5, true);
+        final Optional<Measurement> r = FioRunner.run(device, size, IoOp.READ, 1 << 20, 16, 5, true);
+        if (w.isEmpty() || r.isEmpty()) {
+            return null;
+        }
+        out.printf("fio sequential 1 MiB depth 16: write %.2f GB/s, read %.2f GB/s%n", w.get().bytesPerSec() / 1e9,
+            r.get().bytesPerSec() / 1e9);
+        return new SignoffReport.Fio(w.get().bytesPerSec(), r.get().bytesPerSec());
+    }
+
+    private int finish(final Scenario sc, final String host, final String base, final RunReport real,
+                       final RunReport sim, final DeviceProfile deviceProfile, final HostCostProfile hostProfile,
+                       final SignoffReport.Fio fio, final PrintStream out) throws IOException {
+        final double store = Results.storeBytesPerSec(real);
+        final SignoffReport.Previous previous = Results.previous(results, sc.name(), host, base + ".json", store);
+        final List<String> reasons = Results.reasons(real, sim, store, previous, sc.signoff());
+        final SignoffReport report = new SignoffReport(sc.name(), host, LocalDate.now().toString(), seed,
+            device.toString(), real, sim, deviceProfile, hostProfile, fio, Results.fidelity(real, sim), store,
+            Results.storeBytesPerSec(sim), fio == null ? null : store / fio.seqWriteBytesPerSec(), previous,
+            sc.signoff(), reasons.isEmpty(), reasons);
+        for (final Path p : Results.write(report, results, base)) {
+            out.println("wrote " + p);
+        }
+        for (final SignoffReport.PhaseFidelity p : report.phases()) {
+            out.printf("fidelity %-6s simulated %.3f s / real %.3f s = %.2f%n", p.name(), p.simNanos() / 1e9,
+                p.realNanos() / 1e9, p.fidelity());
+        }
+        out.println(report.pass() ? "SIGN-OFF PASS" : "SIGN-OFF FAIL: " + String.join("; ", reasons));
+        if (!real.ok() || !sim.ok()) {
+            return ExitCodes.INVARIANT;
+        }
+        return report.pass() ? ExitCodes.OK : ExitCodes.GATE;
+    }
+}
