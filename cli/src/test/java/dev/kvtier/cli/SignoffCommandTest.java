@@ -57,8 +57,9 @@ class SignoffCommandTest {
             "--results", results.toString(), "--quick-calibration", "--no-fio"};
         assertEquals(ExitCodes.OK, Main.execute(args));
         final Path json;
+        final String suffix = "-signoff-small-" + host() + ".json";
         try (Stream<Path> s = Files.list(results)) {
-            json = s.filter(p -> p.toString().endsWith("-signoff-small-" + host() + ".json")).findFirst().orElseThrow();
+            json = s.filter(p -> p.toString().endsWith(suffix)).findFirst().orElseThrow();
         }
         final JsonNode r = ReportJson.mapper().readTree(Files.readString(json));
         assertTrue(r.get("pass").booleanValue());
