@@ -91,7 +91,7 @@ final class CoreHarness {
         this.capacity = new CapacityChecker(new CheckContext(config));
         sink.add(e -> recorded.add(new Recorded(loop.nowNs(), e))).add(checker)
             .add(new InvariantChecker(config, loop, List.of(capacity,
-                new TrimAfterStoreChecker(server.engine().admission()))));
+                new TrimAfterStoreChecker(server.engine().admission()), new ReadBatchChecker())));
         device.connect(server::onIoComplete);
         this.client = new KvClient(config, memory, server, sink, STORE_ID_BASE);
         this.gpu = memory.allocate("gpu", REGION_SLOTS * config.slotBytes());
@@ -192,6 +192,7 @@ final class CoreHarness {
             final long request = nextRequestId++;
             final List<AllocationResult> results = server.allocate(request, modelId, keys(prompt, count),
                 knobs.slotsPerKey());
+            EventAudit.allocate(recorded, request, modelId, keys(prompt, count), results);
             final List<AllocationRef> claimed = new ArrayList<>();
             for (final AllocationResult r : results) {
                 if (r instanceof AllocationResult.Claimed c) {
@@ -235,6 +236,7 @@ final class CoreHarness {
         act(() -> {
             final int prompt = promptChoice % knobs.prompts();
             final List<AllocationRef> prefix = server.lookup(modelId, keys(prompt, knobs.promptBlocks())).prefix();
+            EventAudit.lookup(recorded, modelId, keys(prompt, knobs.promptBlocks()), prefix);
             if (!prefix.isEmpty()) {
                 remembered.add(prefix);
             }
@@ -335,7 +337,10 @@ final class CoreHarness {
                 return;
             }
             final AllocationRef ref = committed.get(choice % committed.size());
-            note("commit " + slots(List.of(ref)) + " again: committed " + server.commit(List.of(ref)));
+            final int before = recorded.size();
+            final int n = server.commit(List.of(ref));
+            EventAudit.commit(recorded.subList(before, recorded.size()), List.of(ref), n);
+            note("commit " + slots(List.of(ref)) + " again: committed " + n);
         });
     }
 

@@ -5,14 +5,16 @@ import dev.kvtier.core.l1.Admission;
 
 /**
  * Invariants 1 and 3: resident bytes never exceed {@code l1Bytes}; bytes leased from the pool (resident,
- * pending-write-owned and in-flight reads) never exceed its capacity; after each grouped store's trim, resident
- * bytes are at most {@code max(bytes stored, saveTarget)}, and the admission arithmetic itself holds. Built from
- * EntryInserted/EntryEvicted and SliceReserved/SliceFreed only. Skips nothing.
+ * pending-write-owned and in-flight reads) never exceed its capacity; every grouped store trims once before it
+ * completes, and when it completes resident bytes are at most {@code max(bytes stored, saveTarget)} (checked at
+ * completion too, so a trim done before the group was inserted is caught); the admission arithmetic itself holds.
+ * Built from EntryInserted/EntryEvicted, SliceReserved/SliceFreed, Trimmed and StoreCompleted. Skips nothing.
  */
 public final class CapacityChecker implements Checker {
     private final Admission admission;
     private long resident;
     private long leased;
+    private long lastTrimmedStore = Long.MIN_VALUE;
 
     public CapacityChecker(final CheckContext ctx) {
         this.admission = Admission.of(ctx.config().l1Bytes(), ctx.config().headroomRatio());
@@ -41,7 +43,18 @@ public final class CapacityChecker implements Checker {
                 }
             }
             case CoreEvent.SliceFreed e -> leased -= e.lengthBytes();
+            case CoreEvent.StoreCompleted e -> {
+                if (lastTrimmedStore != e.storeId()) {
+                    ctx.fail(Invariant.TRIM_BOUND, "store " + e.storeId() + " completed without its trim");
+                }
+                if (resident > admission.trimTarget(e.bytes())) {
+                    ctx.fail(Invariant.TRIM_BOUND, "store " + e.storeId() + " completed with " + resident
+                        + " B resident, above max(stored " + e.bytes() + ", saveTarget "
+                        + admission.saveTargetBytes() + ")");
+                }
+            }
             case CoreEvent.Trimmed e -> {
+                lastTrimmedStore = e.storeId();
                 if (!(e.residentAfter() == resident)) {
                     ctx.fail(Invariant.TRIM_BOUND, "core says resident " + e.residentAfter() + ", events say " + resident);
                 }

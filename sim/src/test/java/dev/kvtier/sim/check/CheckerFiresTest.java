@@ -76,6 +76,17 @@ class CheckerFiresTest {
     }
 
     @Test
+    void trimBoundFiresWhenAStoreCompletesWithoutItsTrim() {
+        assertEquals(Invariant.TRIM_BOUND, fired(new CapacityChecker(new CheckContext(CONFIG)), CONFIG,
+            new CoreEvent.EntryInserted(1, 0, S, 0, 0, false, 0),
+            new CoreEvent.StoreCompleted(1, 1, 0, S)));
+        feed(new CapacityChecker(new CheckContext(CONFIG)), CONFIG,
+            new CoreEvent.EntryInserted(1, 0, S, 0, 0, false, 0),
+            new CoreEvent.Trimmed(1, 3 * S, S, S, 0),
+            new CoreEvent.StoreCompleted(1, 1, 0, S));
+    }
+
+    @Test
     void structureFiresOnOverlappingEntries() {
         final long[] resident = {0};
         final StructureChecker c = new StructureChecker(() -> 2, () -> resident[0]);
