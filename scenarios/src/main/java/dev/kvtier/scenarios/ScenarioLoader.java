@@ -6,6 +6,7 @@ import dev.kvtier.core.config.ReplacementKind;
 import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.geometry.ModelGeometry;
 import dev.kvtier.sim.device.DeviceProfile;
+import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.sim.host.HostCostProfile;
 import dev.kvtier.sim.run.SimSpec;
 import dev.kvtier.sim.workload.PhaseSpec;
@@ -112,10 +113,10 @@ public final class ScenarioLoader {
 
         Scenario build() throws ScenarioException {
             for (final String table : root.propertyNames()) {
-                if (!List.of("scenario", "model", "workload", "phase", "core", "sim", "gate", "swarm", "signoff")
-                    .contains(table)) {
+                if (!List.of("scenario", "model", "workload", "phase", "core", "sim", "faults", "gate", "swarm",
+                    "signoff").contains(table)) {
                     throw new ScenarioException(source + ": key '" + table + "' is not a known table (known: "
-                        + "scenario, model, workload, phase, core, sim, gate, swarm, signoff)");
+                        + "scenario, model, workload, phase, core, sim, faults, gate, swarm, signoff)");
                 }
             }
             final Section meta = section("scenario");
@@ -278,7 +279,25 @@ public final class ScenarioLoader {
             knobs.put("sim.host", host.name());
             record("sim", "maxEvents", maxEvents);
             record("sim", "livenessBoundSeconds", bound);
-            return new SimSpec(name, core, device, host, w, maxEvents, bound * 1_000_000_000L);
+            return new SimSpec(name, core, device, host, w, maxEvents, bound * 1_000_000_000L, faults());
+        }
+
+        /** {@code [faults]}: device faults per million I/Os, until a virtual time (seconds). */
+        private FaultPlan faults() throws ScenarioException {
+            final Section s = section("faults");
+            if (!s.present()) {
+                return FaultPlan.NONE;
+            }
+            final int read = s.intValue("readErrorsPerMillion", 0, 0, FaultPlan.MILLION);
+            final int write = s.intValue("writeErrorsPerMillion", 0, 0, FaultPlan.MILLION);
+            final int spikes = s.intValue("spikesPerMillion", 0, 0, FaultPlan.MILLION);
+            final long spikeNs = s.longValue("spikeNs", 10_000_000, 0, 3_600_000_000_000L);
+            final int slowdown = s.intValue("slowdown", 1, 1, 1000);
+            final long until = s.longValue("untilSeconds", 3600, 0, 1L << 30);
+            s.rejectUnknown();
+            final FaultPlan plan = new FaultPlan(read, write, spikes, spikeNs, slowdown, until * 1_000_000_000L);
+            knobs.put("faults", plan.toString());
+            return plan;
         }
 
         private Scenario.Gate gate() throws ScenarioException {
@@ -328,9 +347,9 @@ public final class ScenarioLoader {
             }
             for (final Map.Entry<String, JsonNode> e : node.properties()) {
                 final String key = e.getKey();
-                if (!key.matches("(core|workload|sim)\\.[A-Za-z][A-Za-z0-9]*|phase\\.\\d+\\.[A-Za-z][A-Za-z0-9]*")) {
+                if (!key.matches("(core|workload|sim|faults)\\.[A-Za-z][A-Za-z0-9]*|phase\\.\\d+\\.[A-Za-z][A-Za-z0-9]*")) {
                     throw new ScenarioException(source + ": key 'swarm.\"" + key
-                        + "\"' must name a core, workload, sim or phase.N key");
+                        + "\"' must name a core, workload, sim, faults or phase.N key");
                 }
                 if (!e.getValue().isArray() || e.getValue().isEmpty()) {
                     throw new ScenarioException(source + ": key 'swarm.\"" + key + "\"' must be a non-empty array");

@@ -37,6 +37,7 @@ public final class RealRun {
     private final NativeMemory memory;
     private final List<RunReport.Phase> phases = new ArrayList<>();
     private long wrongBytes;
+    private long writeErrors;
     private long finishedNs = -1;
     private long startNs;
 
@@ -94,6 +95,7 @@ public final class RealRun {
             violation = v.getMessage();
         }
         final long end = finishedNs >= 0 ? finishedNs : System.nanoTime();
+        writeErrors = server[0].engine().writeErrors();
         return report(metrics, digest, end - startNs, violation);
     }
 
@@ -123,7 +125,7 @@ public final class RealRun {
         final RunReport.Metrics metrics = new RunReport.Metrics(m.storedBytes(), m.loadedBytes(), m.l1HitRatio(),
             m.l2Reads(), m.l2Writes(), m.writeOps(), m.meanWriteBytes(), phase("cold"), phase("warm"), m.storeAck(),
             m.load(), m.ttft(), m.loadFailures(), m.ringEvictions(), m.l1Evictions(), m.memoryWaits(), 0,
-            wrongBytes);
+            wrongBytes, 0, writeErrors);
         return new RunReport(spec.scenario(), "real", seed, digest.eventCount(), wallNs, digest.finish(),
             violation == null ? 0 : 1, violation, metrics, phases);
     }

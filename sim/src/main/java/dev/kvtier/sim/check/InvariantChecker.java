@@ -27,11 +27,18 @@ public final class InvariantChecker implements EventSink {
     public static InvariantChecker standard(final CoreConfig config, final Clock clock,
                                             final LongSupplier coreEntries, final LongSupplier coreResident,
                                             final long livenessBoundNs) {
+        return standard(config, clock, coreEntries, coreResident, livenessBoundNs, 0);
+    }
+
+    /** As above; the liveness time bound applies to requests arriving once faults stopped ({@code faultsUntilNs}). */
+    public static InvariantChecker standard(final CoreConfig config, final Clock clock,
+                                            final LongSupplier coreEntries, final LongSupplier coreResident,
+                                            final long livenessBoundNs, final long faultsUntilNs) {
         final CheckContext probe = new CheckContext(config);
         return new InvariantChecker(config, clock, List.of(new CapacityChecker(probe),
             new StructureChecker(coreEntries, coreResident), new EvictionOrderChecker(config.replacement()),
             new SliceOwnershipChecker(), new SpanChecker(), new WriteOrderChecker(), new IndexChecker(),
-            new LivenessChecker(livenessBoundNs)));
+            new LivenessChecker(livenessBoundNs, faultsUntilNs)));
     }
 
     @Override

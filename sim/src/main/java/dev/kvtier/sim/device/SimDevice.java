@@ -2,6 +2,7 @@ package dev.kvtier.sim.device;
 
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.Device;
+import dev.kvtier.core.port.Entropy;
 import dev.kvtier.core.port.IoCompletion;
 import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
@@ -26,7 +27,11 @@ public final class SimDevice implements Device {
     private final RunMap disk = new RunMap();
     private final long[] channelFreeNs;
     private final Consumer<IoCompletion> target;
+    private final FaultPlan faults;
+    private final Entropy faultStream;
     private long pathFreeNs;
+    private long injectedErrors;
+    private long injectedSpikes;
     private long reads;
     private long writes;
     private long flushes;
@@ -39,6 +44,21 @@ public final class SimDevice implements Device {
      */
     public SimDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
                      final Clock submitClock, final Consumer<IoCompletion> target) {
+        this(profile, capacityBytes, loop, submitClock, target, FaultPlan.NONE, null);
+    }
+
+    /**
+     * A device that injects {@code faults}, drawing every fault decision from {@code faultStream} (seeded), in
+     * submission order.
+     */
+    public SimDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
+                     final Clock submitClock, final Consumer<IoCompletion> target, final FaultPlan faults,
+                     final Entropy faultStream) {
+        if (faults.any() && faultStream == null) {
+            throw new IllegalArgumentException("a fault plan needs a seeded fault stream");
+        }
+        this.faults = faults;
+        this.faultStream = faultStream;
         this.profile = profile;
         this.capacityBytes = capacityBytes;
         this.loop = loop;
@@ -67,7 +87,14 @@ public final class SimDevice implements Device {
             }
         }
         final long start = Math.max(t, channelFreeNs[channel]);
-        final long latencyDone = start + latency(request.op());
+        final boolean faulty = faults.any() && t < faults.untilNs();
+        final long spike = faulty && draw(faults.spikesPerMillion()) ? faults.spikeNs() : 0;
+        final long latencyDone = start + latency(request.op()) * (faulty ? faults.slowdown() : 1) + spike;
+        final boolean fail = faulty && request.op() != IoOp.FLUSH && draw(request.op() == IoOp.READ
+            ? faults.readErrorsPerMillion() : faults.writeErrorsPerMillion());
+        if (spike > 0) {
+            injectedSpikes++;
+        }
         final long done;
         if (request.op() == IoOp.FLUSH) {
             done = latencyDone;
@@ -77,7 +104,27 @@ public final class SimDevice implements Device {
             pathFreeNs = done;
         }
         channelFreeNs[channel] = done;
+        if (fail) {
+            injectedErrors++;
+            loop.at(done, () -> target.accept(new IoCompletion(request.ioId(), -IoCompletion.EIO)));
+            return;
+        }
         loop.at(done, () -> complete(request));
+    }
+
+    /** True with probability {@code perMillion} / 1,000,000, from the fault stream. */
+    private boolean draw(final int perMillion) {
+        return perMillion > 0 && faultStream.nextInt(FaultPlan.MILLION) < perMillion;
+    }
+
+    /** I/Os failed with EIO by the fault plan. */
+    public long injectedErrors() {
+        return injectedErrors;
+    }
+
+    /** I/Os given a latency spike by the fault plan. */
+    public long injectedSpikes() {
+        return injectedSpikes;
     }
 
     private void complete(final IoRequest r) {

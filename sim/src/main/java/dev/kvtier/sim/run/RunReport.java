@@ -29,7 +29,7 @@ public record RunReport(String scenario, String mode, long seed, long events, lo
                           long writeOps, double meanWriteBytes, long coldPhaseNanos, long warmPhaseNanos,
                           Percentiles storeAckNanos, Percentiles loadNanos, Map<String, Percentiles> ttftNanos,
                           long loadFailures, long ringEvictions, long l1Evictions, long memoryWaits,
-                          long serverBusyNanos, long wrongBytes) {
+                          long serverBusyNanos, long wrongBytes, long injectedIoErrors, long writeErrors) {
         public Metrics {
             ttftNanos = Map.copyOf(ttftNanos);
         }

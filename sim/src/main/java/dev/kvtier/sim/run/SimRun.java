@@ -56,11 +56,12 @@ public final class SimRun {
         this.metrics = new RunMetrics(serverThread);
         memory.setListener(costs);
         this.device = new SimDevice(spec.device(), spec.core().l2Bytes(), loop, serverThread,
-            c -> serverThread.submit(() -> server().onIoComplete(c)));
+            c -> serverThread.submit(() -> server().onIoComplete(c)), spec.faults(),
+            new SeededEntropy(seed).child("faults"));
         this.server = new KvServer(spec.core(), memory, device, sink);
         this.checker = InvariantChecker.standard(spec.core(), serverThread,
             () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(),
-            spec.livenessBoundNs());
+            spec.livenessBoundNs(), spec.faults().any() ? spec.faults().untilNs() : 0);
         sink.add(costs).add(checker).add(metrics).add(digest.sink(serverThread));
         for (final EventSink extra : extraSinks) {
             sink.add(extra);
@@ -122,7 +123,8 @@ public final class SimRun {
             metrics.l1HitRatio(), metrics.l2Reads(), metrics.l2Writes(), metrics.writeOps(),
             metrics.meanWriteBytes(), phaseNanos("cold"), phaseNanos("warm"), metrics.storeAck(), metrics.load(),
             metrics.ttft(), metrics.loadFailures(), metrics.ringEvictions(), metrics.l1Evictions(),
-            metrics.memoryWaits(), serverThread.busyTotalNs(), wrongBytes);
+            metrics.memoryWaits(), serverThread.busyTotalNs(), wrongBytes, device.injectedErrors(),
+            server.engine().writeErrors());
         return new RunReport(spec.scenario(), "virtual", seed, digest.eventCount(), loop.nowNs(), digest.finish(),
             violation == null ? 0 : 1, violation, m, phases);
     }

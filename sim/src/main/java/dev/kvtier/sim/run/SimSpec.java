@@ -2,6 +2,7 @@ package dev.kvtier.sim.run;
 
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.sim.device.DeviceProfile;
+import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.sim.host.HostCostProfile;
 import dev.kvtier.sim.workload.WorkloadSpec;
 import java.util.Objects;
@@ -16,10 +17,20 @@ import java.util.Objects;
  * @param workload        the workload
  * @param maxEvents       loop event budget (a run that needs more is a liveness failure)
  * @param livenessBoundNs a request must finish within this much virtual time (invariant 16)
+ * @param faults          device faults to inject ({@link FaultPlan#NONE} for none)
  */
 public record SimSpec(String scenario, CoreConfig core, DeviceProfile device, HostCostProfile host,
-                      WorkloadSpec workload, long maxEvents, long livenessBoundNs) {
+                      WorkloadSpec workload, long maxEvents, long livenessBoundNs, FaultPlan faults) {
+
+    /** A spec without faults. */
+    public SimSpec(final String scenario, final CoreConfig core, final DeviceProfile device,
+                   final HostCostProfile host, final WorkloadSpec workload, final long maxEvents,
+                   final long livenessBoundNs) {
+        this(scenario, core, device, host, workload, maxEvents, livenessBoundNs, FaultPlan.NONE);
+    }
+
     public SimSpec {
+        Objects.requireNonNull(faults, "faults");
         Objects.requireNonNull(scenario, "scenario");
         Objects.requireNonNull(core, "core");
         Objects.requireNonNull(device, "device");
