@@ -11,33 +11,8 @@ import tools.jackson.databind.JsonNode;
 
 /** {@code kvtier run --mode real} on a real temporary file (O_DIRECT, io_uring or the FileChannel fallback). */
 class RealModeTest {
-    private static final String SMALL = """
-        [scenario]
-        name = "real-small"
-        [model]
-        name = "tiny"
-        kvHeads = 1
-        headDim = 64
-        layers = 16
-        blockTokens = 16
-        dtypeBytes = 2
-        [workload]
-        prompts = 6
-        inputTokens = 256
-        concurrency = 2
-        prefillNsPerToken = 0
-        firstTokenNs = 0
-        [[phase]]
-        name = "cold"
-        requests = 6
-        [[phase]]
-        name = "warm"
-        requests = 6
-        [core]
-        l1Fraction = 0.5
-        l2Fraction = 1.05
-        stagingBatchBytes = 262144
-        """;
+    private static final String SMALL = TinyScenario.text("real-small", "");
+
 
     private static Path dir() throws IOException {
         final Path d = Path.of("target", "real-mode-test");

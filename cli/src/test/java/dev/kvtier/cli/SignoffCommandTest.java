@@ -20,31 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 class SignoffCommandTest {
-    private static final String SMALL = """
-        [scenario]
-        name = "signoff-small"
-        [model]
-        name = "tiny"
-        kvHeads = 1
-        headDim = 64
-        layers = 16
-        [workload]
-        prompts = 6
-        inputTokens = 256
-        concurrency = 2
-        prefillNsPerToken = 0
-        firstTokenNs = 0
-        [[phase]]
-        name = "cold"
-        requests = 6
-        [[phase]]
-        name = "warm"
-        requests = 6
-        [core]
-        l1Fraction = 0.5
-        l2Fraction = 1.05
-        stagingBatchBytes = 262144
-        """;
+    private static final String SMALL = TinyScenario.text("signoff-small", "");
+
 
     @Test
     void shouldWriteResultsAndCompareWithTheEarlierOne(@TempDir final Path tmp) throws IOException {

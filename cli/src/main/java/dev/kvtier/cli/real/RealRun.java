@@ -2,7 +2,6 @@ package dev.kvtier.cli.real;
 
 import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.config.CoreConfig;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
@@ -17,10 +16,10 @@ import dev.kvtier.sim.check.InvariantViolation;
 import dev.kvtier.sim.loop.SeededEntropy;
 import dev.kvtier.sim.metrics.RunMetrics;
 import dev.kvtier.sim.run.FanOutSink;
+import dev.kvtier.sim.run.RunRecorder;
 import dev.kvtier.sim.run.RunReport;
 import dev.kvtier.sim.run.SimSpec;
 import dev.kvtier.sim.workload.WorkloadDriver;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
@@ -35,11 +34,6 @@ public final class RealRun {
     private final long seed;
     private final PolledDevice device;
     private final NativeMemory memory;
-    private final List<RunReport.Phase> phases = new ArrayList<>();
-    private long wrongBytes;
-    private long writeErrors;
-    private long finishedNs = -1;
-    private long startNs;
 
     /** Native memory a run needs: L1 pool, staging, engine KV, with 64 MiB to spare. */
     public static long memoryBytes(final SimSpec spec) {
@@ -72,7 +66,9 @@ public final class RealRun {
             spec.livenessBoundNs());
         sink.add(checker).add(metrics).add(digest.sink(loop));
         extraSinks.apply(loop).forEach(sink::add);
+        final RunRecorder recorder = new RunRecorder(checker);
         String violation = null;
+        long startNs = System.nanoTime();
         try {
             final KvClient client = new KvClient(spec.core(), memory, server[0], sink, 1L << 50);
             final MemoryRegion gpu = memory.allocate("gpu", WorkloadDriver.gpuBytes(spec.workload(),
@@ -82,11 +78,12 @@ public final class RealRun {
             }
             final WorkloadDriver driver = new WorkloadDriver(spec.workload(), new WorkloadDriver.Wiring(loop,
                 Runnable::run, loop, server[0], client, memory, gpu, new SeededEntropy(seed).child("workload"), sink,
-                observer(checker)));
+                recorder));
             startNs = System.nanoTime();
+            recorder.origin(startNs);
             loop.step();
             driver.start();
-            final RealLoop.Outcome outcome = loop.runFor(() -> finishedNs >= 0, timeoutNs);
+            final RealLoop.Outcome outcome = loop.runFor(recorder::done, timeoutNs);
             if (outcome == RealLoop.Outcome.DEADLINE) {
                 checker.report(Invariant.LIVENESS, "the workload did not finish within " + timeoutNs / 1e9 + " s");
             }
@@ -94,48 +91,8 @@ public final class RealRun {
         } catch (final InvariantViolation v) {
             violation = v.getMessage();
         }
-        final long end = finishedNs >= 0 ? finishedNs : System.nanoTime();
-        writeErrors = server[0].engine().writeErrors();
-        return report(metrics, digest, end - startNs, violation);
-    }
-
-    private WorkloadDriver.Observer observer(final InvariantChecker checker) {
-        return new WorkloadDriver.Observer() {
-            @Override
-            public void wrongBytes(final long requestId, final int block, final long offset, final PrefixKey key) {
-                wrongBytes++;
-                checker.report(Invariant.LOAD_BYTES, "request " + requestId + " block " + block + " (key " + key
-                    + ") loaded wrong bytes, first at offset " + offset);
-            }
-
-            @Override
-            public void phaseEnded(final int index, final String name, final long s, final long e) {
-                phases.add(new RunReport.Phase(name, s - startNs, e - startNs, e - s));
-            }
-
-            @Override
-            public void finished(final long timeNs) {
-                finishedNs = timeNs;
-            }
-        };
-    }
-
-    private RunReport report(final RunMetrics m, final EventDigest digest, final long wallNs,
-                             final String violation) {
-        final RunReport.Metrics metrics = new RunReport.Metrics(m.storedBytes(), m.loadedBytes(), m.l1HitRatio(),
-            m.l2Reads(), m.l2Writes(), m.writeOps(), m.meanWriteBytes(), phase("cold"), phase("warm"), m.storeAck(),
-            m.load(), m.ttft(), m.loadFailures(), m.ringEvictions(), m.l1Evictions(), m.memoryWaits(), 0,
-            wrongBytes, 0, writeErrors);
-        return new RunReport(spec.scenario(), "real", seed, digest.eventCount(), wallNs, digest.finish(),
-            violation == null ? 0 : 1, violation, metrics, phases);
-    }
-
-    private long phase(final String name) {
-        for (final RunReport.Phase p : phases) {
-            if (p.name().equals(name)) {
-                return p.durationNanos();
-            }
-        }
-        return 0;
+        final long end = recorder.done() ? recorder.finishedNs() : System.nanoTime();
+        return recorder.report(spec.scenario(), "real", seed, digest.eventCount(), end - startNs, digest.finish(),
+            violation, metrics, new RunRecorder.Extras(0, 0, server[0].engine().writeErrors()));
     }
 }

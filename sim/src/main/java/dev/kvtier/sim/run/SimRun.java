@@ -1,7 +1,6 @@
 package dev.kvtier.sim.run;
 
 import dev.kvtier.core.client.KvClient;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
@@ -18,7 +17,6 @@ import dev.kvtier.sim.loop.ServerThread;
 import dev.kvtier.sim.memory.ProvenanceMemory;
 import dev.kvtier.sim.metrics.RunMetrics;
 import dev.kvtier.sim.workload.WorkloadDriver;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -43,9 +41,7 @@ public final class SimRun {
     private final KvServer server;
     private final SimDevice device;
     private final InvariantChecker checker;
-    private final List<RunReport.Phase> phases = new ArrayList<>();
-    private long wrongBytes;
-    private long finishedNs = -1;
+    private final RunRecorder recorder;
 
     public SimRun(final SimSpec spec, final long seed, final List<EventSink> extraSinks) {
         this.spec = spec;
@@ -62,6 +58,7 @@ public final class SimRun {
         this.checker = InvariantChecker.standard(spec.core(), serverThread,
             () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(),
             spec.livenessBoundNs(), spec.faults().any() ? spec.faults().untilNs() : 0);
+        this.recorder = new RunRecorder(checker);
         sink.add(costs).add(checker).add(metrics).add(digest.sink(serverThread));
         for (final EventSink extra : extraSinks) {
             sink.add(extra);
@@ -81,10 +78,10 @@ public final class SimRun {
                 spec.core().slotBytes()));
             final WorkloadDriver driver = new WorkloadDriver(spec.workload(), new WorkloadDriver.Wiring(loop,
                 serverThread::submit, serverThread, server, client, memory, gpu,
-                new SeededEntropy(seed).child("workload"), sink, observer()));
+                new SeededEntropy(seed).child("workload"), sink, recorder));
             driver.start();
             loop.run();
-            if (finishedNs < 0) {
+            if (!recorder.done()) {
                 checker.report(Invariant.LIVENESS, "the workload did not finish: no event left at "
                     + loop.nowNs() + " ns");
             }
@@ -97,45 +94,10 @@ public final class SimRun {
         return report(violation);
     }
 
-    private WorkloadDriver.Observer observer() {
-        return new WorkloadDriver.Observer() {
-            @Override
-            public void wrongBytes(final long requestId, final int block, final long offset, final PrefixKey key) {
-                wrongBytes++;
-                checker.report(Invariant.LOAD_BYTES, "request " + requestId + " block " + block + " (key " + key
-                    + ") loaded bytes that are not its key's, first at offset " + offset);
-            }
-
-            @Override
-            public void phaseEnded(final int index, final String name, final long startNs, final long endNs) {
-                phases.add(new RunReport.Phase(name, startNs, endNs, endNs - startNs));
-            }
-
-            @Override
-            public void finished(final long timeNs) {
-                finishedNs = timeNs;
-            }
-        };
-    }
-
     private RunReport report(final String violation) {
-        final RunReport.Metrics m = new RunReport.Metrics(metrics.storedBytes(), metrics.loadedBytes(),
-            metrics.l1HitRatio(), metrics.l2Reads(), metrics.l2Writes(), metrics.writeOps(),
-            metrics.meanWriteBytes(), phaseNanos("cold"), phaseNanos("warm"), metrics.storeAck(), metrics.load(),
-            metrics.ttft(), metrics.loadFailures(), metrics.ringEvictions(), metrics.l1Evictions(),
-            metrics.memoryWaits(), serverThread.busyTotalNs(), wrongBytes, device.injectedErrors(),
-            server.engine().writeErrors());
-        return new RunReport(spec.scenario(), "virtual", seed, digest.eventCount(), loop.nowNs(), digest.finish(),
-            violation == null ? 0 : 1, violation, m, phases);
-    }
-
-    private long phaseNanos(final String name) {
-        for (final RunReport.Phase p : phases) {
-            if (p.name().equals(name)) {
-                return p.durationNanos();
-            }
-        }
-        return 0;
+        return recorder.report(spec.scenario(), "virtual", seed, digest.eventCount(), loop.nowNs(), digest.finish(),
+            violation, metrics, new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(),
+                server.engine().writeErrors()));
     }
 
     /** The simulated device, for tests and reports. */
