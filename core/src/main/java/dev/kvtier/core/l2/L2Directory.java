@@ -193,7 +193,7 @@ public final class L2Directory {
         return out;
     }
 
-    /** Whether the live allocation {@code ref} is committed; false if it is not live. */
+    /** Loads leasing the live allocation {@code ref}; 0 if it is not live. */
     public int leases(final AllocationRef ref) {
         final Chunk c = current(ref);
         return c == null ? 0 : c.leases;

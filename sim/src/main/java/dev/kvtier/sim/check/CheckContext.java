@@ -28,12 +28,4 @@ public final class CheckContext {
     public InvariantViolation fail(final Invariant invariant, final String detail) {
         throw new InvariantViolation(invariant, sequence, detail);
     }
-
-    /** Fails unless {@code condition} holds. Builds no message on success only when {@code detail} is a constant:
-     * checkers on the hot path test and call {@link #fail} themselves. */
-    public void require(final boolean condition, final Invariant invariant, final String detail) {
-        if (!condition) {
-            fail(invariant, detail);
-        }
-    }
 }
