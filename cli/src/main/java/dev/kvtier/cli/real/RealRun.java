@@ -81,7 +81,6 @@ public final class RealRun {
                 recorder));
             startNs = System.nanoTime();
             recorder.origin(startNs);
-            loop.step();
             driver.start();
             final RealLoop.Outcome outcome = loop.runFor(recorder::done, timeoutNs);
             if (outcome == RealLoop.Outcome.DEADLINE) {

@@ -235,7 +235,7 @@ public final class TieredStore {
 
     /** Bytes one reservation may take at most: what L1 can hold. */
     long maxReservationBytes() {
-        return Math.min(pool.capacityBytes(), config.l1Bytes());
+        return config.l1Bytes(); // the pool is align4096(l1Bytes), never smaller
     }
 
     /**
