@@ -282,7 +282,11 @@ public final class ScenarioLoader {
             return new SimSpec(name, core, device, host, w, maxEvents, bound * 1_000_000_000L, faults());
         }
 
-        /** {@code [faults]}: device faults per million I/Os, until a virtual time (seconds). */
+        /**
+         * {@code [faults]}: device faults per million I/Os (EIO, spikes, silent corruption, misdirected writes), a
+         * slow device and a full metadata disk, until a virtual time (seconds); the volatile write cache and a crash
+         * at a loop event. {@link FaultPlan} says what each does and what the core claims to tolerate.
+         */
         private FaultPlan faults() throws ScenarioException {
             final Section s = section("faults");
             if (!s.present()) {
@@ -294,8 +298,14 @@ public final class ScenarioLoader {
             final long spikeNs = s.longValue("spikeNs", 10_000_000, 0, 3_600_000_000_000L);
             final int slowdown = s.intValue("slowdown", 1, 1, 1000);
             final long until = s.longValue("untilSeconds", 3600, 0, 1L << 30);
+            final int corruptions = s.intValue("corruptionsPerMillion", 0, 0, FaultPlan.MILLION);
+            final int misdirects = s.intValue("misdirectsPerMillion", 0, 0, FaultPlan.MILLION);
+            final long metaFull = s.longValue("metaFullAfterWrites", 0, 0, 1L << 40);
+            final boolean cache = s.bool("volatileWriteCache", false);
+            final long crashAt = s.longValue("crashAtEvent", -1, -1, 1L << 40);
             s.rejectUnknown();
-            final FaultPlan plan = new FaultPlan(read, write, spikes, spikeNs, slowdown, until * 1_000_000_000L);
+            final FaultPlan plan = new FaultPlan(read, write, spikes, spikeNs, slowdown, until * 1_000_000_000L,
+                corruptions, misdirects, metaFull, cache, crashAt);
             knobs.put("faults", plan.toString());
             return plan;
         }

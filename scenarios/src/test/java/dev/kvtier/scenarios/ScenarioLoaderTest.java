@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.ReplacementKind;
 import dev.kvtier.sim.device.DeviceProfile;
+import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.sim.workload.PhaseSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -154,5 +155,88 @@ class ScenarioLoaderTest {
         final String m = assertThrows(ScenarioException.class,
             () -> ScenarioLoader.load(dir.resolve("s.toml").toString(), List.of())).getMessage();
         assertTrue(m.contains("key 'device.readLatencyNs' is required"), m);
+    }
+
+    @Test
+    void shouldReadEveryFaultKey() throws ScenarioException {
+        final FaultPlan f = ScenarioLoader.parse("t.toml", MINIMAL + """
+            [faults]
+            readErrorsPerMillion = 1
+            writeErrorsPerMillion = 2
+            spikesPerMillion = 3
+            spikeNs = 4
+            slowdown = 5
+            untilSeconds = 6
+            corruptionsPerMillion = 7
+            misdirectsPerMillion = 8
+            metaFullAfterWrites = 9
+            volatileWriteCache = true
+            crashAtEvent = 10
+            """, List.of(), null).spec().faults();
+        assertEquals(new FaultPlan(1, 2, 3, 4, 5, 6_000_000_000L, 7, 8, 9, true, 10), f);
+    }
+
+    @Test
+    void shouldDefaultTheNewFaultKeysToNone() throws ScenarioException {
+        final FaultPlan f = ScenarioLoader.parse("t.toml", MINIMAL + "[faults]\nwriteErrorsPerMillion = 5\n",
+            List.of(), null).spec().faults();
+        assertEquals(new FaultPlan(0, 5, 0, 10_000_000, 1, 3_600_000_000_000L), f);
+        assertEquals(0, f.corruptionsPerMillion() + f.misdirectsPerMillion() + f.metaFullAfterWrites());
+        assertFalse(f.volatileWriteCache());
+        assertEquals(-1, f.crashAtEvent());
+        assertFalse(f.writeCacheEnabled());
+        assertEquals(FaultPlan.NONE, ScenarioLoader.parse("t.toml", MINIMAL, List.of(), null).spec().faults());
+    }
+
+    @Test
+    void shouldSetTheNewFaultKeysFromTheCommandLine() throws ScenarioException {
+        final FaultPlan f = ScenarioLoader.parse("t.toml", MINIMAL, List.of("faults.corruptionsPerMillion=1000",
+            "faults.misdirectsPerMillion=20", "faults.crashAtEvent=5000", "faults.metaFullAfterWrites=3"), null)
+            .spec().faults();
+        assertEquals(1000, f.corruptionsPerMillion());
+        assertEquals(20, f.misdirectsPerMillion());
+        assertEquals(3, f.metaFullAfterWrites());
+        assertEquals(5000, f.crashAtEvent());
+        assertTrue(f.writeCacheEnabled(), "a crash implies the volatile write cache");
+        assertTrue(f.any());
+    }
+
+    @Test
+    void shouldRejectBadNewFaultValues() {
+        assertEquals("t.toml: key 'faults.corruptionsPerMillion' must be in [0, 1000000], got 1000001",
+            error(MINIMAL + "[faults]\ncorruptionsPerMillion = 1000001\n"));
+        assertTrue(error(MINIMAL + "[faults]\nmisdirectsPerMillion = -1\n")
+            .contains("key 'faults.misdirectsPerMillion' must be in [0, 1000000]"));
+        assertTrue(error(MINIMAL + "[faults]\nmetaFullAfterWrites = -2\n")
+            .contains("key 'faults.metaFullAfterWrites' must be in [0, "));
+        assertEquals("t.toml: key 'faults.volatileWriteCache' must be true or false, got \"yes\"",
+            error(MINIMAL + "[faults]\nvolatileWriteCache = \"yes\"\n"));
+        assertTrue(error(MINIMAL + "[faults]\ncrashAtEvent = -2\n")
+            .contains("key 'faults.crashAtEvent' must be in [-1, "));
+        assertTrue(error(MINIMAL + "[faults]\ncrashAtEvent = 1.5\n")
+            .contains("key 'faults.crashAtEvent' must be a whole number"));
+    }
+
+    @Test
+    void shouldRejectUnknownFaultKeys() {
+        final String m = error(MINIMAL + "[faults]\ncorruptionPerMillion = 5\n");
+        assertTrue(m.startsWith("t.toml: key 'faults.corruptionPerMillion' is not a known key (known: "), m);
+        assertTrue(m.contains("corruptionsPerMillion") && m.contains("volatileWriteCache")
+            && m.contains("crashAtEvent"), m);
+    }
+
+    @Test
+    void shouldAcceptTheNewFaultKeysInASwarm() throws ScenarioException {
+        final Scenario s = ScenarioLoader.parse("t.toml", MINIMAL + """
+            [swarm]
+            "faults.corruptionsPerMillion" = [0, 10000]
+            "faults.volatileWriteCache" = [false, true]
+            """, List.of(), null);
+        assertEquals(List.of("0", "10000"), s.swarm().get("faults.corruptionsPerMillion"));
+        assertEquals(List.of("false", "true"), s.swarm().get("faults.volatileWriteCache"));
+        final Scenario drawn = ScenarioLoader.parse("t.toml", s.text(), List.of("faults.volatileWriteCache=true",
+            "faults.corruptionsPerMillion=10000"), null);
+        assertTrue(drawn.spec().faults().volatileWriteCache());
+        assertEquals(10_000, drawn.spec().faults().corruptionsPerMillion());
     }
 }

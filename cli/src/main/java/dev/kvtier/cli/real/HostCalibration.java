@@ -158,7 +158,7 @@ public final class HostCalibration {
         }
         rig.server.store(1, rig.source, spans, r -> { });
         rig.device.completeAll();
-        rig.server.commit(rig.refs);
+        rig.server.commit(rig.refs, n -> { });
         final long t0 = System.nanoTime();
         rig.server.load(2, ranges, rig.source, r -> { });
         final long ns = System.nanoTime() - t0;

@@ -199,9 +199,10 @@ public final class KvClient {
                 accepted.add(e.getValue());
             }
         }
-        server.commit(accepted);
         final List<AllocationRef> rejected = List.copyOf(job.rejected.values());
-        sink.emit(new CoreEvent.RequestCommitted(job.requestId, accepted.size(), rejected.size()));
-        job.listener.committed(job.requestId, accepted, rejected);
+        server.commit(accepted, visible -> {
+            sink.emit(new CoreEvent.RequestCommitted(job.requestId, accepted.size(), rejected.size()));
+            job.listener.committed(job.requestId, accepted, rejected);
+        });
     }
 }

@@ -120,6 +120,11 @@ public record CoreConfig(long slotBytes, long l2Bytes, long l1Bytes, int headroo
             concurrentIos, readBatchMax, maxReadBytes, stagingBatchBytes, stagingPoolBytes, replacement, commitMode);
     }
 
+    public CoreConfig withCommitMode(final CommitMode mode) {
+        return new CoreConfig(slotBytes, l2Bytes, l1Bytes, headroomRatio, groupedWriteBatchBytes, coalesceStoreSpans,
+            concurrentIos, readBatchMax, maxReadBytes, stagingBatchBytes, stagingPoolBytes, replacement, mode);
+    }
+
     private static void positive(final String what, final long value) {
         if (value <= 0) {
             throw new IllegalArgumentException(what + " must be positive, got " + value);

@@ -26,7 +26,7 @@ public sealed interface CoreEvent {
     enum SkipReason { CLAIMED, COMMITTED, TOO_LARGE }
 
     /** Why a chunk left the L2 ring. */
-    enum RingEvictReason { SPACE, WRAP, WRITE_FAILED }
+    enum RingEvictReason { SPACE, WRAP, WRITE_FAILED, CORRUPT, NOT_DURABLE }
 
     /** Why an L1 entry left the entry map. */
     enum L1EvictReason { RESERVE, TRIM, OVERLAP }
@@ -38,10 +38,10 @@ public sealed interface CoreEvent {
     enum RejectReason { STALE, MISALIGNED, OUTSIDE_ALLOCATION, LARGER_THAN_L1 }
 
     /** Why a load failed. */
-    enum LoadFailure { NOT_COMMITTED, LEASE_REVOKED, READ_ERROR, CLOSED }
+    enum LoadFailure { NOT_COMMITTED, LEASE_REVOKED, READ_ERROR, CLOSED, CORRUPT }
 
     /** Why a promotion was not inserted into L1. */
-    enum DiscardReason { SUPERSEDED, LOAD_FAILED }
+    enum DiscardReason { SUPERSEDED, LOAD_FAILED, PARTIAL_SLOT }
 
     // ---- L2 index and ring ----
 
@@ -209,6 +209,47 @@ public sealed interface CoreEvent {
     /** Decision: drain finished: no L2 write is pending. */
     record Drained(long writesCompleted) implements CoreEvent { }
 
+
+    // ---- crash-safe index and data validation ----
+
+    /**
+     * Decision: a slot read back from L2 did not match the checksum kept for it (or none was kept); the load fails
+     * and the slot's chunk is evicted. {@code slotIndex} is the slot's position in its read, in verification order.
+     */
+    record ChecksumMismatch(long loadId, long fileOffset, long lengthBytes, int slotIndex) implements CoreEvent { }
+
+    /** Input: the runner opens the index: recover it from the index device, or start a fresh one (format). */
+    record IndexOpenRequested(boolean recover) implements CoreEvent { }
+
+    /** Decision: an I/O went to the index device (the metadata log or a checkpoint). */
+    record IndexIoSubmitted(long ioId, IoOp op, long offset, long lengthBytes) implements CoreEvent { }
+
+    /** Input: the index device completed an I/O with {@code result} (bytes, or a negative errno). */
+    record IndexIoCompleted(long ioId, IoOp op, long offset, long result) implements CoreEvent { }
+
+    /** Decision: a checkpoint of {@code chunks} committed chunks was made durable; the log restarts at {@code nextSeq}. */
+    record IndexCheckpointed(long epoch, long nextSeq, int chunks, long bytes) implements CoreEvent { }
+
+    /**
+     * Decision: the index was opened: {@code recovered} committed chunks from a checkpoint and {@code records} log
+     * records ({@code 0, 0} for a fresh start), {@code bytesRead} read from the index device.
+     */
+    record IndexOpened(long epoch, boolean recoveredFromDisk, int recovered, long records, long bytesRead)
+        implements CoreEvent { }
+
+    /** Decision: a committed chunk was rebuilt from the index device when the index was recovered (oldest first). */
+    record ChunkRecovered(PrefixKey key, int modelId, long allocationId, int startSlot, int slotCount)
+        implements CoreEvent { }
+
+    /** Decision: the index device failed; index persistence stops until a checkpoint succeeds. */
+    record IndexFailed(long result) implements CoreEvent { }
+
+    /** Decision: durable commits wait for the L2 writes of their ranges, then a flush of the data device. */
+    record CommitPending(long commitId, int allocations, int waitingWrites) implements CoreEvent { }
+
+    /** Decision: a durable commit could not be made durable; its allocations were evicted (never visible). */
+    record CommitRefused(long commitId, PrefixKey key, long allocationId) implements CoreEvent { }
+
     // ---- driver annotations (workload drivers; not inputs of the core, not compared by replay) ----
 
     /** Driver: a workload phase began (for example "cold" or "warm"). */
@@ -273,6 +314,16 @@ public sealed interface CoreEvent {
             case RequestCommitted x -> Kind.DECISION;
             case DrainRequested x -> Kind.INPUT;
             case Drained x -> Kind.DECISION;
+            case ChecksumMismatch x -> Kind.DECISION;
+            case IndexOpenRequested x -> Kind.INPUT;
+            case IndexIoSubmitted x -> Kind.DECISION;
+            case IndexIoCompleted x -> Kind.INPUT;
+            case IndexCheckpointed x -> Kind.DECISION;
+            case IndexOpened x -> Kind.DECISION;
+            case IndexFailed x -> Kind.DECISION;
+            case ChunkRecovered x -> Kind.DECISION;
+            case CommitPending x -> Kind.DECISION;
+            case CommitRefused x -> Kind.DECISION;
             case PhaseStarted x -> Kind.DRIVER;
             case RequestArrived x -> Kind.DRIVER;
             case RequestFinished x -> Kind.DRIVER;

@@ -1,6 +1,7 @@
 package dev.kvtier.core.l2;
 
 import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.index.IndexChunk;
 
 /** One live allocation in the ring: a contiguous run of slots owned by one key, claimed or committed. */
 final class Chunk {
@@ -9,7 +10,11 @@ final class Chunk {
     final long allocationId;
     final int startSlot;
     final int slotCount;
+    final long[] sums;
+    final boolean[] known;
     boolean committed;
+    /** Its COMMIT record is in the index log (so its removal is logged too). */
+    boolean logged;
     int leases;
 
     Chunk(final PrefixKey key, final int modelId, final long allocationId, final int startSlot, final int slotCount) {
@@ -18,6 +23,8 @@ final class Chunk {
         this.allocationId = allocationId;
         this.startSlot = startSlot;
         this.slotCount = slotCount;
+        this.sums = new long[slotCount];
+        this.known = new boolean[slotCount];
     }
 
     int endSlot() {
@@ -35,5 +42,9 @@ final class Chunk {
     boolean matches(final AllocationRef ref) {
         return ref.allocationId() == allocationId && ref.startSlot() == startSlot && ref.slotCount() == slotCount
             && ref.key().equals(key);
+    }
+
+    IndexChunk persisted() {
+        return new IndexChunk(key, modelId, allocationId, startSlot, slotCount, sums.clone(), known.clone());
     }
 }

@@ -4,6 +4,8 @@ import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.event.CoreEvent.SkipReason;
 import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.index.IndexChunk;
+import dev.kvtier.core.index.IndexLog;
 import dev.kvtier.core.port.EventSink;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +30,7 @@ public final class L2Directory {
     private final Map<PrefixKey, Chunk> index = new HashMap<>();
     private final EventSink sink;
     private Listener listener = (ref, reason) -> { };
+    private IndexLog log;
     private long nextAllocationId = 1;
     private long lateCommits;
     private long evictions;
@@ -50,6 +53,16 @@ public final class L2Directory {
     /** Installs the one listener (the store engine); wiring happens once, in the composition root. */
     public void setListener(final Listener newListener) {
         this.listener = newListener;
+    }
+
+    /** Installs the crash-safe index log: from now on every commit and every removal of a logged chunk is logged. */
+    public void setIndexLog(final IndexLog indexLog) {
+        this.log = indexLog;
+    }
+
+    /** The index log, or null when the index is not persisted. */
+    public IndexLog indexLog() {
+        return log;
     }
 
     public long slotBytes() {
@@ -114,6 +127,11 @@ public final class L2Directory {
     /** Publishes each current, uncommitted allocation; anything else is a counted late commit. */
     public int commit(final List<AllocationRef> refs) {
         sink.emit(new CoreEvent.CommitRequested(refs));
+        return publish(refs);
+    }
+
+    /** Makes each current, uncommitted allocation visible (logging it first if it is not yet); the rest are late. */
+    public int publish(final List<AllocationRef> refs) {
         int committed = 0;
         for (final AllocationRef ref : refs) {
             final Chunk c = current(ref);
@@ -123,12 +141,106 @@ public final class L2Directory {
                 continue;
             }
             if (!c.committed) {
+                if (!c.logged && log != null) {
+                    log.appendCommit(c.persisted());
+                    c.logged = true;
+                }
                 c.committed = true;
                 committed++;
                 sink.emit(new CoreEvent.Committed(ref.key(), ref.allocationId()));
             }
         }
         return committed;
+    }
+
+    /**
+     * Durable mode, once the allocation's bytes are written and flushed: appends its COMMIT record (it becomes
+     * visible with {@link #commit} once the record is durable). False when it is no longer current.
+     */
+    public boolean logCommit(final AllocationRef ref) {
+        final Chunk c = current(ref);
+        if (c == null) {
+            return false;
+        }
+        if (!c.logged && log != null) {
+            log.appendCommit(c.persisted());
+            c.logged = true;
+        }
+        return true;
+    }
+
+    /** Durable mode: the allocation could not be made durable; it is evicted, never visible. */
+    public void refuse(final AllocationRef ref) {
+        final Chunk c = current(ref);
+        if (c != null && !c.committed) {
+            evict(c, RingEvictReason.NOT_DURABLE);
+        }
+    }
+
+    /** Records the checksum of slot {@code slot} (a file slot) of a current allocation; a no-op otherwise. */
+    public void recordChecksum(final AllocationRef ref, final int slot, final long sum) {
+        final Chunk c = current(ref);
+        if (c != null && slot >= c.startSlot && slot < c.endSlot()) {
+            c.sums[slot - c.startSlot] = sum;
+            c.known[slot - c.startSlot] = true;
+        }
+    }
+
+    /** Forgets the checksum of a slot that a store covered only in part (its content is no longer known). */
+    public void forgetChecksum(final AllocationRef ref, final int slot) {
+        final Chunk c = current(ref);
+        if (c != null && slot >= c.startSlot && slot < c.endSlot()) {
+            c.known[slot - c.startSlot] = false;
+        }
+    }
+
+    /** The checksum kept for file slot {@code slot} by the live chunk holding it; null when none is known. */
+    public Long expectedSum(final int slot) {
+        final List<Chunk> owners = ring.overlapping(slot, 1);
+        if (owners.isEmpty()) {
+            return null;
+        }
+        final Chunk c = owners.getFirst();
+        return c.known[slot - c.startSlot] ? c.sums[slot - c.startSlot] : null;
+    }
+
+    /** A slot read back from L2 did not match: its chunk leaves the index (a miss from now on, never wrong bytes). */
+    public void evictCorrupt(final int slot) {
+        for (final Chunk c : ring.overlapping(slot, 1)) {
+            evict(c, RingEvictReason.CORRUPT);
+        }
+    }
+
+    /** Every chunk whose COMMIT record is logged, oldest first, as a checkpoint persists it. */
+    public List<IndexChunk> loggedChunks() {
+        final List<IndexChunk> out = new ArrayList<>();
+        for (final Chunk c : ring.inAgeOrder()) {
+            if (c.logged) {
+                out.add(c.persisted());
+            }
+        }
+        return out;
+    }
+
+    /** Rebuilds the index from recovered chunks (allocation order): all committed and logged. Only when empty. */
+    public void restore(final List<IndexChunk> chunks) {
+        final List<Chunk> rebuilt = new ArrayList<>(chunks.size());
+        for (final IndexChunk r : chunks) {
+            final Chunk c = new Chunk(r.key(), r.modelId(), r.allocationId(), r.startSlot(), r.slotCount());
+            System.arraycopy(r.sums(), 0, c.sums, 0, r.slotCount());
+            System.arraycopy(r.known(), 0, c.known, 0, r.slotCount());
+            c.committed = true;
+            c.logged = true;
+            rebuilt.add(c);
+            nextAllocationId = Math.max(nextAllocationId, r.allocationId() + 1);
+        }
+        ring.restore(rebuilt);
+        for (final Chunk c : rebuilt) {
+            sink.emit(new CoreEvent.ChunkRecovered(c.key, c.modelId, c.allocationId, c.startSlot, c.slotCount));
+            if (index.put(c.key, c) != null) {
+                throw new IllegalArgumentException("recovered index holds key " + c.key + " twice");
+            }
+        }
     }
 
     /** Releases a writer claim if it is uncommitted and still the same allocation. */
@@ -138,6 +250,9 @@ public final class L2Directory {
         if (ok) {
             ring.remove(c);
             index.remove(c.key);
+            if (c.logged && log != null) {
+                log.appendEvict(c.allocationId);
+            }
         }
         sink.emit(new CoreEvent.ClaimReleased(ref, ok));
         return ok;
@@ -218,6 +333,9 @@ public final class L2Directory {
     private void evict(final Chunk chunk, final RingEvictReason reason) {
         ring.remove(chunk);
         index.remove(chunk.key);
+        if (chunk.logged && log != null) {
+            log.appendEvict(chunk.allocationId);
+        }
         evictions++;
         sink.emit(new CoreEvent.RingEvicted(chunk.key, chunk.allocationId, chunk.startSlot, chunk.slotCount,
             chunk.committed, chunk.leases, reason));

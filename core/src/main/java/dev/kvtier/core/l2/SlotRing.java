@@ -120,4 +120,26 @@ final class SlotRing {
     interface EvictionSink {
         void evicted(Chunk chunk, boolean wrap);
     }
+
+    /**
+     * Rebuilds the ring from recovered chunks in allocation order (oldest first); head goes just past the newest.
+     * Chunks must be disjoint; the ring must be empty.
+     */
+    void restore(final List<Chunk> chunks) {
+        if (!byAge.isEmpty()) {
+            throw new IllegalStateException("restore into a ring that holds " + byAge.size() + " chunks");
+        }
+        for (final Chunk c : chunks) {
+            if (c.endSlot() > slotCount) {
+                throw new IllegalArgumentException("recovered chunk " + c.allocationId + " ends at slot " + c.endSlot()
+                    + ", past the ring's " + slotCount);
+            }
+            if (!overlapping(c.startSlot, c.slotCount).isEmpty()) {
+                throw new IllegalArgumentException("recovered chunk " + c.allocationId + " overlaps another");
+            }
+            byAge.put(c.allocationId, c);
+            bySlot.put(c.startSlot, c);
+            head = c.endSlot() == slotCount ? 0 : c.endSlot();
+        }
+    }
 }

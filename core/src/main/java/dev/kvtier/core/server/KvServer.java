@@ -5,6 +5,10 @@ import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RejectReason;
 import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.index.IndexIo;
+import dev.kvtier.core.index.IndexLayout;
+import dev.kvtier.core.index.IndexLog;
+import dev.kvtier.core.index.IndexOpener;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.AllocationResult;
 import dev.kvtier.core.l2.L2Directory;
@@ -31,18 +35,85 @@ import java.util.function.Consumer;
  * The server: the L2 directory (index and ring), the server boundary (span validation, stale-span filtering,
  * coalescing) and the store engine, behind one set of inputs. Built once per run by a composition root (the
  * simulator or the CLI) with its ports.
+ *
+ * <p>With an index device the L2 index is crash-safe: {@link #open} first recovers it from that device (or formats
+ * a fresh one) and no other input is taken before it is open. Without one (unit tests of other behaviour) the index
+ * lives in memory only.
  */
 public final class KvServer {
+    /** Largest index I/O. */
+    public static final long INDEX_BUFFER_BYTES = 1L << 20;
+
     private final CoreConfig config;
+    private final Memory memory;
     private final EventSink sink;
     private final L2Directory directory;
     private final TieredStore engine;
+    private final Device indexDevice;
+    private final IndexLayout layout;
+    private boolean open;
 
+    /** A server whose index is not persisted. */
     public KvServer(final CoreConfig config, final Memory memory, final Device device, final EventSink sink) {
+        this(config, memory, device, null, sink);
+    }
+
+    /** A server with a crash-safe index on {@code indexDevice}; call {@link #open} before anything else. */
+    public KvServer(final CoreConfig config, final Memory memory, final Device device, final Device indexDevice,
+                    final EventSink sink) {
         this.config = config;
+        this.memory = memory;
         this.sink = sink;
+        this.indexDevice = indexDevice;
+        this.layout = indexLayout(config);
+        if (indexDevice != null && indexDevice.capacityBytes() < layout.deviceBytes()) {
+            throw new IllegalArgumentException("index device holds " + indexDevice.capacityBytes() + " B, the index of "
+                + config.l2Slots() + " slots needs " + layout.deviceBytes() + " B");
+        }
         this.directory = new L2Directory(config.slotBytes(), config.l2Slots(), sink);
-        this.engine = new TieredStore(config, memory, device, sink, directory);
+        this.engine = new TieredStore(config, memory, device, indexDevice, sink, directory);
+        this.open = indexDevice == null;
+    }
+
+    /** Where the index lives on its device, for a config. */
+    public static IndexLayout indexLayout(final CoreConfig config) {
+        return IndexLayout.forSlots(config.l2Slots());
+    }
+
+    /**
+     * Opens the crash-safe index: {@code recover} rebuilds it from the index device (newest intact checkpoint plus
+     * the intact log records after it), otherwise a fresh, empty index is formatted. Either way a checkpoint of the
+     * result is made durable before {@code done} is called with null; {@code done} gets a one-line error instead when
+     * the device cannot be used.
+     */
+    public void open(final boolean recover, final Consumer<String> done) {
+        if (indexDevice == null) {
+            throw new IllegalStateException("this server has no index device");
+        }
+        if (open || directory.indexLog() != null) {
+            throw new IllegalStateException("index already opened");
+        }
+        sink.emit(new CoreEvent.IndexOpenRequested(recover));
+        final IndexIo io = engine.indexIo(Math.min(INDEX_BUFFER_BYTES, layout.deviceBytes()));
+        IndexOpener.open(layout, config.slotBytes(), config.l2Slots(), memory, io, sink, recover, opened -> {
+            if (opened.error() != null) {
+                done.accept(opened.error());
+                return;
+            }
+            directory.restore(opened.chunks());
+            final IndexLog log = new IndexLog(layout, config.slotBytes(), config.l2Slots(), memory, io, sink,
+                directory::loggedChunks);
+            directory.setIndexLog(log);
+            log.open(opened.epoch(), opened.checkpointSeq(), opened.newestSlot(), opened.nextSeq(), ok -> {
+                open = ok;
+                done.accept(ok ? null : "the index device refused the first checkpoint");
+            });
+        });
+    }
+
+    /** True once the index is open (always, without an index device). */
+    public boolean isOpen() {
+        return open;
     }
 
     public CoreConfig config() {
@@ -58,19 +129,24 @@ public final class KvServer {
     }
 
     public LookupResult lookup(final int modelId, final List<PrefixKey> keys) {
+        requireOpen();
         return directory.lookup(modelId, keys);
     }
 
     public List<AllocationResult> allocate(final long requestId, final int modelId, final List<PrefixKey> keys,
                                            final int slotsPerKey) {
+        requireOpen();
         return directory.allocate(requestId, modelId, keys, slotsPerKey);
     }
 
-    public int commit(final List<AllocationRef> refs) {
-        return directory.commit(refs);
+    /** Commits (see {@link TieredStore#commit}); {@code done} gets how many became visible. */
+    public void commit(final List<AllocationRef> refs, final Consumer<Integer> done) {
+        requireOpen();
+        engine.commit(refs, done);
     }
 
     public boolean release(final AllocationRef ref) {
+        requireOpen();
         return directory.release(ref);
     }
 
@@ -81,6 +157,7 @@ public final class KvServer {
      */
     public void store(final long storeId, final MemoryRegion source, final List<SpanPiece> sent,
                       final Consumer<StoreResult> done) {
+        requireOpen();
         sink.emit(new CoreEvent.StoreSent(storeId, sent));
         final List<SpanPiece> kept = new ArrayList<>(sent.size());
         final Map<Long, AllocationRef> rejected = new LinkedHashMap<>();
@@ -101,6 +178,7 @@ public final class KvServer {
 
     public void load(final long loadId, final List<LoadRange> ranges, final MemoryRegion dest,
                      final Consumer<LoadResult> done) {
+        requireOpen();
         engine.load(loadId, ranges, dest, done);
     }
 
@@ -114,6 +192,12 @@ public final class KvServer {
 
     public void close() {
         engine.close();
+    }
+
+    private void requireOpen() {
+        if (!open) {
+            throw new IllegalStateException("the index is not open: call open() and wait for it first");
+        }
     }
 
     private RejectReason check(final SpanPiece p, final MemoryRegion source) {

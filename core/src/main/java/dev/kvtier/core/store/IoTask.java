@@ -1,6 +1,7 @@
 package dev.kvtier.core.store;
 
 import dev.kvtier.core.port.IoRequest;
+import java.util.function.LongConsumer;
 
 /** What an I/O in flight belongs to, so its completion can be dispatched with an exhaustive switch. */
 sealed interface IoTask {
@@ -11,4 +12,10 @@ sealed interface IoTask {
 
     /** One read of a load, landing in an L1 slice. */
     record Read(IoRequest request, LoadOp load, LoadOp.Read read) implements IoTask { }
+
+    /** A FLUSH of the data device (durable commits); {@code done} gets the result. */
+    record Flush(IoRequest request, LongConsumer done) implements IoTask { }
+
+    /** An I/O of the index device; {@code done} gets the result. Not counted against {@code concurrentIos}. */
+    record Index(IoRequest request, LongConsumer done) implements IoTask { }
 }

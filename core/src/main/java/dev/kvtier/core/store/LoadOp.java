@@ -24,18 +24,33 @@ import java.util.function.Consumer;
  * read was issued (then it is discarded). A load larger than L1 completes: later batches evict earlier promotions.
  */
 final class LoadOp extends Op {
-    /** One L2 read of a gap. */
+    /**
+     * One L2 read: whole slots {@code [fileOffset, fileOffset + lengthBytes)}, of which the gap's part
+     * {@code [copyFrom, copyFrom + copyLength)} goes to the destination at {@code destOffset}. A read covers whole
+     * slots so that every slot can be checked against its checksum; a read wider than its gap is not promoted.
+     */
     static final class Read {
         final long fileOffset;
         final long lengthBytes;
+        final long copyFrom;
+        final long copyLength;
         final long destOffset;
         Slice slice;
         boolean superseded;
+        /** The checksum each slot must have, taken when the read is issued; null where none is known. */
+        Long[] expected;
 
-        Read(final long fileOffset, final long lengthBytes, final long destOffset) {
+        Read(final long fileOffset, final long lengthBytes, final long copyFrom, final long copyLength,
+             final long destOffset) {
             this.fileOffset = fileOffset;
             this.lengthBytes = lengthBytes;
+            this.copyFrom = copyFrom;
+            this.copyLength = copyLength;
             this.destOffset = destOffset;
+        }
+
+        boolean widened() {
+            return copyFrom != fileOffset || copyLength != lengthBytes;
         }
     }
 
@@ -159,9 +174,15 @@ final class LoadOp extends Op {
     private void addGap(final long fileOffset, final long lengthBytes, final long destOffset) {
         engine.sink().emit(new CoreEvent.LoadGap(id, fileOffset, lengthBytes));
         final long cap = Math.min(engine.config().maxReadBytes(), engine.maxReservationBytes());
-        final long piece = cap >= slotBytes ? cap / slotBytes * slotBytes : Alignment.down(cap);
-        for (long at = 0; at < lengthBytes; at += piece) {
-            toRead.add(new Read(fileOffset + at, Math.min(piece, lengthBytes - at), destOffset + at));
+        final long piece = Math.max(1, cap / slotBytes) * slotBytes;
+        final long end = fileOffset + lengthBytes;
+        final long from = fileOffset / slotBytes * slotBytes;
+        final long to = (end + slotBytes - 1) / slotBytes * slotBytes;
+        for (long at = from; at < to; at += piece) {
+            final long readEnd = Math.min(at + piece, to);
+            final long copyFrom = Math.max(at, fileOffset);
+            final long copyTo = Math.min(readEnd, end);
+            toRead.add(new Read(at, readEnd - at, copyFrom, copyTo - copyFrom, destOffset + copyFrom - fileOffset));
         }
     }
 
@@ -194,6 +215,7 @@ final class LoadOp extends Op {
                 slice.poolOffset()));
             toRead.poll();
             next.slice = slice;
+            next.expected = engine.expectedSums(next.fileOffset, next.lengthBytes);
             batchReads++;
             batchBytes += next.lengthBytes;
             outstanding++;
@@ -234,10 +256,22 @@ final class LoadOp extends Op {
             }
             return;
         }
-        engine.memory().copy(engine.poolRegion(), read.slice.poolOffset(), dest, read.destOffset, read.lengthBytes);
-        if (read.superseded) {
+        for (int i = 0; i < read.lengthBytes / slotBytes; i++) {
+            final long at = read.fileOffset + i * slotBytes;
+            if (!engine.verifySlot(id, read.slice.poolOffset() + i * slotBytes, at, i, read.expected[i])) {
+                engine.sink().emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
+                    DiscardReason.LOAD_FAILED));
+                engine.releaseIfUnused(read.slice);
+                fail(LoadFailure.CORRUPT);
+                engine.evictCorrupt(at);
+                return;
+            }
+        }
+        engine.memory().copy(engine.poolRegion(), read.slice.poolOffset() + read.copyFrom - read.fileOffset, dest,
+            read.destOffset, read.copyLength);
+        if (read.superseded || read.widened()) {
             engine.sink().emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
-                DiscardReason.SUPERSEDED));
+                read.superseded ? DiscardReason.SUPERSEDED : DiscardReason.PARTIAL_SLOT));
             engine.releaseIfUnused(read.slice);
         } else {
             engine.insert(id, read.fileOffset, -1, read.slice, true, groupEpoch,

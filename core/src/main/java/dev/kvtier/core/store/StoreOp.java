@@ -109,6 +109,7 @@ final class StoreOp extends Op {
         }
         engine.sink().emit(new CoreEvent.SliceReserved(id, span.fileOffset(), length, slice.poolOffset()));
         engine.memory().copy(source, span.srcOffset(), engine.poolRegion(), slice.poolOffset(), length);
+        engine.recordChecksums(span, slice.poolOffset());
         engine.supersedeReads(span.fileOffset(), span.fileEnd());
         engine.insert(id, span.fileOffset(), span.srcOffset(), slice, false, groupEpoch,
             Math.toIntExact(span.srcOffset() / slotBytes));

@@ -15,6 +15,8 @@ import dev.kvtier.core.l1.LruPolicy;
 import dev.kvtier.core.l1.PrefixLruPolicy;
 import dev.kvtier.core.l1.ReplacementPolicy;
 import dev.kvtier.core.l1.Slice;
+import dev.kvtier.core.config.CommitMode;
+import dev.kvtier.core.index.IndexIo;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.port.Device;
@@ -32,6 +34,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * The L1/L2 store engine: grouped store and grouped load over the L1 pool, the entry map, the replacement policy
@@ -49,6 +52,7 @@ public final class TieredStore {
     private final CoreConfig config;
     private final Memory memory;
     private final Device device;
+    private final Device indexDevice;
     private final EventSink sink;
     private final L2Directory directory;
     private final MemoryRegion poolRegion;
@@ -64,6 +68,13 @@ public final class TieredStore {
     private final List<LoadOp> activeLoads = new ArrayList<>();
     private final List<LoadOp.Read> readsInFlight = new ArrayList<>();
     private final List<Runnable> drainWaiters = new ArrayList<>();
+    private final ArrayDeque<DurableCommit> readyToFlush = new ArrayDeque<>();
+    private MemoryRegion indexBuffer;
+    private boolean dataFlushInFlight;
+    private long nextCommitId = 1;
+    private long durableCommits;
+    private long refusedCommits;
+    private long checksumMismatches;
     private long nextIoId = 1;
     private long nextBatchId = 1;
     private long writesCompleted;
@@ -72,11 +83,38 @@ public final class TieredStore {
     private boolean pumping;
     private boolean closed;
 
+    /** A durable commit: waits for the L2 writes of its ranges, then for a data flush, then for its log records. */
+    private static final class DurableCommit {
+        final long id;
+        final List<AllocationRef> refs;
+        final Consumer<Integer> done;
+        int waitingWrites;
+
+        DurableCommit(final long id, final List<AllocationRef> refs, final Consumer<Integer> done) {
+            this.id = id;
+            this.refs = refs;
+            this.done = done;
+        }
+    }
+
     public TieredStore(final CoreConfig config, final Memory memory, final Device device, final EventSink sink,
                        final L2Directory directory) {
+        this(config, memory, device, null, sink, directory);
+    }
+
+    /**
+     * @param indexDevice the crash-safe index's device, or null for a store whose index is not persisted (unit
+     *                    tests of other behaviour; durable mode needs one)
+     */
+    public TieredStore(final CoreConfig config, final Memory memory, final Device device, final Device indexDevice,
+                       final EventSink sink, final L2Directory directory) {
         this.config = config;
         this.memory = memory;
         this.device = device;
+        this.indexDevice = indexDevice;
+        if (indexDevice == null && config.commitMode() == CommitMode.DURABLE) {
+            throw new IllegalArgumentException("commitMode durable needs an index device");
+        }
         this.sink = sink;
         this.directory = directory;
         if (device.capacityBytes() < config.l2Slots() * config.slotBytes()) {
@@ -119,15 +157,197 @@ public final class TieredStore {
             throw new IllegalStateException("completion for unknown I/O " + completion.ioId());
         }
         final IoRequest r = task.request();
+        if (task instanceof IoTask.Index ix) {
+            sink.emit(new CoreEvent.IndexIoCompleted(r.ioId(), r.op(), r.fileOffset(), completion.result()));
+            ix.done().accept(completion.result());
+            pump();
+            return;
+        }
         sink.emit(new CoreEvent.IoCompleted(r.ioId(), r.op(), r.fileOffset(), completion.result()));
         final boolean ok = completion.result() == r.lengthBytes();
         switch (task) {
             case IoTask.Write w -> finishWrite(w.batch(), ok);
             case IoTask.Read rd -> rd.load().readCompleted(rd.read(), ok);
+            case IoTask.Flush f -> f.done().accept(completion.result());
+            case IoTask.Index ix -> throw new IllegalStateException("unreachable");
         }
         submitQueued();
         wakeMemoryWaiters();
         pump();
+    }
+
+    /**
+     * Commits allocations whose bytes a client stored. {@code l1} mode: visible at once (their records go to the
+     * index log lazily). {@code durable} mode: once every pending L2 write over their ranges has finished, the data
+     * device is flushed, their COMMIT records are appended and the index log is made durable; only then do they become
+     * visible. An allocation that is evicted or whose write fails meanwhile is a late commit; one whose flush or log
+     * write fails is refused (evicted, never visible). {@code done} gets how many became visible.
+     */
+    public void commit(final List<AllocationRef> refs, final Consumer<Integer> done) {
+        if (config.commitMode() == CommitMode.L1) {
+            done.accept(directory.commit(refs));
+            return;
+        }
+        sink.emit(new CoreEvent.CommitRequested(refs));
+        final DurableCommit c = new DurableCommit(nextCommitId++, List.copyOf(refs), done);
+        for (final AllocationRef ref : refs) {
+            final long from = ref.fileOffset(config.slotBytes());
+            for (final WriteBatch w : pending.overlapping(from, from + ref.lengthBytes(config.slotBytes()), null)) {
+                c.waitingWrites++;
+                w.waitingCommits.add(() -> {
+                    c.waitingWrites--;
+                    if (c.waitingWrites == 0) {
+                        readyToFlush.add(c);
+                        flushForCommits();
+                    }
+                });
+            }
+        }
+        sink.emit(new CoreEvent.CommitPending(c.id, refs.size(), c.waitingWrites));
+        if (c.waitingWrites == 0) {
+            readyToFlush.add(c);
+            flushForCommits();
+        }
+    }
+
+    /** One data flush for every durable commit whose writes have finished (group commit). */
+    private void flushForCommits() {
+        if (dataFlushInFlight || readyToFlush.isEmpty()) {
+            return;
+        }
+        final List<DurableCommit> group = new ArrayList<>(readyToFlush);
+        readyToFlush.clear();
+        dataFlushInFlight = true;
+        enqueueIo(new IoTask.Flush(new IoRequest(nextIoId++, IoOp.FLUSH, 0, List.of()), result -> {
+            dataFlushInFlight = false;
+            if (result < 0) {
+                for (final DurableCommit c : group) {
+                    refuse(c);
+                }
+            } else {
+                logDurably(group);
+            }
+            flushForCommits();
+        }));
+    }
+
+    private void logDurably(final List<DurableCommit> group) {
+        final List<List<AllocationRef>> kept = new ArrayList<>();
+        for (final DurableCommit c : group) {
+            final List<AllocationRef> current = new ArrayList<>();
+            for (final AllocationRef ref : c.refs) {
+                if (directory.logCommit(ref)) {
+                    current.add(ref);
+                }
+            }
+            kept.add(current);
+        }
+        directory.indexLog().whenDurable(directory.indexLog().lastSeq(), ok -> {
+            for (int i = 0; i < group.size(); i++) {
+                final DurableCommit c = group.get(i);
+                if (ok) {
+                    durableCommits++;
+                    c.done.accept(directory.publish(c.refs));
+                } else {
+                    refuse(c);
+                }
+            }
+        });
+    }
+
+    private void refuse(final DurableCommit c) {
+        for (final AllocationRef ref : c.refs) {
+            if (directory.isCurrent(ref) && !directory.isCommitted(ref)) {
+                refusedCommits++;
+                sink.emit(new CoreEvent.CommitRefused(c.id, ref.key(), ref.allocationId()));
+                directory.refuse(ref);
+            }
+        }
+        c.done.accept(0);
+    }
+
+    /** The index device's I/O path: one staging buffer, I/Os outside the {@code concurrentIos} bound. */
+    public IndexIo indexIo(final long bufferBytes) {
+        if (indexDevice == null) {
+            throw new IllegalStateException("this store has no index device");
+        }
+        if (indexBuffer == null) {
+            indexBuffer = memory.allocate("index-buffer", bufferBytes);
+        }
+        final MemoryRegion buffer = indexBuffer;
+        return new IndexIo() {
+            @Override
+            public MemoryRegion buffer() {
+                return buffer;
+            }
+
+            @Override
+            public void submit(final IoOp op, final long offset, final long lengthBytes, final LongConsumer done) {
+                final IoRequest r = new IoRequest(nextIoId++, op, offset,
+                    op == IoOp.FLUSH ? List.of() : List.of(new IoSegment(buffer, 0, lengthBytes)));
+                inFlight.put(r.ioId(), new IoTask.Index(r, done));
+                sink.emit(new CoreEvent.IndexIoSubmitted(r.ioId(), op, offset, lengthBytes));
+                indexDevice.submit(r);
+            }
+        };
+    }
+
+    /** Checks a slot read back from L2 against its checksum. */
+    boolean verifySlot(final long loadId, final long poolOffset, final long fileOffset, final int slotIndex,
+                       final Long expected) {
+        final long sum = memory.checksum(poolRegion, poolOffset, config.slotBytes());
+        if (expected != null && expected == sum) {
+            return true;
+        }
+        checksumMismatches++;
+        sink.emit(new CoreEvent.ChecksumMismatch(loadId, fileOffset, config.slotBytes(), slotIndex));
+        return false;
+    }
+
+    /** Keeps the checksum of every whole slot a stored span piece covers (a partly covered slot becomes unknown). */
+    void recordChecksums(final StoreSpan span, final long poolOffset) {
+        final long slotBytes = config.slotBytes();
+        for (final dev.kvtier.core.span.SpanPiece p : span.pieces()) {
+            final long first = p.fileOffset() / slotBytes;
+            final long last = (p.fileEnd() - 1) / slotBytes;
+            for (long slot = first; slot <= last; slot++) {
+                final long from = slot * slotBytes;
+                final int s = Math.toIntExact(slot);
+                if (from >= p.fileOffset() && from + slotBytes <= p.fileEnd()) {
+                    directory.recordChecksum(p.alloc(), s,
+                        memory.checksum(poolRegion, poolOffset + from - span.fileOffset(), slotBytes));
+                } else {
+                    directory.forgetChecksum(p.alloc(), s);
+                }
+            }
+        }
+    }
+
+    /** The checksums the slots of {@code [fileOffset, +lengthBytes)} must have now (null where none is known). */
+    Long[] expectedSums(final long fileOffset, final long lengthBytes) {
+        final int first = Math.toIntExact(fileOffset / config.slotBytes());
+        final Long[] out = new Long[Math.toIntExact(lengthBytes / config.slotBytes())];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = directory.expectedSum(first + i);
+        }
+        return out;
+    }
+
+    /** A read failed its checksum: the chunk holding the slot leaves the index. */
+    void evictCorrupt(final long fileOffset) {
+        directory.evictCorrupt(Math.toIntExact(fileOffset / config.slotBytes()));
+    }
+
+    public long durableCommits() {
+        return durableCommits;
+    }
+
+    public long refusedCommits() {
+        return refusedCommits;
+    }
+
+    public long checksumMismatches() {
+        return checksumMismatches;
     }
 
     /** Calls {@code done} once no L2 write is pending (immediately if none is). */
@@ -146,6 +366,9 @@ public final class TieredStore {
         if (!closed) {
             closed = true;
             memory.free(poolRegion);
+            if (indexBuffer != null) {
+                memory.free(indexBuffer);
+            }
         }
     }
 
@@ -505,6 +728,9 @@ public final class TieredStore {
         }
         for (final LoadOp load : batch.waitingLoads) {
             load.writeFinished(batch);
+        }
+        for (final Runnable commit : batch.waitingCommits) {
+            commit.run();
         }
     }
 

@@ -21,6 +21,7 @@ final class WriteBatch {
     final List<Piece> pieces = new ArrayList<>();
     final List<WriteBatch> dependents = new ArrayList<>();
     final List<LoadOp> waitingLoads = new ArrayList<>();
+    final List<Runnable> waitingCommits = new ArrayList<>();
     int unfinishedDeps;
     State state = State.OPEN;
 

@@ -1,5 +1,6 @@
 package dev.kvtier.core.testkit;
 
+import com.dynatrace.hash4j.hashing.Hashing;
 import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.port.Memory;
 import dev.kvtier.core.port.MemoryRegion;
@@ -72,6 +73,24 @@ public final class HeapMemory implements Memory {
         }
         r.freed = true;
         liveBytes -= r.sizeBytes();
+    }
+
+    @Override
+    public long checksum(final MemoryRegion region, final long offset, final long lengthBytes) {
+        return Hashing.xxh3_64().hashBytesToLong(((Region) region).bytes, Math.toIntExact(offset),
+            Math.toIntExact(lengthBytes));
+    }
+
+    @Override
+    public void write(final MemoryRegion dst, final long dstOffset, final byte[] src, final int srcOffset,
+                      final int length) {
+        System.arraycopy(src, srcOffset, ((Region) dst).bytes, Math.toIntExact(dstOffset), length);
+    }
+
+    @Override
+    public void read(final MemoryRegion src, final long srcOffset, final byte[] dst, final int dstOffset,
+                     final int length) {
+        System.arraycopy(((Region) src).bytes, Math.toIntExact(srcOffset), dst, dstOffset, length);
     }
 
     public long liveBytes() {

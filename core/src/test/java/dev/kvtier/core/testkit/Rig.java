@@ -98,7 +98,7 @@ public final class Rig {
     }
 
     public void commit(final List<AllocationRef> refs) {
-        server.commit(refs);
+        server.commit(refs, n -> { });
     }
 
     /** A completed load's destination and result. */

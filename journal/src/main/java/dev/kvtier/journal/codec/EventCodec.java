@@ -171,6 +171,22 @@ public final class EventCodec {
             case PHASE_STARTED -> new PhaseStarted(text(c));
             case REQUEST_ARRIVED -> new RequestArrived(c.zigZagLong(), text(c), c.zigZagInt(), c.zigZagInt());
             case REQUEST_FINISHED -> new RequestFinished(c.zigZagLong(), text(c), c.zigZagLong(), c.bool());
+            case CHECKSUM_MISMATCH -> new CoreEvent.ChecksumMismatch(c.zigZagLong(), c.zigZagLong(), c.zigZagLong(),
+                c.zigZagInt());
+            case INDEX_OPEN_REQUESTED -> new CoreEvent.IndexOpenRequested(c.bool());
+            case INDEX_IO_SUBMITTED -> new CoreEvent.IndexIoSubmitted(c.zigZagLong(), c.enumValue(IO_OPS),
+                c.zigZagLong(), c.zigZagLong());
+            case INDEX_IO_COMPLETED -> new CoreEvent.IndexIoCompleted(c.zigZagLong(), c.enumValue(IO_OPS),
+                c.zigZagLong(), c.zigZagLong());
+            case INDEX_CHECKPOINTED -> new CoreEvent.IndexCheckpointed(c.zigZagLong(), c.zigZagLong(), c.zigZagInt(),
+                c.zigZagLong());
+            case INDEX_OPENED -> new CoreEvent.IndexOpened(c.zigZagLong(), c.bool(), c.zigZagInt(), c.zigZagLong(),
+                c.zigZagLong());
+            case INDEX_FAILED -> new CoreEvent.IndexFailed(c.zigZagLong());
+            case COMMIT_PENDING -> new CoreEvent.CommitPending(c.zigZagLong(), c.zigZagInt(), c.zigZagInt());
+            case COMMIT_REFUSED -> new CoreEvent.CommitRefused(c.zigZagLong(), key(c), c.zigZagLong());
+            case CHUNK_RECOVERED -> new CoreEvent.ChunkRecovered(key(c), c.zigZagInt(), c.zigZagLong(), c.zigZagInt(),
+                c.zigZagInt());
             default -> throw new EventFormatException("bad event tag " + tag);
         };
     }

@@ -157,6 +157,28 @@ public final class EventFields {
                 .text("phase", x.phase()).i32("blocks", x.blocks()).i32("cachedBlocks", x.cachedBlocks());
             case RequestFinished x -> v.begin(REQUEST_FINISHED, "RequestFinished").i64("requestId", x.requestId())
                 .text("phase", x.phase()).i64("latencyNs", x.latencyNs()).bool("ok", x.ok());
+            case CoreEvent.ChecksumMismatch x -> v.begin(CHECKSUM_MISMATCH, "ChecksumMismatch")
+                .i64("loadId", x.loadId()).i64("fileOffset", x.fileOffset()).i64("lengthBytes", x.lengthBytes())
+                .i32("slotIndex", x.slotIndex());
+            case CoreEvent.IndexOpenRequested x -> v.begin(INDEX_OPEN_REQUESTED, "IndexOpenRequested")
+                .bool("recover", x.recover());
+            case CoreEvent.IndexIoSubmitted x -> v.begin(INDEX_IO_SUBMITTED, "IndexIoSubmitted").i64("ioId", x.ioId())
+                .enumValue("op", x.op()).i64("offset", x.offset()).i64("lengthBytes", x.lengthBytes());
+            case CoreEvent.IndexIoCompleted x -> v.begin(INDEX_IO_COMPLETED, "IndexIoCompleted").i64("ioId", x.ioId())
+                .enumValue("op", x.op()).i64("offset", x.offset()).i64("result", x.result());
+            case CoreEvent.IndexCheckpointed x -> v.begin(INDEX_CHECKPOINTED, "IndexCheckpointed")
+                .i64("epoch", x.epoch()).i64("nextSeq", x.nextSeq()).i32("chunks", x.chunks()).i64("bytes", x.bytes());
+            case CoreEvent.IndexOpened x -> v.begin(INDEX_OPENED, "IndexOpened").i64("epoch", x.epoch())
+                .bool("recoveredFromDisk", x.recoveredFromDisk()).i32("recovered", x.recovered())
+                .i64("records", x.records()).i64("bytesRead", x.bytesRead());
+            case CoreEvent.IndexFailed x -> v.begin(INDEX_FAILED, "IndexFailed").i64("result", x.result());
+            case CoreEvent.CommitPending x -> v.begin(COMMIT_PENDING, "CommitPending").i64("commitId", x.commitId())
+                .i32("allocations", x.allocations()).i32("waitingWrites", x.waitingWrites());
+            case CoreEvent.ChunkRecovered x -> v.begin(CHUNK_RECOVERED, "ChunkRecovered").key("key", x.key())
+                .i32("modelId", x.modelId()).i64("allocationId", x.allocationId()).i32("startSlot", x.startSlot())
+                .i32("slotCount", x.slotCount());
+            case CoreEvent.CommitRefused x -> v.begin(COMMIT_REFUSED, "CommitRefused").i64("commitId", x.commitId())
+                .key("key", x.key()).i64("allocationId", x.allocationId());
         }
     }
 }

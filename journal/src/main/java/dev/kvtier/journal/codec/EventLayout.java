@@ -73,6 +73,16 @@ public final class EventLayout {
     public static final int PHASE_STARTED = 41;
     public static final int REQUEST_ARRIVED = 42;
     public static final int REQUEST_FINISHED = 43;
+    public static final int CHECKSUM_MISMATCH = 44;
+    public static final int INDEX_OPEN_REQUESTED = 45;
+    public static final int INDEX_IO_SUBMITTED = 46;
+    public static final int INDEX_IO_COMPLETED = 47;
+    public static final int INDEX_CHECKPOINTED = 48;
+    public static final int INDEX_OPENED = 49;
+    public static final int INDEX_FAILED = 50;
+    public static final int COMMIT_PENDING = 51;
+    public static final int COMMIT_REFUSED = 52;
+    public static final int CHUNK_RECOVERED = 53;
 
     /** The record name of each tag (index = tag; index 0 is unused); a test checks it against the records. */
     public static final java.util.List<String> TYPE_NAMES = java.util.List.of(
@@ -82,10 +92,12 @@ public final class EventLayout {
         "StoreCompleted", "BatchSealed", "IoSubmitted", "IoCompleted", "WriteFinished", "LoadRequested", "LoadHit",
         "LoadGap", "LoadWaitsForWrite", "Promoted", "PromotionDiscarded", "LoadCompleted", "LoadFailed",
         "SaveQueued", "BatchSent", "BatchStaged", "RequestReleased", "RequestCommitted", "DrainRequested",
-        "Drained", "PhaseStarted", "RequestArrived", "RequestFinished");
+        "Drained", "PhaseStarted", "RequestArrived", "RequestFinished", "ChecksumMismatch", "IndexOpenRequested",
+        "IndexIoSubmitted", "IndexIoCompleted", "IndexCheckpointed", "IndexOpened", "IndexFailed", "CommitPending",
+        "CommitRefused", "ChunkRecovered");
 
     /** The highest tag in use. */
-    public static final int TAG_MAX = REQUEST_FINISHED;
+    public static final int TAG_MAX = CHUNK_RECOVERED;
     /** The largest encoded event, in bytes. */
     public static final int MAX_EVENT_BYTES = 4 << 20;
     /** The largest text field, in UTF-8 bytes. */

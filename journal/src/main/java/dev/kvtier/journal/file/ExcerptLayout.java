@@ -33,7 +33,7 @@ import dev.kvtier.journal.codec.EventLayout;
  */
 public final class ExcerptLayout {
     /** The format version this code writes and the highest it reads. */
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
 
     /** Excerpt kind: the journal header. */
     public static final int KIND_HEADER = 1;

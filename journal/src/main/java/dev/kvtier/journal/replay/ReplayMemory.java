@@ -24,7 +24,23 @@ public final class ReplayMemory implements Memory {
     }
 
     private final List<Region> regions = new ArrayList<>();
+    private ChecksumOracle oracle = () -> 0;
     private long copies;
+
+    /**
+     * Answers {@link #checksum} in replay. Replay holds no bytes, so every checksum is 0 (stored and read alike, so a
+     * read verifies) except where the recording says a slot failed its check: then the oracle answers non-zero for
+     * that slot, and the replayed core fails the load as the recorded one did.
+     */
+    @FunctionalInterface
+    public interface ChecksumOracle {
+        long next();
+    }
+
+    /** Installs the oracle (the replayer, which knows the recorded mismatches). */
+    public void setOracle(final ChecksumOracle checksumOracle) {
+        this.oracle = checksumOracle;
+    }
 
     @Override
     public MemoryRegion allocate(final String name, final long sizeBytes) {
@@ -46,6 +62,27 @@ public final class ReplayMemory implements Memory {
         if (!regions.remove(region)) {
             throw new IllegalStateException("free of a region this memory does not hold: " + region);
         }
+    }
+
+    @Override
+    public long checksum(final MemoryRegion region, final long offset, final long lengthBytes) {
+        checkRange("checksum", region, offset, lengthBytes);
+        return oracle.next();
+    }
+
+    /** Index metadata is not replayed: writes are range-checked and dropped. */
+    @Override
+    public void write(final MemoryRegion dst, final long dstOffset, final byte[] src, final int srcOffset,
+                      final int length) {
+        checkRange("destination", dst, dstOffset, length);
+    }
+
+    /** Reads give zeros: a replayed index opens as a fresh device would (replay of a recovery is not supported). */
+    @Override
+    public void read(final MemoryRegion src, final long srcOffset, final byte[] dst, final int dstOffset,
+                     final int length) {
+        checkRange("source", src, srcOffset, length);
+        java.util.Arrays.fill(dst, dstOffset, dstOffset + length, (byte) 0);
     }
 
     /** Regions allocated and not freed, in allocation order. */

@@ -50,6 +50,7 @@ public final class Replayer {
     private final JournalReader reader;
     private final ReplayMemory memory = new ReplayMemory();
     private final ReplayDevice device;
+    private final ReplayDevice indexDevice;
     private final KvServer server;
     private final KvClient client;
     private final MemoryRegion engineKv;
@@ -62,13 +63,16 @@ public final class Replayer {
     private long inputs;
     private long decisions;
     private long annotations;
+    private int checksumCalls;
 
     /** A replay of {@code reader}'s events against a fresh core of {@code config}; the client's store ids start at
      * {@code storeIdBase}, as the recorder's did. */
     public Replayer(final JournalReader reader, final CoreConfig config, final long storeIdBase) {
         this.reader = reader;
         this.device = new ReplayDevice(config.l2Bytes());
-        this.server = new KvServer(config, memory, device, this::compare);
+        this.indexDevice = new ReplayDevice(KvServer.indexLayout(config).deviceBytes());
+        this.server = new KvServer(config, memory, device, indexDevice, this::compare);
+        memory.setOracle(this::recordedChecksum);
         this.client = new KvClient(config, memory, server, this::compare, storeIdBase);
         this.engineKv = memory.allocate("engine-kv", ENGINE_KV_BYTES);
     }
@@ -146,6 +150,9 @@ public final class Replayer {
         if (entry.event() instanceof IoCompleted io && !device.isInFlight(io.ioId())) {
             throw diverge(entry, "nothing: I/O " + io.ioId() + " is not in flight in the replayed core");
         }
+        if (entry.event() instanceof CoreEvent.IndexIoCompleted io && !indexDevice.isInFlight(io.ioId())) {
+            throw diverge(entry, "nothing: index I/O " + io.ioId() + " is not in flight in the replayed core");
+        }
         lastDriven = entry;
         switch (entry.event()) {
             case Lookup l -> server.lookup(l.modelId(), l.keys());
@@ -158,6 +165,11 @@ public final class Replayer {
                 server.onIoComplete(new IoCompletion(io.ioId(), io.result()));
             }
             case DrainRequested d -> server.drain(this::feedNested);
+            case CoreEvent.IndexOpenRequested o -> server.open(o.recover(), error -> feedNested());
+            case CoreEvent.IndexIoCompleted io -> {
+                indexDevice.complete(io.ioId());
+                server.onIoComplete(new IoCompletion(io.ioId(), io.result()));
+            }
             case CoreEvent.Allocated _, CoreEvent.AllocationSkipped _, CoreEvent.RingWrapped _,
                  CoreEvent.RingEvicted _, CoreEvent.CommitRequested _, CoreEvent.Committed _,
                  CoreEvent.LateCommit _, CoreEvent.StoreSent _, CoreEvent.StoreReceived _,
@@ -169,7 +181,10 @@ public final class Replayer {
                  CoreEvent.PromotionDiscarded _, CoreEvent.LoadCompleted _, CoreEvent.LoadFailed _,
                  CoreEvent.BatchSent _, CoreEvent.BatchStaged _, CoreEvent.RequestReleased _,
                  CoreEvent.RequestCommitted _, CoreEvent.Drained _, CoreEvent.PhaseStarted _,
-                 CoreEvent.RequestArrived _, CoreEvent.RequestFinished _ ->
+                 CoreEvent.RequestArrived _, CoreEvent.RequestFinished _, CoreEvent.ChecksumMismatch _,
+                 CoreEvent.IndexIoSubmitted _, CoreEvent.IndexCheckpointed _, CoreEvent.IndexOpened _,
+                 CoreEvent.IndexFailed _, CoreEvent.CommitPending _, CoreEvent.CommitRefused _,
+                 CoreEvent.ChunkRecovered _ ->
                 throw new IllegalArgumentException("not an input: " + line(entry));
         }
         inputs++;
@@ -183,7 +198,8 @@ public final class Replayer {
      */
     private void feedNested() {
         for (JournalEntry next = nextComparable(); next != null && next.isInput()
-            && !(next.event() instanceof IoCompleted) && next.sequence() > lastDriven.sequence();
+            && !(next.event() instanceof IoCompleted) && !(next.event() instanceof CoreEvent.IndexIoCompleted)
+            && next.sequence() > lastDriven.sequence();
              next = nextComparable()) {
             drive(next);
         }
@@ -228,7 +244,20 @@ public final class Replayer {
         return lookahead;
     }
 
+    /**
+     * The replay memory's checksum answer: 0 (every stored and every read slot then agree) except for the slot the
+     * recording says failed its check, which gets 1, so the replayed core fails the same load at the same slot.
+     */
+    private long recordedChecksum() {
+        final JournalEntry next = nextComparable();
+        if (next != null && next.event() instanceof CoreEvent.ChecksumMismatch m) {
+            return checksumCalls++ == m.slotIndex() ? 1 : 0;
+        }
+        return 0;
+    }
+
     private void consume() {
+        checksumCalls = 0;
         recent.addLast(lookahead);
         if (recent.size() > CONTEXT_EVENTS) {
             recent.removeFirst();

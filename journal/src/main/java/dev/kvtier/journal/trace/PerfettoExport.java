@@ -131,6 +131,15 @@ public final class PerfettoExport implements AutoCloseable {
             case CoreEvent.RingWrapped x -> instant(PID_CORE, TID_RING, t, "RingWrapped", "slotCount", x.slotCount());
             case CoreEvent.Committed x -> instant(PID_CORE, TID_RING, t, "Committed", "allocationId",
                 x.allocationId());
+            case CoreEvent.ChecksumMismatch x -> instant(PID_CORE, TID_RING, t, "ChecksumMismatch", "fileOffset",
+                x.fileOffset());
+            case CoreEvent.IndexCheckpointed x -> instant(PID_CORE, TID_RING, t, "IndexCheckpointed", "chunks",
+                x.chunks());
+            case CoreEvent.IndexOpened x -> instant(PID_CORE, TID_RING, t, "IndexOpened", "recovered",
+                x.recovered());
+            case CoreEvent.IndexFailed x -> instant(PID_CORE, TID_RING, t, "IndexFailed", "result", x.result());
+            case CoreEvent.CommitRefused x -> instant(PID_CORE, TID_RING, t, "CommitRefused", "allocationId",
+                x.allocationId());
             case CoreEvent.Lookup _, CoreEvent.AllocateRequested _, CoreEvent.Allocated _,
                 CoreEvent.AllocationSkipped _, CoreEvent.ClaimReleased _, CoreEvent.CommitRequested _,
                 CoreEvent.LateCommit _, CoreEvent.StoreSent _, CoreEvent.StoreReceived _, CoreEvent.SpanRejected _,
@@ -138,7 +147,9 @@ public final class PerfettoExport implements AutoCloseable {
                 CoreEvent.SliceFreed _, CoreEvent.MemoryWait _, CoreEvent.StoreCompleted _, CoreEvent.BatchSealed _,
                 CoreEvent.WriteFinished _, CoreEvent.LoadHit _, CoreEvent.LoadGap _, CoreEvent.LoadWaitsForWrite _,
                 CoreEvent.Promoted _, CoreEvent.PromotionDiscarded _, CoreEvent.DrainRequested _,
-                CoreEvent.Drained _, CoreEvent.PhaseStarted _ -> { }
+                CoreEvent.Drained _, CoreEvent.PhaseStarted _, CoreEvent.IndexOpenRequested _,
+                CoreEvent.IndexIoSubmitted _, CoreEvent.IndexIoCompleted _, CoreEvent.CommitPending _,
+                CoreEvent.ChunkRecovered _ -> { }
         }
     }
 

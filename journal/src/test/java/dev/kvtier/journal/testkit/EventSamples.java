@@ -76,7 +76,17 @@ public final class EventSamples {
             new CoreEvent.Drained(1134L),
             new CoreEvent.PhaseStarted("warm"),
             new CoreEvent.RequestArrived(1136L, "warm", 414, 417),
-            new CoreEvent.RequestFinished(1140L, "warm", 1142L, true)
+            new CoreEvent.RequestFinished(1140L, "warm", 1142L, true),
+            new CoreEvent.ChecksumMismatch(1150L, 2L << 30, 2359296L, 3),
+            new CoreEvent.IndexOpenRequested(true),
+            new CoreEvent.IndexIoSubmitted(1151L, IoOp.WRITE, 8192L, 4096L),
+            new CoreEvent.IndexIoCompleted(1151L, IoOp.FLUSH, 0L, -28L),
+            new CoreEvent.IndexCheckpointed(3L, 1152L, 4551, 204_800L),
+            new CoreEvent.IndexOpened(3L, true, 4551, 12_345L, 9_437_184L),
+            new CoreEvent.IndexFailed(-28L),
+            new CoreEvent.CommitPending(1153L, 512, 2),
+            new CoreEvent.CommitRefused(1153L, new PrefixKey(0x1234_5678_9abc_def0L, -7L), 1154L),
+            new CoreEvent.ChunkRecovered(new PrefixKey(-1L, 42L), 7, 1155L, 4550, 1)
         );
     }
 }

@@ -338,7 +338,9 @@ final class CoreHarness {
             }
             final AllocationRef ref = committed.get(choice % committed.size());
             final int before = recorded.size();
-            final int n = server.commit(List.of(ref));
+            final int[] visible = {-1};
+            server.commit(List.of(ref), count -> visible[0] = count);
+            final int n = visible[0];
             EventAudit.commit(recorded.subList(before, recorded.size()), List.of(ref), n);
             note("commit " + slots(List.of(ref)) + " again: committed " + n);
         });

@@ -3,6 +3,9 @@ package dev.kvtier.realio.memory;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
+import com.dynatrace.hash4j.hashing.HashStream64;
+import com.dynatrace.hash4j.hashing.Hasher64;
+import com.dynatrace.hash4j.hashing.Hashing;
 import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.port.Memory;
 import dev.kvtier.core.port.MemoryRegion;
@@ -30,7 +33,10 @@ public final class NativeMemory implements Memory, Stamping, AutoCloseable {
     private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
     private static final int MADV_HUGEPAGE = 14;
 
+    private static final Hasher64 XXH3 = Hashing.xxh3_64();
+
     private final Arena arena = Arena.ofShared();
+    private final byte[] scratch = new byte[64 << 10];
     private final Kernel kernel;
     private final long budgetBytes;
     private final List<NativeRegion> live = new ArrayList<>();
@@ -98,6 +104,36 @@ public final class NativeMemory implements Memory, Stamping, AutoCloseable {
         }
         r.markFreed(true);
         spare.add(r);
+    }
+
+    /** XXH3-64 of the bytes (hash4j), streamed through a heap buffer in 64 KiB pieces. */
+    @Override
+    public long checksum(final MemoryRegion region, final long offset, final long lengthBytes) {
+        final MemorySegment seg = own(region).segment();
+        checkRange(seg, offset, lengthBytes);
+        final HashStream64 stream = XXH3.hashStream();
+        for (long at = 0; at < lengthBytes; at += scratch.length) {
+            final int n = (int) Math.min(scratch.length, lengthBytes - at);
+            MemorySegment.copy(seg, JAVA_BYTE, offset + at, scratch, 0, n);
+            stream.putBytes(scratch, 0, n);
+        }
+        return stream.getAsLong();
+    }
+
+    @Override
+    public void write(final MemoryRegion dst, final long dstOffset, final byte[] src, final int srcOffset,
+                      final int length) {
+        final MemorySegment seg = own(dst).segment();
+        checkRange(seg, dstOffset, length);
+        MemorySegment.copy(src, srcOffset, seg, JAVA_BYTE, dstOffset, length);
+    }
+
+    @Override
+    public void read(final MemoryRegion src, final long srcOffset, final byte[] dst, final int dstOffset,
+                     final int length) {
+        final MemorySegment seg = own(src).segment();
+        checkRange(seg, srcOffset, length);
+        MemorySegment.copy(seg, JAVA_BYTE, srcOffset, dst, dstOffset, length);
     }
 
     /** The segments of the live regions, in allocation order (for fixed-buffer registration). */

@@ -110,7 +110,9 @@ class KvServerOverIoUringTest {
             assertEquals(RealLoop.Outcome.STOPPED, loop.runFor(() -> stored.get() != null, TIMEOUT_NS));
             assertEquals(BATCH, stored.get().accepted().size());
             assertEquals(0, stored.get().writeErrorsSurfaced());
-            assertEquals(BATCH, server.commit(batch));
+            final AtomicReference<Integer> committed = new AtomicReference<>();
+            server.commit(batch, committed::set);
+            assertEquals(BATCH, committed.get());
             memory.free(src);
             refs.addAll(batch);
         }

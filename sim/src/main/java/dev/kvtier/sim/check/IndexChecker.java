@@ -43,7 +43,7 @@ public final class IndexChecker implements Checker {
     public void onEvent(final CheckContext ctx, final CoreEvent event) {
         switch (event) {
             case CoreEvent.AllocateRequested e -> model = e.modelId();
-            case CoreEvent.Allocated e -> allocated(ctx, e);
+            case CoreEvent.Allocated e -> allocated(ctx, e, model);
             case CoreEvent.Committed e -> {
                 final Chunk c = byKey.get(e.key());
                 if (!(c != null && c.allocationId == e.allocationId())) {
@@ -68,13 +68,18 @@ public final class IndexChecker implements Checker {
                 }
             }
             case CoreEvent.Lookup e -> lookup(ctx, e);
+            case CoreEvent.ChunkRecovered e -> {
+                allocated(ctx, new CoreEvent.Allocated(0, e.key(), e.allocationId(), e.startSlot(), e.slotCount()),
+                    e.modelId());
+                byKey.get(e.key()).committed = true;
+            }
             default -> {
                 // no effect on the index
             }
         }
     }
 
-    private void allocated(final CheckContext ctx, final CoreEvent.Allocated e) {
+    private void allocated(final CheckContext ctx, final CoreEvent.Allocated e, final int modelId) {
         if (!(!byKey.containsKey(e.key()))) {
             ctx.fail(Invariant.STALE_NOTHING, "second writer for key " + e.key());
         }
@@ -85,7 +90,7 @@ public final class IndexChecker implements Checker {
         if (!(e.startSlot() + e.slotCount() <= ctx.config().l2Slots())) {
             ctx.fail(Invariant.RING, "allocation past the ring's end");
         }
-        final Chunk c = new Chunk(e.key(), e.allocationId(), model, e.startSlot(), e.slotCount());
+        final Chunk c = new Chunk(e.key(), e.allocationId(), modelId, e.startSlot(), e.slotCount());
         byKey.put(c.key, c);
         byAge.put(c.allocationId, c);
         bySlot.put(c.startSlot, c);
@@ -96,7 +101,7 @@ public final class IndexChecker implements Checker {
         if (!(c != null && c.allocationId == e.allocationId())) {
             ctx.fail(Invariant.RING, "evicted chunk " + e.allocationId() + " is not live");
         }
-        if (e.reason() != RingEvictReason.WRITE_FAILED) {
+        if (e.reason() == RingEvictReason.SPACE || e.reason() == RingEvictReason.WRAP) {
             if (!(byAge.firstKey() == e.allocationId())) {
                 ctx.fail(Invariant.RING, "ring evicted allocation " + e.allocationId() + " but the oldest live one is " + byAge.firstKey());
             }

@@ -4,7 +4,9 @@ import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -15,12 +17,25 @@ import java.util.function.LongSupplier;
 public final class InvariantChecker implements EventSink {
     private final CheckContext ctx;
     private final Clock clock;
-    private final List<Checker> checkers;
+    private final Supplier<List<Checker>> fresh;
+    private final List<Checker> lasting;
+    private List<Checker> checkers;
 
     public InvariantChecker(final CoreConfig config, final Clock clock, final List<Checker> checkers) {
+        this(config, clock, () -> checkers, List.of());
+    }
+
+    /**
+     * @param fresh   makes the checkers whose shadow state models one core's life (rebuilt by {@link #restarted})
+     * @param lasting checkers that follow the run across crashes (invariant 15)
+     */
+    public InvariantChecker(final CoreConfig config, final Clock clock, final Supplier<List<Checker>> fresh,
+                            final List<Checker> lasting) {
         this.ctx = new CheckContext(config);
         this.clock = clock;
-        this.checkers = List.copyOf(checkers);
+        this.fresh = fresh;
+        this.lasting = List.copyOf(lasting);
+        this.checkers = concat(fresh.get(), this.lasting);
     }
 
     /** Every family, wired to a live core's L1 counts for the structural cross-check. */
@@ -34,11 +49,33 @@ public final class InvariantChecker implements EventSink {
     public static InvariantChecker standard(final CoreConfig config, final Clock clock,
                                             final LongSupplier coreEntries, final LongSupplier coreResident,
                                             final long livenessBoundNs, final long faultsUntilNs) {
+        return standard(config, clock, coreEntries, coreResident, livenessBoundNs, faultsUntilNs, List.of());
+    }
+
+    /** As above, with checkers that last across crashes and restarts. */
+    public static InvariantChecker standard(final CoreConfig config, final Clock clock,
+                                            final LongSupplier coreEntries, final LongSupplier coreResident,
+                                            final long livenessBoundNs, final long faultsUntilNs,
+                                            final List<Checker> lasting) {
         final CheckContext probe = new CheckContext(config);
-        return new InvariantChecker(config, clock, List.of(new CapacityChecker(probe),
+        return new InvariantChecker(config, clock, () -> List.of(new CapacityChecker(probe),
             new StructureChecker(coreEntries, coreResident), new EvictionOrderChecker(config.replacement()),
             new SliceOwnershipChecker(), new SpanChecker(), new WriteOrderChecker(), new IndexChecker(),
-            new LivenessChecker(livenessBoundNs, faultsUntilNs)));
+            new LivenessChecker(livenessBoundNs, faultsUntilNs)), lasting);
+    }
+
+    /**
+     * The core crashed and a new one started: every checker that models one core's state starts over (its shadow
+     * state died with the core); the lasting ones go on.
+     */
+    public void restarted() {
+        checkers = concat(fresh.get(), lasting);
+    }
+
+    private static List<Checker> concat(final List<Checker> a, final List<Checker> b) {
+        final List<Checker> out = new ArrayList<>(a);
+        out.addAll(b);
+        return List.copyOf(out);
     }
 
     @Override
@@ -60,6 +97,11 @@ public final class InvariantChecker implements EventSink {
         for (final Checker c : checkers) {
             c.atEnd(ctx);
         }
+    }
+
+    /** The context of the current event (for checks made by a runner between events). */
+    public CheckContext context() {
+        return ctx;
     }
 
     /** Events checked so far. */

@@ -2,11 +2,39 @@ package dev.kvtier.sim.device;
 
 /**
  * Device faults to inject, as exact ratios per million I/Os (STYLE rule 16), drawn from the run's seeded "faults"
- * stream: EIO on a read or a write (the I/O moves no data and completes with -EIO), latency spikes (an extra
- * {@code spikeNs} on the I/O's channel), and a slow device (every latency multiplied by {@code slowdown}). Faults
- * stop at {@code untilNs} of virtual time, so liveness can be checked once they stop. What the core claims to
- * tolerate: a failed write's keys leave the index (never served from bytes that did not reach L2) and the error is
- * surfaced; a failed read fails its load (the engine recomputes); spikes and slowness only cost time.
+ * stream in submission order, and what the core claims to tolerate for each kind. Every time-windowed fault stops
+ * at {@code untilNs} of virtual time, so liveness can be checked once faults stop.
+ *
+ * <ul>
+ *   <li><b>EIO on a read</b> ({@code readErrorsPerMillion}): the read moves no data and completes with -EIO. Claim:
+ *   the load that issued it fails (the engine recomputes); nothing wrong is served.</li>
+ *   <li><b>EIO on a write</b> ({@code writeErrorsPerMillion}): the write moves no data and completes with -EIO (also
+ *   at a crash: a write fated to fail never lands). Claim: the keys of the range leave the index (bytes that never
+ *   reached L2 are never served) and the error is surfaced with the next store.</li>
+ *   <li><b>Latency spikes and a slow device</b> ({@code spikesPerMillion}, {@code spikeNs}, {@code slowdown}): only
+ *   cost time. Claim: nothing but time changes.</li>
+ *   <li><b>Silent corruption</b> ({@code corruptionsPerMillion}): a write completes OK but one 4 KiB page of it
+ *   (drawn) holds wrong content (a provenance run with a tag of its own, {@code Long.MIN_VALUE | n}); deterministic,
+ *   so a re-read does not heal it. Claim: detected by the per-slot checksum on every L2 read: the load fails and the
+ *   key is evicted, never a wrong byte served. A durable key hit by corruption may be lost: corruption is outside
+ *   the durability claim.</li>
+ *   <li><b>Misdirected writes</b> ({@code misdirectsPerMillion}): a write completes OK but its data lands at another
+ *   4096-aligned offset (drawn uniformly among the offsets where the whole write fits and does not overlap the
+ *   intended range, so the intended range keeps its old content; no misdirect when there is no such offset). Claim:
+ *   as for corruption, both for the intended range (stale content) and the range hit (foreign content).</li>
+ *   <li><b>Full metadata disk</b> ({@code metaFullAfterWrites}, 0 = never; only the metadata device): once that
+ *   many metadata writes were accepted, every further metadata write completes with -ENOSPC and writes nothing,
+ *   until {@code untilNs}. Claim: index persistence stops; in {@code l1} commit mode keys are still served from this
+ *   process, in {@code durable} mode commits are refused until a metadata write succeeds again.</li>
+ *   <li><b>A volatile write cache</b> ({@code volatileWriteCache}, implied by {@code crashAtEvent >= 0}; not a fault
+ *   by itself, and not bounded by {@code untilNs}): a completed write is visible to reads but durable only once a
+ *   FLUSH submitted after its completion has completed (Linux fsync semantics). Off, every completed write is
+ *   durable at once and the device behaves exactly as without this option.</li>
+ *   <li><b>A crash</b> ({@code crashAtEvent}, -1 = none; the composition root calls the devices' {@code crash} at
+ *   that event, counted as {@code SimRun} says): power loss. Every write in flight or completed but unflushed is, per 4 KiB page, written,
+ *   lost or torn (per 512 B sector); the volatile state of the core is lost. Claim: after a restart no load returns
+ *   a wrong byte, and in {@code durable} mode every key committed before the crash is still loadable.</li>
+ * </ul>
  *
  * @param readErrorsPerMillion  reads that fail with EIO, per million
  * @param writeErrorsPerMillion writes that fail with EIO, per million
@@ -14,9 +42,15 @@ package dev.kvtier.sim.device;
  * @param spikeNs               the spike's extra latency
  * @param slowdown              latency multiplier (1 = none)
  * @param untilNs               no fault after this virtual time
+ * @param corruptionsPerMillion writes that silently corrupt one 4 KiB page, per million
+ * @param misdirectsPerMillion  writes that land at a wrong offset, per million
+ * @param metaFullAfterWrites   metadata writes accepted before the metadata disk is full (0 = never full)
+ * @param volatileWriteCache    devices keep completed writes in a volatile cache until a FLUSH
+ * @param crashAtEvent          event at which the run crashes, or -1 for none
  */
 public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int spikesPerMillion, long spikeNs,
-                        int slowdown, long untilNs) {
+                        int slowdown, long untilNs, int corruptionsPerMillion, int misdirectsPerMillion,
+                        long metaFullAfterWrites, boolean volatileWriteCache, long crashAtEvent) {
     /** One in a million. */
     public static final int MILLION = 1_000_000;
 
@@ -27,18 +61,79 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
         perMillion("readErrorsPerMillion", readErrorsPerMillion);
         perMillion("writeErrorsPerMillion", writeErrorsPerMillion);
         perMillion("spikesPerMillion", spikesPerMillion);
+        perMillion("corruptionsPerMillion", corruptionsPerMillion);
+        perMillion("misdirectsPerMillion", misdirectsPerMillion);
         if (spikeNs < 0 || untilNs < 0) {
             throw new IllegalArgumentException("spikeNs and untilNs must not be negative");
         }
         if (slowdown < 1 || slowdown > 1000) {
             throw new IllegalArgumentException("slowdown must be in [1, 1000], got " + slowdown);
         }
+        if (metaFullAfterWrites < 0) {
+            throw new IllegalArgumentException("metaFullAfterWrites must not be negative, got " + metaFullAfterWrites);
+        }
+        if (crashAtEvent < -1) {
+            throw new IllegalArgumentException("crashAtEvent must be -1 (none) or an event number, got "
+                + crashAtEvent);
+        }
     }
 
-    /** True when this plan injects anything. */
+    /** The original fault kinds only: no corruption, misdirect, full metadata disk, write cache or crash. */
+    public FaultPlan(final int readErrorsPerMillion, final int writeErrorsPerMillion, final int spikesPerMillion,
+                     final long spikeNs, final int slowdown, final long untilNs) {
+        this(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown, untilNs, 0, 0, 0,
+            false, -1);
+    }
+
+    /** True when this plan injects anything: a time-windowed fault before {@code untilNs}, or a crash. */
     public boolean any() {
+        return windowed() || crashAtEvent >= 0;
+    }
+
+    /** True when a fault of the time window (EIO, spike, slowdown, corruption, misdirect, full disk) is set. */
+    public boolean windowed() {
         return untilNs > 0 && (readErrorsPerMillion > 0 || writeErrorsPerMillion > 0 || spikesPerMillion > 0
-            || slowdown > 1);
+            || slowdown > 1 || corruptionsPerMillion > 0 || misdirectsPerMillion > 0 || metaFullAfterWrites > 0);
+    }
+
+    /** True when time-windowed faults apply to an I/O submitted at {@code nowNs}. */
+    public boolean activeAt(final long nowNs) {
+        return windowed() && nowNs < untilNs;
+    }
+
+    /** True when the devices keep a volatile write cache (set explicitly, or implied by a crash). */
+    public boolean writeCacheEnabled() {
+        return volatileWriteCache || crashAtEvent >= 0;
+    }
+
+    /** This plan with silent corruption of {@code perMillion} writes. */
+    public FaultPlan withCorruptionsPerMillion(final int perMillion) {
+        return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
+            untilNs, perMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache, crashAtEvent);
+    }
+
+    /** This plan with {@code perMillion} misdirected writes. */
+    public FaultPlan withMisdirectsPerMillion(final int perMillion) {
+        return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
+            untilNs, corruptionsPerMillion, perMillion, metaFullAfterWrites, volatileWriteCache, crashAtEvent);
+    }
+
+    /** This plan with a metadata disk that is full after {@code writes} accepted writes (0 = never). */
+    public FaultPlan withMetaFullAfterWrites(final long writes) {
+        return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, writes, volatileWriteCache, crashAtEvent);
+    }
+
+    /** This plan with the volatile write cache on or off (a crash still implies it). */
+    public FaultPlan withVolatileWriteCache(final boolean on) {
+        return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, on, crashAtEvent);
+    }
+
+    /** This plan with a crash at event {@code event} (-1 = none). */
+    public FaultPlan withCrashAtEvent(final long event) {
+        return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache, event);
     }
 
     private static void perMillion(final String what, final int v) {

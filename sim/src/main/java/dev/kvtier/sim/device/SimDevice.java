@@ -10,6 +10,8 @@ import dev.kvtier.core.port.IoSegment;
 import dev.kvtier.core.port.Scheduler;
 import dev.kvtier.sim.memory.ProvenanceMemory.ProvRegion;
 import dev.kvtier.sim.memory.RunMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -18,6 +20,13 @@ import java.util.function.Consumer;
  * latency, then for its transfer on the shared data path; it completes when the transfer ends. Completion order
  * follows completion time (then submission order). Data moves at completion: the disk's provenance map takes the
  * written ranges, or the read lands in memory, so a slice reused before its write completed would be caught.
+ *
+ * <p>Faults ({@link FaultPlan}) are decided at submission from the seeded fault stream, in submission order: a
+ * spike, then EIO, then for a write silent corruption of one page and a misdirect. A draw happens only for a fault
+ * kind whose rate is not zero, so adding kinds leaves the draws of older plans, and their runs, unchanged. With the
+ * plan's volatile write cache on, the device keeps a visible image ({@link #disk}) and a durable one
+ * ({@link #durable}) as {@link WriteCache} describes; off, they are one map and nothing else changes. A
+ * {@link #crash} works either way (with the cache off only in-flight writes are at risk).
  */
 public final class SimDevice implements Device {
     private final DeviceProfile profile;
@@ -25,18 +34,28 @@ public final class SimDevice implements Device {
     private final Scheduler loop;
     private final Clock submitClock;
     private final RunMap disk = new RunMap();
-    private final long[] channelFreeNs;
+    private final RunMap durable;
+    private final IoTimeline timeline;
+    private final WriteCache<RunMap> cache;
     private final Consumer<IoCompletion> target;
     private final FaultPlan faults;
     private final Entropy faultStream;
-    private long pathFreeNs;
+    private final List<FileRange> corrupted = new ArrayList<>();
+    private final List<MisdirectedWrite> misdirected = new ArrayList<>();
+    private long generation;
     private long injectedErrors;
     private long injectedSpikes;
+    private long injectedCorruptions;
+    private long injectedMisdirects;
+    private long crashes;
     private long reads;
     private long writes;
     private long flushes;
     private long bytesRead;
     private long bytesWritten;
+
+    /** Where a write's data goes: its actual offset, and the content offset of a corrupted page (or -1). */
+    private record Fate(long fileOffset, long corruptAt, long corruptTag) { }
 
     /**
      * @param submitClock the time at which submissions happen (the simulated server thread's clock)
@@ -54,8 +73,11 @@ public final class SimDevice implements Device {
     public SimDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
                      final Clock submitClock, final Consumer<IoCompletion> target, final FaultPlan faults,
                      final Entropy faultStream) {
-        if (faults.any() && faultStream == null) {
+        if (faults.windowed() && faultStream == null) {
             throw new IllegalArgumentException("a fault plan needs a seeded fault stream");
+        }
+        if (capacityBytes <= 0) {
+            throw new IllegalArgumentException("device capacity must be positive, got " + capacityBytes);
         }
         this.faults = faults;
         this.faultStream = faultStream;
@@ -64,7 +86,21 @@ public final class SimDevice implements Device {
         this.loop = loop;
         this.submitClock = submitClock;
         this.target = target;
-        this.channelFreeNs = new long[profile.parallelism()];
+        this.timeline = new IoTimeline(profile);
+        this.durable = faults.writeCacheEnabled() ? new RunMap() : disk;
+        this.cache = new WriteCache<>(faults.writeCacheEnabled(), new WriteCache.Image<>() {
+            @Override
+            public void persist(final RunMap content, final long fileOffset, final long from, final long length) {
+                durable.copyFrom(content, from, fileOffset + from, length);
+            }
+
+            @Override
+            public void revertToDurable() {
+                if (durable != disk) {
+                    disk.copyFrom(durable, 0, 0, capacityBytes);
+                }
+            }
+        });
     }
 
     @Override
@@ -80,41 +116,163 @@ public final class SimDevice implements Device {
                 + capacityBytes + " B");
         }
         final long t = submitClock.nowNs();
-        int channel = 0;
-        for (int i = 1; i < channelFreeNs.length; i++) {
-            if (channelFreeNs[i] < channelFreeNs[channel]) {
-                channel = i;
-            }
-        }
-        final long start = Math.max(t, channelFreeNs[channel]);
-        final boolean faulty = faults.any() && t < faults.untilNs();
+        final boolean faulty = faults.activeAt(t);
         final long spike = faulty && draw(faults.spikesPerMillion()) ? faults.spikeNs() : 0;
-        final long latencyDone = start + latency(request.op()) * (faulty ? faults.slowdown() : 1) + spike;
+        final long done = timeline.book(t, request.op(), length, faulty ? faults.slowdown() : 1, spike);
         final boolean fail = faulty && request.op() != IoOp.FLUSH && draw(request.op() == IoOp.READ
             ? faults.readErrorsPerMillion() : faults.writeErrorsPerMillion());
         if (spike > 0) {
             injectedSpikes++;
         }
-        final long done;
-        if (request.op() == IoOp.FLUSH) {
-            done = latencyDone;
-        } else {
-            final long xferStart = Math.max(latencyDone, pathFreeNs);
-            done = xferStart + DeviceProfile.transferNs(length, bandwidth(request.op()));
-            pathFreeNs = done;
-        }
-        channelFreeNs[channel] = done;
+        final long gen = generation;
         if (fail) {
             injectedErrors++;
-            loop.at(done, () -> target.accept(new IoCompletion(request.ioId(), -IoCompletion.EIO)));
+            loop.at(done, () -> {
+                if (gen == generation) {
+                    target.accept(new IoCompletion(request.ioId(), -IoCompletion.EIO));
+                }
+            });
             return;
         }
-        loop.at(done, () -> complete(request));
+        switch (request.op()) {
+            case READ -> loop.at(done, () -> {
+                if (gen == generation) {
+                    completeRead(request);
+                }
+            });
+            case FLUSH -> {
+                final long mark = cache.flushMark();
+                loop.at(done, () -> {
+                    if (gen == generation) {
+                        completeFlush(request, mark);
+                    }
+                });
+            }
+            case WRITE -> {
+                final Fate fate = fate(request, faulty);
+                final long seq = cache.submitWrite(fate.fileOffset(), length, () -> content(request, fate));
+                loop.at(done, () -> {
+                    if (gen == generation) {
+                        completeWrite(request, fate, seq);
+                    }
+                });
+            }
+        }
+    }
+
+    /** Draws a write's silent corruption, then its misdirect (only for kinds with a rate). */
+    private Fate fate(final IoRequest request, final boolean faulty) {
+        final long length = request.lengthBytes();
+        long corruptAt = -1;
+        long corruptTag = 0;
+        if (faulty && draw(faults.corruptionsPerMillion())) {
+            corruptAt = (long) faultStream.nextInt((int) (length / WriteCache.PAGE_BYTES)) * WriteCache.PAGE_BYTES;
+            corruptTag = Long.MIN_VALUE | ++injectedCorruptions;
+        }
+        long fileOffset = request.fileOffset();
+        if (faulty && draw(faults.misdirectsPerMillion())) {
+            final long elsewhere = misdirectTarget(fileOffset, length);
+            if (elsewhere >= 0) {
+                injectedMisdirects++;
+                misdirected.add(new MisdirectedWrite(request.ioId(), fileOffset, elsewhere, length));
+                fileOffset = elsewhere;
+            }
+        }
+        if (corruptAt >= 0) {
+            corrupted.add(new FileRange(fileOffset + corruptAt, WriteCache.PAGE_BYTES));
+        }
+        return new Fate(fileOffset, corruptAt, corruptTag);
+    }
+
+    /**
+     * A 4096-aligned offset, uniform among those where the write fits inside the device and does not overlap its
+     * intended range; -1 when there is none (no draw then).
+     */
+    private long misdirectTarget(final long intended, final long length) {
+        final long page = WriteCache.PAGE_BYTES;
+        final long lengthPages = length / page;
+        final long lastIndex = (capacityBytes - length) / page;
+        final long intendedIndex = intended / page;
+        final long lo = Math.max(0, intendedIndex - lengthPages + 1);
+        final long hi = Math.min(lastIndex, intendedIndex + lengthPages - 1);
+        final long excluded = hi - lo + 1;
+        final long candidates = lastIndex + 1 - excluded;
+        if (candidates <= 0) {
+            return -1;
+        }
+        long k = candidates <= Integer.MAX_VALUE ? faultStream.nextInt((int) candidates)
+            : Math.floorMod(faultStream.nextLong(), candidates);
+        if (k >= lo) {
+            k += excluded;
+        }
+        return k * page;
     }
 
     /** True with probability {@code perMillion} / 1,000,000, from the fault stream. */
     private boolean draw(final int perMillion) {
         return perMillion > 0 && faultStream.nextInt(FaultPlan.MILLION) < perMillion;
+    }
+
+    /** The write's data as memory holds it now (from offset 0), with its corrupted page if it has one. */
+    private static RunMap content(final IoRequest r, final Fate fate) {
+        final RunMap c = new RunMap();
+        long at = 0;
+        for (final IoSegment s : r.segments()) {
+            c.copyFrom(((ProvRegion) s.region()).runs(), s.regionOffset(), at, s.lengthBytes());
+            at += s.lengthBytes();
+        }
+        if (fate.corruptAt() >= 0) {
+            c.put(fate.corruptAt(), WriteCache.PAGE_BYTES, fate.corruptTag(), 0);
+        }
+        return c;
+    }
+
+    private void completeWrite(final IoRequest r, final Fate fate, final long seq) {
+        if (cache.enabled() || fate.corruptAt() >= 0) {
+            final RunMap c = content(r, fate);
+            disk.copyFrom(c, 0, fate.fileOffset(), r.lengthBytes());
+            cache.completeWrite(seq, c);
+        } else {
+            long file = fate.fileOffset();
+            for (final IoSegment s : r.segments()) {
+                disk.copyFrom(((ProvRegion) s.region()).runs(), s.regionOffset(), file, s.lengthBytes());
+                file += s.lengthBytes();
+            }
+            cache.completeWrite(seq, null);
+        }
+        writes++;
+        bytesWritten += r.lengthBytes();
+        target.accept(new IoCompletion(r.ioId(), r.lengthBytes()));
+    }
+
+    private void completeRead(final IoRequest r) {
+        long file = r.fileOffset();
+        for (final IoSegment s : r.segments()) {
+            ((ProvRegion) s.region()).runs().copyFrom(disk, file, s.regionOffset(), s.lengthBytes());
+            file += s.lengthBytes();
+        }
+        reads++;
+        bytesRead += r.lengthBytes();
+        target.accept(new IoCompletion(r.ioId(), r.lengthBytes()));
+    }
+
+    private void completeFlush(final IoRequest r, final long mark) {
+        cache.completeFlush(mark);
+        flushes++;
+        target.accept(new IoCompletion(r.ioId(), 0));
+    }
+
+    /**
+     * Power loss at the current instant ({@link WriteCache} says what happens to pending writes, drawing from
+     * {@code entropy}): the visible image becomes the durable one, every I/O in flight is forgotten (a completion
+     * of one that still runs is ignored), and the channels and data path restart idle. The device then accepts new
+     * I/O as a fresh one over the same medium.
+     */
+    public CrashOutcome crash(final Entropy entropy) {
+        generation++;
+        crashes++;
+        timeline.reset();
+        return cache.crash(entropy);
     }
 
     /** I/Os failed with EIO by the fault plan. */
@@ -127,45 +285,47 @@ public final class SimDevice implements Device {
         return injectedSpikes;
     }
 
-    private void complete(final IoRequest r) {
-        long file = r.fileOffset();
-        switch (r.op()) {
-            case WRITE -> {
-                for (final IoSegment s : r.segments()) {
-                    disk.copyFrom(((ProvRegion) s.region()).runs(), s.regionOffset(), file, s.lengthBytes());
-                    file += s.lengthBytes();
-                }
-                writes++;
-                bytesWritten += r.lengthBytes();
-            }
-            case READ -> {
-                for (final IoSegment s : r.segments()) {
-                    ((ProvRegion) s.region()).runs().copyFrom(disk, file, s.regionOffset(), s.lengthBytes());
-                    file += s.lengthBytes();
-                }
-                reads++;
-                bytesRead += r.lengthBytes();
-            }
-            case FLUSH -> flushes++;
-        }
-        target.accept(new IoCompletion(r.ioId(), r.op() == IoOp.FLUSH ? 0 : r.lengthBytes()));
+    /** Writes given one silently corrupted page by the fault plan. */
+    public long injectedCorruptions() {
+        return injectedCorruptions;
     }
 
-    private long latency(final IoOp op) {
-        return switch (op) {
-            case READ -> profile.readLatencyNs();
-            case WRITE -> profile.writeLatencyNs();
-            case FLUSH -> profile.flushLatencyNs();
-        };
+    /** Writes sent to a wrong offset by the fault plan. */
+    public long injectedMisdirects() {
+        return injectedMisdirects;
     }
 
-    private long bandwidth(final IoOp op) {
-        return op == IoOp.READ ? profile.readBytesPerSec() : profile.writeBytesPerSec();
+    /** Crashes so far. */
+    public long crashes() {
+        return crashes;
     }
 
-    /** The disk's provenance (what each L2 byte holds). */
+    /**
+     * Every page given corrupt content, at its actual file offset, in submission order (recorded when injected, at
+     * submission: a crash before completion may keep it from landing).
+     */
+    public List<FileRange> corruptedRanges() {
+        return List.copyOf(corrupted);
+    }
+
+    /** Every misdirected write, intended and actual range, in submission order (recorded at submission). */
+    public List<MisdirectedWrite> misdirectedRanges() {
+        return List.copyOf(misdirected);
+    }
+
+    /** The disk's provenance as reads see it (what each L2 byte holds). */
     public RunMap disk() {
         return disk;
+    }
+
+    /** What survives a crash now: the same map as {@link #disk} unless the volatile write cache is on. */
+    public RunMap durable() {
+        return durable;
+    }
+
+    /** Writes completed but not yet covered by a completed FLUSH (always 0 with the write cache off). */
+    public int unflushedWrites() {
+        return cache.unflushedWrites();
     }
 
     public DeviceProfile profile() {

@@ -59,6 +59,14 @@ public final class EventLoop implements Scheduler {
         }
     }
 
+    /**
+     * A simulated power loss: every scheduled event is dropped (device completions, workload timers, server work).
+     * The clock and the event count go on.
+     */
+    public void dropAll() {
+        queue.clear();
+    }
+
     /** Loop events executed so far. */
     public long executed() {
         return executed;

@@ -49,6 +49,14 @@ public final class ServerThread implements Clock {
         return busyTotalNs;
     }
 
+    /** A simulated power loss: queued inputs are dropped and the thread is free from now on. */
+    public void crash() {
+        inputs.clear();
+        drainScheduled = false;
+        inStep = false;
+        busyUntilNs = loop.nowNs();
+    }
+
     public boolean idle() {
         return inputs.isEmpty() && !inStep;
     }

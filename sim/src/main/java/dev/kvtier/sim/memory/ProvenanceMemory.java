@@ -4,14 +4,26 @@ import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.port.Memory;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.port.Stamping;
+import java.util.Arrays;
+import java.util.Objects;
 
 /**
- * Simulated memory: a region holds no bytes, only the provenance of each byte range ({@link RunMap}), so the full
+ * Simulated memory: a region holds no KV bytes, only the provenance of each byte range ({@link RunMap}), so the full
  * reference workload (225 GiB of KV) simulates in megabytes of heap and every load can still be checked exactly:
  * a loaded slot is right when its provenance is its key's content from position 0. Every copy is reported to a
  * {@link CopyListener} so the host cost model can charge it.
+ *
+ * <p>Index metadata is different: the core writes and reads it as real bytes ({@link #write}, {@link #read}), so a
+ * region also has a byte layer, a heap array of the region's size created on the first write (metadata regions
+ * are small; at most {@link #MAX_BYTE_REGION_BYTES}). A never-written byte reads as 0. The two layers are
+ * independent: {@link #copy} moves both, {@link #stamp} and {@link #checksum} concern provenance only, and
+ * {@link #write} leaves provenance alone. The simulated L2 data device moves provenance only; the simulated
+ * metadata device moves bytes only.
  */
 public final class ProvenanceMemory implements Memory, Stamping {
+    /** The largest region that may hold bytes: metadata buffers are at most a few MiB. */
+    public static final long MAX_BYTE_REGION_BYTES = 256L << 20;
+
     private CopyListener listener = (src, dst, bytes) -> { };
     private long liveBytes;
     private long copiedBytes;
@@ -28,6 +40,7 @@ public final class ProvenanceMemory implements Memory, Stamping {
         private final long sizeBytes;
         final RunMap runs = new RunMap();
         boolean freed;
+        private byte[] bytes;
 
         ProvRegion(final String name, final long sizeBytes) {
             this.name = name;
@@ -46,6 +59,23 @@ public final class ProvenanceMemory implements Memory, Stamping {
 
         public RunMap runs() {
             return runs;
+        }
+
+        /** True once bytes were written into this region (its byte layer exists). */
+        public boolean holdsBytes() {
+            return bytes != null;
+        }
+
+        /** The byte layer, created (all zero) on first use. */
+        byte[] bytes() {
+            if (bytes == null) {
+                if (sizeBytes > MAX_BYTE_REGION_BYTES) {
+                    throw new IllegalArgumentException("region " + name + " of " + sizeBytes + " B is too large to "
+                        + "hold bytes (at most " + MAX_BYTE_REGION_BYTES + " B; only metadata is written as bytes)");
+                }
+                bytes = new byte[(int) sizeBytes];
+            }
+            return bytes;
         }
     }
 
@@ -71,6 +101,11 @@ public final class ProvenanceMemory implements Memory, Stamping {
         check(s, srcOffset, lengthBytes);
         check(d, dstOffset, lengthBytes);
         d.runs.copyFrom(s.runs, srcOffset, dstOffset, lengthBytes);
+        if (s.holdsBytes()) {
+            System.arraycopy(s.bytes(), (int) srcOffset, d.bytes(), (int) dstOffset, (int) lengthBytes);
+        } else if (d.holdsBytes()) {
+            Arrays.fill(d.bytes(), (int) dstOffset, (int) (dstOffset + lengthBytes), (byte) 0);
+        }
         copiedBytes += lengthBytes;
         listener.copied(s, d, lengthBytes);
     }
@@ -79,6 +114,7 @@ public final class ProvenanceMemory implements Memory, Stamping {
     public void free(final MemoryRegion region) {
         final ProvRegion r = live(region);
         r.freed = true;
+        r.bytes = null;
         liveBytes -= r.sizeBytes();
     }
 
@@ -94,6 +130,36 @@ public final class ProvenanceMemory implements Memory, Stamping {
         final ProvRegion r = live(region);
         check(r, offset, lengthBytes);
         return r.runs.firstMismatch(offset, lengthBytes, tag);
+    }
+
+    /** XXH3-64 of the range's provenance, position-relative ({@link RunMap#contentHash}); bytes play no part. */
+    @Override
+    public long checksum(final MemoryRegion region, final long offset, final long lengthBytes) {
+        final ProvRegion r = live(region);
+        check(r, offset, lengthBytes);
+        return r.runs.contentHash(offset, lengthBytes);
+    }
+
+    @Override
+    public void write(final MemoryRegion dst, final long dstOffset, final byte[] src, final int srcOffset,
+                      final int length) {
+        final ProvRegion d = live(dst);
+        check(d, dstOffset, length);
+        Objects.checkFromIndexSize(srcOffset, length, src.length);
+        System.arraycopy(src, srcOffset, d.bytes(), (int) dstOffset, length);
+    }
+
+    @Override
+    public void read(final MemoryRegion src, final long srcOffset, final byte[] dst, final int dstOffset,
+                     final int length) {
+        final ProvRegion s = live(src);
+        check(s, srcOffset, length);
+        Objects.checkFromIndexSize(dstOffset, length, dst.length);
+        if (s.holdsBytes()) {
+            System.arraycopy(s.bytes(), (int) srcOffset, dst, dstOffset, length);
+        } else {
+            Arrays.fill(dst, dstOffset, dstOffset + length, (byte) 0);
+        }
     }
 
     /** Virtual bytes of live regions. */

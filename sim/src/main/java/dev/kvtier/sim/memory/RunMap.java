@@ -1,5 +1,7 @@
 package dev.kvtier.sim.memory;
 
+import com.dynatrace.hash4j.hashing.HashStream64;
+import com.dynatrace.hash4j.hashing.Hashing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +17,17 @@ import java.util.TreeMap;
 public final class RunMap {
     /** One run's content. */
     public record Run(long lengthBytes, long tag, long pos) { }
+
+    /** Receives pieces of runs, in offset order. */
+    @FunctionalInterface
+    public interface PieceVisitor {
+        /** {@code [start, start + lengthBytes)} holds {@code tag} from position {@code pos}. */
+        void piece(long start, long lengthBytes, long tag, long pos);
+    }
+
+    /** Hash stream markers: a piece of content and a never-written gap never hash alike. */
+    private static final long WRITTEN = 0x5752_4954_5445_4E00L;
+    private static final long GAP = 0x4741_5000_0000_0000L;
 
     private final TreeMap<Long, Run> runs = new TreeMap<>();
 
@@ -71,9 +84,11 @@ public final class RunMap {
         return runs.size();
     }
 
-    /** Pieces {start, length, tag, pos} of runs clipped to {@code [from, to)}, in order. */
-    private List<long[]> pieces(final long from, final long to) {
-        final List<long[]> out = new ArrayList<>();
+    /** Streams the pieces of runs clipped to {@code [from, to)}, in offset order; gaps are skipped. */
+    public void forEachPiece(final long from, final long to, final PieceVisitor visitor) {
+        if (from >= to) {
+            return;
+        }
         final Map.Entry<Long, Run> first = runs.floorEntry(from);
         final Long startKey = first != null && first.getKey() + first.getValue().lengthBytes() > from
             ? first.getKey() : Long.valueOf(from);
@@ -83,9 +98,82 @@ public final class RunMap {
             final long a = Math.max(s, from);
             final long b = Math.min(s + r.lengthBytes(), to);
             if (a < b) {
-                out.add(new long[] {a, b - a, r.tag(), r.pos() + (a - s)});
+                visitor.piece(a, b - a, r.tag(), r.pos() + (a - s));
             }
         }
+    }
+
+    /**
+     * XXH3-64 of the provenance of {@code [from, from + lengthBytes)}, relative to {@code from}: for each maximal
+     * piece of content (adjacent runs that continue one another, same tag and consecutive positions, count as one,
+     * since they hold the same bytes), its offset from {@code from}, its length, tag and position; for each
+     * never-written gap, its offset and length under a different marker. Two ranges whose content is the same
+     * relative to their starts hash alike wherever they are and however their runs are split.
+     */
+    public long contentHash(final long from, final long lengthBytes) {
+        if (lengthBytes < 0) {
+            throw new IllegalArgumentException("negative length " + lengthBytes);
+        }
+        final HashStream64 h = Hashing.xxh3_64().hashStream();
+        final Normalizer n = new Normalizer(h, from);
+        forEachPiece(from, from + lengthBytes, n);
+        n.finish(from + lengthBytes);
+        return h.putLong(lengthBytes).getAsLong();
+    }
+
+    /** Merges continuing pieces and emits gaps, so the hash depends on content, not on how runs are split. */
+    private static final class Normalizer implements PieceVisitor {
+        private final HashStream64 hash;
+        private final long base;
+        private long start;
+        private long length;
+        private long tag;
+        private long pos;
+        private long end;
+
+        Normalizer(final HashStream64 hash, final long base) {
+            this.hash = hash;
+            this.base = base;
+            this.end = base;
+        }
+
+        @Override
+        public void piece(final long pieceStart, final long pieceLength, final long pieceTag, final long piecePos) {
+            if (length > 0 && pieceStart == start + length && pieceTag == tag && piecePos == pos + length) {
+                length += pieceLength;
+                return;
+            }
+            emitRun();
+            if (pieceStart > end) {
+                hash.putLong(GAP).putLong(end - base).putLong(pieceStart - end);
+            }
+            start = pieceStart;
+            length = pieceLength;
+            tag = pieceTag;
+            pos = piecePos;
+            end = pieceStart + pieceLength;
+        }
+
+        void finish(final long to) {
+            emitRun();
+            if (to > end) {
+                hash.putLong(GAP).putLong(end - base).putLong(to - end);
+            }
+        }
+
+        private void emitRun() {
+            if (length > 0) {
+                hash.putLong(WRITTEN).putLong(start - base).putLong(length).putLong(tag).putLong(pos);
+                end = start + length;
+                length = 0;
+            }
+        }
+    }
+
+    /** Pieces {start, length, tag, pos} of runs clipped to {@code [from, to)}, in order. */
+    private List<long[]> pieces(final long from, final long to) {
+        final List<long[]> out = new ArrayList<>();
+        forEachPiece(from, to, (a, len, tag, pos) -> out.add(new long[] {a, len, tag, pos}));
         return out;
     }
 

@@ -1,15 +1,22 @@
 package dev.kvtier.sim.run;
 
 import dev.kvtier.core.client.KvClient;
+import dev.kvtier.core.config.CommitMode;
+import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.journal.codec.EventDigest;
+import dev.kvtier.sim.check.CrashChecker;
 import dev.kvtier.sim.check.Invariant;
 import dev.kvtier.sim.check.InvariantChecker;
 import dev.kvtier.sim.check.InvariantViolation;
+import dev.kvtier.sim.device.CrashOutcome;
+import dev.kvtier.sim.device.FileRange;
+import dev.kvtier.sim.device.MisdirectedWrite;
 import dev.kvtier.sim.device.SimDevice;
+import dev.kvtier.sim.device.SimMetaDevice;
 import dev.kvtier.sim.host.HostCostModel;
 import dev.kvtier.sim.loop.EventLoop;
 import dev.kvtier.sim.loop.SeededEntropy;
@@ -20,14 +27,21 @@ import dev.kvtier.sim.workload.WorkloadDriver;
 import java.util.List;
 
 /**
- * The simulator's composition root: wires one core to a simulated device and memory, a host cost model, the
- * invariant checker, metrics and the event digest, drives the workload in virtual time, and reports. One spec and
- * one seed give one run, bit for bit: nothing here reads the wall clock, starts a thread or draws unseeded
- * randomness, and every collection whose order matters is ordered.
+ * The simulator's composition root: wires one core to a simulated data device, a simulated index device and memory,
+ * a host cost model, the invariant checker, metrics and the event digest, drives the workload in virtual time, and
+ * reports. One spec and one seed give one run, bit for bit: nothing here reads the wall clock, starts a thread or
+ * draws unseeded randomness, and every collection whose order matters is ordered.
+ *
+ * <p>A crash ({@code faults.crashAtEvent}, counted in core events from 0) is a simulated power loss at that event:
+ * the core, its client and the workload's requests in flight vanish with every scheduled loop event; the devices lose
+ * or tear what was not durable; a new core recovers its index from the index device, invariant 15 is checked, and the
+ * workload starts again from the phase it was in.
  */
 public final class SimRun {
     /** The engine KV region's name; copies out of it are charged at staging bandwidth. */
     public static final String GPU_REGION = "gpu";
+    /** Request ids of the workload's life after crash n start at {@code 1 + n * this}. */
+    private static final long REQUEST_IDS_PER_LIFE = 1L << 32;
 
     private final SimSpec spec;
     private final long seed;
@@ -38,10 +52,26 @@ public final class SimRun {
     private final EventDigest digest = new EventDigest();
     private final RunMetrics metrics;
     private final HostCostModel costs;
-    private final KvServer server;
     private final SimDevice device;
+    private final SimMetaDevice indexDevice;
+    private final CrashChecker crashChecker;
     private final InvariantChecker checker;
     private final RunRecorder recorder;
+    private KvServer server;
+    private WorkloadDriver driver;
+    private long coreEvents;
+    private CrashOutcome dataCrash;
+    private CrashOutcome indexCrash;
+    private String openError;
+
+    /** Thrown from the event sink at the crash event: unwinds the core mid-step, as power loss would. */
+    private static final class PowerLoss extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        PowerLoss() {
+            super("power loss", null, false, false);
+        }
+    }
 
     public SimRun(final SimSpec spec, final long seed, final List<EventSink> extraSinks) {
         this.spec = spec;
@@ -51,41 +81,48 @@ public final class SimRun {
         this.costs = new HostCostModel(spec.host(), serverThread, GPU_REGION);
         this.metrics = new RunMetrics(serverThread);
         memory.setListener(costs);
+        final SeededEntropy root = new SeededEntropy(seed);
         this.device = new SimDevice(spec.device(), spec.core().l2Bytes(), loop, serverThread,
-            c -> serverThread.submit(() -> server().onIoComplete(c)), spec.faults(),
-            new SeededEntropy(seed).child("faults"));
-        this.server = new KvServer(spec.core(), memory, device, sink);
+            c -> serverThread.submit(() -> server.onIoComplete(c)), spec.faults(), root.child("faults"));
+        this.indexDevice = new SimMetaDevice(spec.device(), KvServer.indexLayout(spec.core()).deviceBytes(), loop,
+            serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, spec.faults());
+        this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice);
         this.checker = InvariantChecker.standard(spec.core(), serverThread,
             () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(),
-            spec.livenessBoundNs(), spec.faults().any() ? spec.faults().untilNs() : 0);
+            spec.livenessBoundNs(), spec.faults().windowed() ? spec.faults().untilNs() : 0, List.of(crashChecker));
         this.recorder = new RunRecorder(checker);
+        this.server = newServer();
+        final long crashAt = spec.faults().crashAtEvent();
+        sink.add(event -> {
+            if (coreEvents++ == crashAt) {
+                throw new PowerLoss();
+            }
+        });
         sink.add(costs).add(checker).add(metrics).add(digest.sink(serverThread));
         for (final EventSink extra : extraSinks) {
             sink.add(extra);
         }
     }
 
-    private KvServer server() {
-        return server;
+    private KvServer newServer() {
+        return new KvServer(spec.core(), memory, device, indexDevice, sink);
     }
 
     /** Runs to the end (or the first violation) and reports. */
     public RunReport run() {
         String violation = null;
         try {
-            final KvClient client = new KvClient(spec.core(), memory, server, sink, 1L << 50);
-            final MemoryRegion gpu = memory.allocate(GPU_REGION, WorkloadDriver.gpuBytes(spec.workload(),
-                spec.core().slotBytes()));
-            final WorkloadDriver driver = new WorkloadDriver(spec.workload(), new WorkloadDriver.Wiring(loop,
-                serverThread::submit, serverThread, server, client, memory, gpu,
-                new SeededEntropy(seed).child("workload"), sink, recorder));
-            driver.start();
-            loop.run();
-            if (!recorder.done()) {
-                checker.report(Invariant.LIVENESS, "the workload did not finish: no event left at "
-                    + loop.nowNs() + " ns");
+            serverThread.submit(() -> server.open(false, error -> startWorkload(error, 0, 1)));
+            runLoop();
+            if (openError != null) {
+                violation = "the index did not open: " + openError;
+            } else {
+                if (!recorder.done()) {
+                    checker.report(Invariant.LIVENESS, "the workload did not finish: no event left at "
+                        + loop.nowNs() + " ns");
+                }
+                checker.atEnd();
             }
-            checker.atEnd();
         } catch (final InvariantViolation v) {
             violation = v.getMessage();
         } catch (final EventLoop.LoopBudgetExceeded e) {
@@ -94,19 +131,135 @@ public final class SimRun {
         return report(violation);
     }
 
+    /** Runs the loop; at a power loss, crashes the devices, restarts a core on them and goes on. */
+    private void runLoop() {
+        while (true) {
+            try {
+                loop.run();
+                return;
+            } catch (final PowerLoss p) {
+                restart();
+            }
+        }
+    }
+
+    private void restart() {
+        final int phase = Math.max(0, driver == null ? 0 : driver.phase());
+        final SeededEntropy crashStream = new SeededEntropy(seed).child("crash");
+        loop.dropAll();
+        serverThread.crash();
+        dataCrash = device.crash(crashStream.child("data"));
+        indexCrash = indexDevice.crash(crashStream.child("index"));
+        crashChecker.crashed();
+        checker.restarted();
+        server = newServer();
+        final long firstRequest = 1 + crashChecker.crashes() * REQUEST_IDS_PER_LIFE;
+        serverThread.submit(() -> server.open(true, error -> {
+            if (error == null) {
+                crashChecker.recovered(checker.context(), server.directory()::isCommitted);
+            }
+            startWorkload(error, phase, firstRequest);
+        }));
+    }
+
+    private void startWorkload(final String error, final int phase, final long firstRequestId) {
+        if (error != null) {
+            openError = error;
+            return;
+        }
+        final KvClient client = new KvClient(spec.core(), memory, server, sink,
+            (1L << 50) + crashChecker.crashes() * (1L << 44));
+        final MemoryRegion gpu = memory.allocate(GPU_REGION, WorkloadDriver.gpuBytes(spec.workload(),
+            spec.core().slotBytes()));
+        driver = new WorkloadDriver(spec.workload(), new WorkloadDriver.Wiring(loop,
+            serverThread::submit, serverThread, server, client, memory, gpu,
+            new SeededEntropy(seed).child("workload"), sink, observer()));
+        driver.start(phase, firstRequestId);
+    }
+
+    /** The recorder, except that wrong bytes after a crash break invariant 15 rather than 12. */
+    private WorkloadDriver.Observer observer() {
+        return new WorkloadDriver.Observer() {
+            @Override
+            public void wrongBytes(final long requestId, final int block, final long offset,
+                                   final dev.kvtier.core.geometry.PrefixKey key) {
+                if (crashChecker.afterCrash()) {
+                    checker.report(Invariant.CRASH, "after crash " + crashChecker.crashes() + ", request "
+                        + requestId + " block " + block + " (key " + key + ") loaded bytes that are not its key's,"
+                        + " first at offset " + offset);
+                }
+                recorder.wrongBytes(requestId, block, offset, key);
+            }
+
+            @Override
+            public void phaseEnded(final int index, final String name, final long startNs, final long endNs) {
+                recorder.phaseEnded(index, name, startNs, endNs);
+            }
+
+            @Override
+            public void finished(final long timeNs) {
+                recorder.finished(timeNs);
+            }
+        };
+    }
+
+    /** Whether the data device corrupted or misdirected data over {@code ref}'s slots (outside the claims). */
+    private boolean faultedByDevice(final AllocationRef ref) {
+        final long from = ref.fileOffset(spec.core().slotBytes());
+        final long to = from + ref.lengthBytes(spec.core().slotBytes());
+        for (final FileRange r : device.corruptedRanges()) {
+            if (r.offset() < to && from < r.offset() + r.lengthBytes()) {
+                return true;
+            }
+        }
+        for (final MisdirectedWrite m : device.misdirectedRanges()) {
+            if (m.intendedOffset() < to && from < m.intendedOffset() + m.lengthBytes()
+                || m.actualOffset() < to && from < m.actualOffset() + m.lengthBytes()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private RunReport report(final String violation) {
         return recorder.report(spec.scenario(), "virtual", seed, digest.eventCount(), loop.nowNs(), digest.finish(),
             violation, metrics, new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(),
                 server.engine().writeErrors()));
     }
 
-    /** The simulated device, for tests and reports. */
+    /** The simulated data device, for tests and reports. */
     public SimDevice device() {
         return device;
     }
 
+    /** The simulated index device. */
+    public SimMetaDevice indexDevice() {
+        return indexDevice;
+    }
+
+    /** The current core (after a crash, the restarted one). */
     public KvServer kvServer() {
         return server;
+    }
+
+    /** Invariant 15's checker: crashes seen and durable commits checked after restarts. */
+    public CrashChecker crashChecker() {
+        return crashChecker;
+    }
+
+    /** What the crash did to the data device's unflushed writes (null without a crash). */
+    public CrashOutcome dataCrash() {
+        return dataCrash;
+    }
+
+    /** What the crash did to the index device's unflushed writes (null without a crash). */
+    public CrashOutcome indexCrash() {
+        return indexCrash;
+    }
+
+    /** Core events emitted (across every life of the core). */
+    public long coreEvents() {
+        return coreEvents;
     }
 
     /** The simulated server thread's clock, which stamps every event (a journal written beside a run needs it). */

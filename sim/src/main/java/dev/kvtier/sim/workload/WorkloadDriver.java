@@ -121,7 +121,27 @@ public final class WorkloadDriver {
 
     /** Starts the first phase at the loop's current time. */
     public void start() {
-        loop.post(() -> startPhase(0));
+        start(0, 1);
+    }
+
+    /**
+     * Starts phase {@code phaseIndex} at the loop's current time, numbering requests from {@code firstRequestId} (a
+     * restarted workload after a crash goes on from the phase it was in, with ids its first life never used).
+     */
+    public void start(final int phaseIndex, final long firstRequestId) {
+        nextRequestId = firstRequestId;
+        nextLoadId = (1L << 40) + (firstRequestId - 1) * 4096;
+        loop.post(() -> startPhase(phaseIndex));
+    }
+
+    /** The phase being run (-1 before the first). */
+    public int phase() {
+        return phase;
+    }
+
+    /** The next request id this driver would use. */
+    public long nextRequestId() {
+        return nextRequestId;
     }
 
     private void startPhase(final int index) {

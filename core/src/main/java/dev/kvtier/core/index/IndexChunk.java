@@ -1,0 +1,21 @@
+package dev.kvtier.core.index;
+
+import dev.kvtier.core.geometry.PrefixKey;
+
+/**
+ * One committed chunk as the index persists it: its key, model, allocation, slots, and one checksum per slot
+ * ({@code known[i]} false when no accepted span covered slot {@code i} whole: such a slot is never served from L2).
+ */
+public record IndexChunk(PrefixKey key, int modelId, long allocationId, int startSlot, int slotCount, long[] sums,
+                         boolean[] known) {
+    public IndexChunk {
+        if (sums.length != slotCount || known.length != slotCount) {
+            throw new IllegalArgumentException("one checksum per slot: " + slotCount + " slots, " + sums.length
+                + " sums, " + known.length + " flags");
+        }
+    }
+
+    int endSlot() {
+        return startSlot + slotCount;
+    }
+}

@@ -1,0 +1,307 @@
+package dev.kvtier.core.index;
+
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.geometry.Alignment;
+import dev.kvtier.core.port.EventSink;
+import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.port.Memory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The writer of the crash-safe L2 index: an append-only, checksummed record log (COMMIT, EVICT) with periodic
+ * checkpoints, written through the index device. A single-threaded state machine with at most one I/O in flight.
+ *
+ * <p>Records are appended in memory to the current <i>lap</i> and written in order, the tail block rewritten as it
+ * grows (its earlier bytes never change, so a torn rewrite keeps them). {@link #whenDurable} waits until a record is
+ * written and the device flushed. When the lap passes half the log area, a checkpoint of every logged chunk is
+ * written to the slot not holding the newest checkpoint and flushed; only then does the next lap start again at the
+ * beginning of the log area (records appended meanwhile wait in memory), so a crash at any point leaves a checkpoint
+ * and an intact prefix of the records after it.
+ *
+ * <p>A failed index I/O (for example a full device) breaks the log: waiters are told false and nothing more is
+ * written until a checkpoint, tried again on the next append or wait, succeeds.
+ */
+public final class IndexLog {
+    private enum State { CLOSED, IDLE, WRITING, FLUSHING, CHECKPOINTING }
+
+    private record Waiter(long seq, Consumer<Boolean> done) { }
+
+    private final IndexLayout layout;
+    private final long slotBytes;
+    private final int slotCount;
+    private final Memory memory;
+    private final IndexIo io;
+    private final EventSink sink;
+    private final Supplier<List<IndexChunk>> snapshot;
+    private final List<Waiter> waiters = new ArrayList<>();
+    private State state = State.CLOSED;
+    private long epoch;
+    private long checkpointSeq;
+    private int newestSlot;
+    private long nextSeq;
+    private byte[] lap = new byte[4096];
+    private int lapBytes;
+    private int lapWritten;
+    private long writtenSeq;
+    private long durableSeq;
+    private boolean broken;
+    private long recordsAppended;
+    private long checkpoints;
+    private long bytesWritten;
+    private long flushes;
+
+    /**
+     * @param snapshot every logged chunk, in allocation order (the state a checkpoint persists)
+     */
+    public IndexLog(final IndexLayout layout, final long slotBytes, final int slotCount, final Memory memory,
+                    final IndexIo io, final EventSink sink, final Supplier<List<IndexChunk>> snapshot) {
+        this.layout = layout;
+        this.slotBytes = slotBytes;
+        this.slotCount = slotCount;
+        this.memory = memory;
+        this.io = io;
+        this.sink = sink;
+        this.snapshot = snapshot;
+    }
+
+    /**
+     * Starts the log after {@link IndexOpener}: writes a checkpoint of the opened state (the recovered chunks, or
+     * none) to the slot not holding {@code newestSlotOnDisk}, then calls {@code done} with whether it is durable.
+     */
+    public void open(final long openEpoch, final long lastCheckpointSeq, final int newestSlotOnDisk, final long firstSeq,
+              final Consumer<Boolean> done) {
+        this.epoch = openEpoch;
+        this.checkpointSeq = lastCheckpointSeq;
+        this.newestSlot = newestSlotOnDisk;
+        this.nextSeq = firstSeq;
+        this.writtenSeq = firstSeq - 1;
+        this.durableSeq = firstSeq - 1;
+        state = State.IDLE;
+        waiters.add(new Waiter(firstSeq - 1, done));
+        checkpoint();
+    }
+
+    public void appendCommit(final IndexChunk chunk) {
+        append(IndexCodec.commitRecord(epoch, nextSeq, chunk));
+    }
+
+    public void appendEvict(final long allocationId) {
+        append(IndexCodec.evictRecord(epoch, nextSeq, allocationId));
+    }
+
+    /** Sequence number of the last record appended (0 before any). */
+    public long lastSeq() {
+        return nextSeq - 1;
+    }
+
+    /** Calls {@code done(true)} once record {@code seq} is durable, {@code done(false)} if the log breaks first. */
+    public void whenDurable(final long seq, final Consumer<Boolean> done) {
+        if (seq <= durableSeq) {
+            done.accept(true);
+            return;
+        }
+        waiters.add(new Waiter(seq, done));
+        pump();
+    }
+
+    public boolean isOpen() {
+        return state != State.CLOSED;
+    }
+
+    /** True while no index I/O is in flight and every appended record is written. */
+    public boolean quiet() {
+        return state == State.IDLE && lapWritten == lapBytes;
+    }
+
+    public boolean broken() {
+        return broken;
+    }
+
+    public long epoch() {
+        return epoch;
+    }
+
+    public long recordsAppended() {
+        return recordsAppended;
+    }
+
+    public long checkpoints() {
+        return checkpoints;
+    }
+
+    public long bytesWritten() {
+        return bytesWritten;
+    }
+
+    public long flushes() {
+        return flushes;
+    }
+
+    public long durableSeq() {
+        return durableSeq;
+    }
+
+    private void append(final byte[] record) {
+        if (state == State.CLOSED) {
+            throw new IllegalStateException("index log is not open");
+        }
+        if (lapBytes + record.length > lap.length) {
+            lap = Arrays.copyOf(lap, Math.max(lap.length * 2, lapBytes + record.length));
+        }
+        System.arraycopy(record, 0, lap, lapBytes, record.length);
+        lapBytes += record.length;
+        nextSeq++;
+        recordsAppended++;
+        pump();
+    }
+
+    private void pump() {
+        if (state != State.IDLE) {
+            return;
+        }
+        if (broken) {
+            if (!waiters.isEmpty() || lapWritten < lapBytes) {
+                checkpoint();
+            }
+            return;
+        }
+        if (lapBytes >= layout.logBytes() / 2) {
+            checkpoint();
+            return;
+        }
+        if (lapWritten < lapBytes) {
+            writeLap();
+            return;
+        }
+        for (final Waiter w : waiters) {
+            if (w.seq() > durableSeq && w.seq() <= writtenSeq) {
+                flush();
+                return;
+            }
+        }
+    }
+
+    private void writeLap() {
+        final long from = Alignment.down(lapWritten);
+        final long to = Math.min(Alignment.up(lapBytes), from + io.buffer().sizeBytes());
+        final int end = (int) Math.min(to, lapBytes);
+        final long upToSeq = end == lapBytes ? nextSeq - 1 : -1;
+        final byte[] block = new byte[(int) (to - from)];
+        System.arraycopy(lap, (int) from, block, 0, end - (int) from);
+        memory.write(io.buffer(), 0, block, 0, block.length);
+        state = State.WRITING;
+        io.submit(IoOp.WRITE, layout.logOffset() + from, block.length, result -> {
+            state = State.IDLE;
+            if (result != block.length) {
+                fail(result);
+                return;
+            }
+            bytesWritten += block.length;
+            lapWritten = Math.max(lapWritten, end);
+            if (upToSeq >= 0) {
+                writtenSeq = Math.max(writtenSeq, upToSeq);
+            }
+            pump();
+        });
+    }
+
+    private void flush() {
+        final long covered = writtenSeq;
+        state = State.FLUSHING;
+        io.submit(IoOp.FLUSH, 0, 0, result -> {
+            state = State.IDLE;
+            if (result < 0) {
+                fail(result);
+                return;
+            }
+            flushes++;
+            durableSeq = Math.max(durableSeq, covered);
+            release(true);
+            pump();
+        });
+    }
+
+    /** Persists every logged chunk as of now; the next lap starts at the log area's start once it is durable. */
+    private void checkpoint() {
+        final long nextRecord = nextSeq;
+        final List<IndexChunk> chunks = snapshot.get();
+        final int slot = 1 - newestSlot;
+        final byte[] bytes = IndexCodec.checkpoint(epoch, checkpointSeq + 1, nextRecord, slotBytes, slotCount, chunks);
+        if (bytes.length > layout.checkpointBytes()) {
+            throw new IllegalStateException("checkpoint of " + bytes.length + " B exceeds its slot of "
+                + layout.checkpointBytes() + " B");
+        }
+        // The lap so far is subsumed by the checkpoint; records appended from now on form the next lap.
+        lap = new byte[4096];
+        lapBytes = 0;
+        lapWritten = 0;
+        state = State.CHECKPOINTING;
+        writePieces(bytes, layout.checkpointOffset(slot), 0, ok -> {
+            if (!ok) {
+                state = State.IDLE;
+                return;
+            }
+            io.submit(IoOp.FLUSH, 0, 0, result -> {
+                state = State.IDLE;
+                if (result < 0) {
+                    fail(result);
+                    return;
+                }
+                flushes++;
+                checkpoints++;
+                checkpointSeq++;
+                newestSlot = slot;
+                broken = false;
+                writtenSeq = Math.max(writtenSeq, nextRecord - 1);
+                durableSeq = Math.max(durableSeq, nextRecord - 1);
+                sink.emit(new CoreEvent.IndexCheckpointed(epoch, nextRecord, chunks.size(), bytes.length));
+                release(true);
+                pump();
+            });
+        });
+    }
+
+    private void writePieces(final byte[] bytes, final long offset, final int from, final Consumer<Boolean> done) {
+        if (from >= bytes.length) {
+            done.accept(true);
+            return;
+        }
+        final int length = (int) Math.min(io.buffer().sizeBytes(), Alignment.up(bytes.length - from));
+        final byte[] piece = new byte[length];
+        System.arraycopy(bytes, from, piece, 0, Math.min(length, bytes.length - from));
+        memory.write(io.buffer(), 0, piece, 0, length);
+        io.submit(IoOp.WRITE, offset + from, length, result -> {
+            if (result != length) {
+                fail(result);
+                done.accept(false);
+                return;
+            }
+            bytesWritten += length;
+            writePieces(bytes, offset, from + length, done);
+        });
+    }
+
+    private void fail(final long result) {
+        broken = true;
+        sink.emit(new CoreEvent.IndexFailed(result));
+        release(false);
+    }
+
+    /** Tells waiters: on success those now durable; on failure every one. */
+    private void release(final boolean ok) {
+        final List<Waiter> ready = new ArrayList<>();
+        for (final Waiter w : waiters) {
+            if (!ok || w.seq() <= durableSeq) {
+                ready.add(w);
+            }
+        }
+        waiters.removeAll(ready);
+        for (final Waiter w : ready) {
+            w.done().accept(ok);
+        }
+    }
+}

@@ -1,0 +1,226 @@
+package dev.kvtier.core.index;
+
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.geometry.Alignment;
+import dev.kvtier.core.port.EventSink;
+import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.port.Memory;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Opens the index on its device, one I/O at a time. Reads both checkpoint headers; when the newest intact checkpoint
+ * is of another ring geometry, recovering is an error (the device belongs to another store); an older or garbled
+ * header of another geometry (a format leaves the previous owner's checkpoint in the other slot) is ignored. To
+ * <b>recover</b>: takes the newest intact checkpoint, then replays the records of the log area that follow it in
+ * sequence (same epoch, consecutive sequence numbers, intact CRC), stopping at the first that is not; a chunk whose
+ * slots a later commit reuses is dropped. To <b>format</b> (a fresh start, or no checkpoint found): starts empty
+ * with an epoch above every epoch on the device, so no old record can ever be taken for a new one. Either way the
+ * caller then writes a checkpoint of the result ({@link IndexLog#open}) before serving anything.
+ */
+public final class IndexOpener {
+    /** What was found. {@code error} is non-null (one line) when the device cannot be used. */
+    public record Opened(long epoch, long checkpointSeq, int newestSlot, long nextSeq, List<IndexChunk> chunks,
+                         boolean recovered, long records, long bytesRead, String error) { }
+
+    private final IndexLayout layout;
+    private final long slotBytes;
+    private final int slotCount;
+    private final Memory memory;
+    private final IndexIo io;
+    private final EventSink sink;
+    private final boolean recover;
+    private final Consumer<Opened> done;
+    private final IndexCodec.CheckpointHeader[] headers = new IndexCodec.CheckpointHeader[2];
+    private long bytesRead;
+    private long maxForeignEpoch;
+
+    private IndexOpener(final IndexLayout layout, final long slotBytes, final int slotCount, final Memory memory,
+                        final IndexIo io, final EventSink sink, final boolean recover, final Consumer<Opened> done) {
+        this.layout = layout;
+        this.slotBytes = slotBytes;
+        this.slotCount = slotCount;
+        this.memory = memory;
+        this.io = io;
+        this.sink = sink;
+        this.recover = recover;
+        this.done = done;
+    }
+
+    /** Starts opening; {@code done} is called once, from a completion. */
+    public static void open(final IndexLayout layout, final long slotBytes, final int slotCount, final Memory memory,
+                            final IndexIo io, final EventSink sink, final boolean recover,
+                            final Consumer<Opened> done) {
+        new IndexOpener(layout, slotBytes, slotCount, memory, io, sink, recover, done).readHeader(0);
+    }
+
+    private void readHeader(final int slot) {
+        read(layout.checkpointOffset(slot), 4096, bytes -> {
+            if (bytes == null) {
+                return;
+            }
+            headers[slot] = IndexCodec.readHeader(bytes);
+            final IndexCodec.CheckpointHeader h = headers[slot];
+            if (h != null && !ownGeometry(h)) {
+                // Another ring's header is an error only if it is the newest intact checkpoint (tryCheckpoint): a
+                // stale one left in the other slot by a format, or a garbled header of ours, is not.
+                maxForeignEpoch = Math.max(maxForeignEpoch, h.epoch());
+                if (!recover) {
+                    headers[slot] = null;
+                }
+            }
+            if (slot == 0) {
+                readHeader(1);
+            } else {
+                choose();
+            }
+        });
+    }
+
+    private void choose() {
+        final List<Integer> order = new ArrayList<>();
+        for (int s = 0; s < 2; s++) {
+            if (headers[s] != null) {
+                order.add(s);
+            }
+        }
+        order.sort(Comparator.comparing((Integer s) -> headers[s].epoch())
+            .thenComparing(s -> headers[s].checkpointSeq()).reversed());
+        final long maxEpoch = Math.max(maxForeignEpoch, order.isEmpty() ? 0 : headers[order.getFirst()].epoch());
+        if (!recover || order.isEmpty()) {
+            finish(new Opened(maxEpoch + 1, 0, order.isEmpty() ? 1 : order.getFirst(), 1, List.of(), false, 0,
+                bytesRead, null));
+            return;
+        }
+        tryCheckpoint(order, 0, maxEpoch);
+    }
+
+    private void tryCheckpoint(final List<Integer> order, final int i, final long maxEpoch) {
+        if (i == order.size()) {
+            // No intact checkpoint: nothing can be trusted; start empty above every epoch seen.
+            finish(new Opened(maxEpoch + 1, 0, order.getFirst(), 1, List.of(), false, 0, bytesRead, null));
+            return;
+        }
+        final int slot = order.get(i);
+        final IndexCodec.CheckpointHeader h = headers[slot];
+        final long length = Alignment.up(IndexCodec.CHECKPOINT_HEADER_BYTES + (long) h.bodyBytes());
+        if (length > layout.checkpointBytes()) {
+            if (!ownGeometry(h)) {
+                finishForeign(h); // cannot be verified here: refuse rather than overwrite another ring's index
+                return;
+            }
+            tryCheckpoint(order, i + 1, maxEpoch);
+            return;
+        }
+        readAll(layout.checkpointOffset(slot), length, bytes -> {
+            final List<IndexChunk> chunks = bytes == null ? null : IndexCodec.readBody(bytes, h);
+            if (chunks == null) {
+                tryCheckpoint(order, i + 1, maxEpoch);
+                return;
+            }
+            if (!ownGeometry(h)) {
+                finishForeign(h);
+                return;
+            }
+            readLog(h, slot, chunks);
+        });
+    }
+
+    private boolean ownGeometry(final IndexCodec.CheckpointHeader h) {
+        return h.slotBytes() == slotBytes && h.slotCount() == slotCount;
+    }
+
+    private void finishForeign(final IndexCodec.CheckpointHeader h) {
+        finishError("the index device holds the index of another ring (" + h.slotCount() + " slots of "
+            + h.slotBytes() + " B; this ring has " + slotCount + " slots of " + slotBytes + " B)");
+    }
+
+    private void readLog(final IndexCodec.CheckpointHeader h, final int slot, final List<IndexChunk> base) {
+        final Map<Long, IndexChunk> live = new LinkedHashMap<>();
+        for (final IndexChunk c : base) {
+            live.put(c.allocationId(), c);
+        }
+        readAll(layout.logOffset(), layout.logBytes(), bytes -> {
+            long seq = h.nextRecordSeq();
+            long records = 0;
+            if (bytes != null) {
+                int at = 0;
+                while (true) {
+                    final IndexCodec.Record r = IndexCodec.readRecord(bytes, at, bytes.length, h.epoch(), seq);
+                    if (r == null) {
+                        break;
+                    }
+                    apply(live, r);
+                    at += IndexCodec.recordLength(bytes, at);
+                    seq++;
+                    records++;
+                }
+            }
+            final List<IndexChunk> chunks = new ArrayList<>(live.values());
+            chunks.sort(Comparator.comparingLong(IndexChunk::allocationId));
+            finish(new Opened(h.epoch(), h.checkpointSeq(), slot, seq, chunks, true, records, bytesRead, null));
+        });
+    }
+
+    private static void apply(final Map<Long, IndexChunk> live, final IndexCodec.Record r) {
+        switch (r) {
+            case IndexCodec.Commit c -> {
+                final IndexChunk n = c.chunk();
+                live.values().removeIf(o -> o.startSlot() < n.endSlot() && n.startSlot() < o.endSlot());
+                live.put(n.allocationId(), n);
+            }
+            case IndexCodec.Evict e -> live.remove(e.allocationId());
+        }
+    }
+
+    /** Reads {@code length} bytes at {@code offset} in buffer-sized pieces; null to {@code then} on an error. */
+    private void readAll(final long offset, final long length, final Consumer<byte[]> then) {
+        final byte[] out = new byte[Math.toIntExact(length)];
+        readPiece(offset, out, 0, then);
+    }
+
+    private void readPiece(final long offset, final byte[] out, final int from, final Consumer<byte[]> then) {
+        if (from >= out.length) {
+            then.accept(out);
+            return;
+        }
+        final int length = (int) Math.min(io.buffer().sizeBytes(), out.length - from);
+        read(offset + from, length, piece -> {
+            if (piece == null) {
+                return;
+            }
+            System.arraycopy(piece, 0, out, from, length);
+            readPiece(offset, out, from + length, then);
+        });
+    }
+
+    private void read(final long offset, final int length, final Consumer<byte[]> then) {
+        io.submit(IoOp.READ, offset, length, result -> {
+            if (result != length) {
+                finishError("index device read at " + offset + " failed: " + result);
+                then.accept(null);
+                return;
+            }
+            bytesRead += length;
+            final byte[] bytes = new byte[length];
+            memory.read(io.buffer(), 0, bytes, 0, length);
+            then.accept(bytes);
+        });
+    }
+
+    private void finishError(final String error) {
+        finish(new Opened(0, 0, 0, 0, List.of(), false, 0, bytesRead, error));
+    }
+
+    private void finish(final Opened opened) {
+        if (opened.error() == null) {
+            sink.emit(new CoreEvent.IndexOpened(opened.epoch(), opened.recovered(), opened.chunks().size(),
+                opened.records(), opened.bytesRead()));
+        }
+        done.accept(opened);
+    }
+}

@@ -1,0 +1,202 @@
+package dev.kvtier.sim.device;
+
+import dev.kvtier.core.port.Entropy;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * A simulated device's durability bookkeeping, shared by the provenance and the byte device (content type
+ * {@code C}: a provenance map or a byte array, holding one write's data from its first byte).
+ *
+ * <p>With the volatile cache <b>on</b>, a completed write is in the visible image (the device puts it there) and
+ * stays volatile, in completion order, until a FLUSH covers it: a FLUSH covers every write that had completed when
+ * it was submitted (Linux fsync semantics) and, when it completes, those writes become durable in their completion
+ * order. With the cache <b>off</b>, the device's visible and durable images are one and every completed write is
+ * durable at once; only in-flight writes are tracked.
+ *
+ * <p>A {@link #crash} is power loss: every write in flight or completed but unflushed (a write fated to fail is
+ * never registered) is taken in submission order, and each of its 4 KiB pages is drawn WRITTEN, LOST or TORN with
+ * probability 1/3 each; a torn page has each 512 B sector written or not, drawn as a mask with at least one sector
+ * of each kind. Written sectors go to the durable image, then the visible image becomes the durable one. An
+ * in-flight write's data is taken from memory at the crash.
+ */
+final class WriteCache<C> {
+    static final int PAGE_BYTES = 4096;
+    static final int SECTOR_BYTES = 512;
+    /** Pending writes (in flight plus unflushed) allowed at once: a core that never flushes hits this. */
+    static final int MAX_PENDING_WRITES = 1 << 22;
+
+    /** What the cache needs of a device's images. */
+    interface Image<C> {
+        /** Makes bytes {@code [from, from + lengthBytes)} of a write's content durable at {@code fileOffset + from}. */
+        void persist(C content, long fileOffset, long from, long lengthBytes);
+
+        /** After a power loss: the visible image becomes the durable image (a no-op when they are one). */
+        void revertToDurable();
+    }
+
+    private static final class Pending<C> {
+        final long seq;
+        final long fileOffset;
+        final long lengthBytes;
+        final Supplier<C> contentNow;
+        C content;
+        long completion;
+
+        Pending(final long seq, final long fileOffset, final long lengthBytes, final Supplier<C> contentNow) {
+            this.seq = seq;
+            this.fileOffset = fileOffset;
+            this.lengthBytes = lengthBytes;
+            this.contentNow = contentNow;
+        }
+    }
+
+    private final boolean enabled;
+    private final Image<C> image;
+    private final LinkedHashMap<Long, Pending<C>> inFlight = new LinkedHashMap<>();
+    private final ArrayDeque<Pending<C>> unflushed = new ArrayDeque<>();
+    private long submitted;
+    private long completed;
+
+    WriteCache(final boolean enabled, final Image<C> image) {
+        this.enabled = enabled;
+        this.image = Objects.requireNonNull(image, "image");
+    }
+
+    boolean enabled() {
+        return enabled;
+    }
+
+    /**
+     * Registers a write that will land at {@code fileOffset} (its actual place); {@code contentNow} gives its data
+     * as memory holds it now, for a crash that catches it in flight. Returns its sequence number.
+     */
+    long submitWrite(final long fileOffset, final long lengthBytes, final Supplier<C> contentNow) {
+        if (fileOffset % PAGE_BYTES != 0 || lengthBytes <= 0 || lengthBytes % PAGE_BYTES != 0) {
+            throw new IllegalArgumentException("write [" + fileOffset + ", +" + lengthBytes + ") is not whole pages");
+        }
+        if (inFlight.size() + unflushed.size() >= MAX_PENDING_WRITES) {
+            throw new IllegalStateException(MAX_PENDING_WRITES + " writes pending (in flight or unflushed): "
+                + "nothing flushes the device's volatile write cache");
+        }
+        final long seq = submitted++;
+        inFlight.put(seq, new Pending<>(seq, fileOffset, lengthBytes, contentNow));
+        return seq;
+    }
+
+    /** Write {@code seq} completed and is in the visible image; {@code content} is its data (unused when off). */
+    void completeWrite(final long seq, final C content) {
+        final Pending<C> p = inFlight.remove(seq);
+        if (p == null) {
+            throw new IllegalStateException("write " + seq + " completed but is not in flight");
+        }
+        if (enabled) {
+            p.content = Objects.requireNonNull(content, "content");
+            p.completion = ++completed;
+            unflushed.addLast(p);
+        }
+    }
+
+    /** Taken when a FLUSH is submitted: it covers the writes completed so far. */
+    long flushMark() {
+        return completed;
+    }
+
+    /** A FLUSH submitted at {@code mark} completed: the writes it covers become durable, in completion order. */
+    void completeFlush(final long mark) {
+        if (mark > completed) {
+            throw new IllegalArgumentException("flush mark " + mark + " is past " + completed + " completions");
+        }
+        while (!unflushed.isEmpty() && unflushed.peekFirst().completion <= mark) {
+            final Pending<C> p = unflushed.pollFirst();
+            image.persist(p.content, p.fileOffset, 0, p.lengthBytes);
+        }
+    }
+
+    int inFlightWrites() {
+        return inFlight.size();
+    }
+
+    int unflushedWrites() {
+        return unflushed.size();
+    }
+
+    /** Power loss now: draws each pending write's pages from {@code entropy}, then forgets every pending write. */
+    CrashOutcome crash(final Entropy entropy) {
+        final List<Pending<C>> pending = new ArrayList<>(inFlight.values());
+        pending.addAll(unflushed);
+        pending.sort(Comparator.comparingLong(p -> p.seq));
+        final long[] pages = new long[3];
+        for (final Pending<C> p : pending) {
+            final C content = p.content != null ? p.content : p.contentNow.get();
+            drawPages(p, content, entropy, pages);
+        }
+        inFlight.clear();
+        unflushed.clear();
+        image.revertToDurable();
+        return new CrashOutcome(pages[0], pages[1], pages[2], pending.size());
+    }
+
+    /** Draws every page of one write and persists its written sectors, merged into runs. */
+    private void drawPages(final Pending<C> p, final C content, final Entropy entropy, final long[] pages) {
+        final Runs runs = new Runs(p, content);
+        for (long page = 0; page < p.lengthBytes; page += PAGE_BYTES) {
+            switch (entropy.nextInt(3)) {
+                case 0 -> {
+                    pages[0]++;
+                    runs.add(page, PAGE_BYTES);
+                }
+                case 1 -> {
+                    pages[1]++;
+                    runs.flush();
+                }
+                default -> {
+                    pages[2]++;
+                    final int mask = 1 + entropy.nextInt((1 << (PAGE_BYTES / SECTOR_BYTES)) - 2);
+                    for (int s = 0; s < PAGE_BYTES / SECTOR_BYTES; s++) {
+                        if ((mask & (1 << s)) != 0) {
+                            runs.add(page + (long) s * SECTOR_BYTES, SECTOR_BYTES);
+                        } else {
+                            runs.flush();
+                        }
+                    }
+                }
+            }
+        }
+        runs.flush();
+    }
+
+    /** Merges adjacent written pieces of one write into one persist each. */
+    private final class Runs {
+        private final Pending<C> write;
+        private final C content;
+        private long from = -1;
+        private long to = -1;
+
+        Runs(final Pending<C> write, final C content) {
+            this.write = write;
+            this.content = content;
+        }
+
+        void add(final long at, final long lengthBytes) {
+            if (at != to) {
+                flush();
+                from = at;
+            }
+            to = at + lengthBytes;
+        }
+
+        void flush() {
+            if (from >= 0 && to > from) {
+                image.persist(content, write.fileOffset, from, to - from);
+            }
+            from = -1;
+            to = -1;
+        }
+    }
+}
