@@ -237,7 +237,8 @@ public final class ScenarioLoader {
             };
             final CommitMode mode = switch (s.string("commitMode", "l1")) {
                 case "l1" -> CommitMode.L1;
-                default -> throw s.fail("commitMode", "must be \"l1\" (durable mode is not built yet)");
+                case "durable" -> CommitMode.DURABLE;
+                default -> throw s.fail("commitMode", "must be \"l1\" or \"durable\"");
             };
             s.rejectUnknown();
             try {
