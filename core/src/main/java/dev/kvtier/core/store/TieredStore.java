@@ -63,6 +63,8 @@ public final class TieredStore {
     private final PendingWrites pending = new PendingWrites();
     private final ArrayDeque<IoTask> ioQueue = new ArrayDeque<>();
     private final Map<Long, IoTask> inFlight = new HashMap<>();
+    /** Index I/Os in flight: not counted against {@code concurrentIos} (the index keeps at most one). */
+    private final Map<Long, IoTask.Index> indexInFlight = new HashMap<>();
     private final ArrayDeque<Op> memoryWaiters = new ArrayDeque<>();
     private final ArrayDeque<Op> ready = new ArrayDeque<>();
     private final List<LoadOp> activeLoads = new ArrayList<>();
@@ -152,24 +154,28 @@ public final class TieredStore {
 
     /** A device completion. */
     public void onIoComplete(final IoCompletion completion) {
+        final IoTask.Index index = indexInFlight.remove(completion.ioId());
+        if (index != null) {
+            final IoRequest r = index.request();
+            sink.emit(new CoreEvent.IndexIoCompleted(r.ioId(), r.op(), r.fileOffset(), completion.result()));
+            index.done().accept(completion.result());
+            submitQueued();
+            wakeMemoryWaiters();
+            pump();
+            return;
+        }
         final IoTask task = inFlight.remove(completion.ioId());
         if (task == null) {
             throw new IllegalStateException("completion for unknown I/O " + completion.ioId());
         }
         final IoRequest r = task.request();
-        if (task instanceof IoTask.Index ix) {
-            sink.emit(new CoreEvent.IndexIoCompleted(r.ioId(), r.op(), r.fileOffset(), completion.result()));
-            ix.done().accept(completion.result());
-            pump();
-            return;
-        }
         sink.emit(new CoreEvent.IoCompleted(r.ioId(), r.op(), r.fileOffset(), completion.result()));
         final boolean ok = completion.result() == r.lengthBytes();
         switch (task) {
             case IoTask.Write w -> finishWrite(w.batch(), ok);
             case IoTask.Read rd -> rd.load().readCompleted(rd.read(), ok);
             case IoTask.Flush f -> f.done().accept(completion.result());
-            case IoTask.Index ix -> throw new IllegalStateException("unreachable");
+            case IoTask.Index ix -> throw new IllegalStateException("index I/O " + r.ioId() + " among data I/O");
         }
         submitQueued();
         wakeMemoryWaiters();
@@ -285,7 +291,7 @@ public final class TieredStore {
             public void submit(final IoOp op, final long offset, final long lengthBytes, final LongConsumer done) {
                 final IoRequest r = new IoRequest(nextIoId++, op, offset,
                     op == IoOp.FLUSH ? List.of() : List.of(new IoSegment(buffer, 0, lengthBytes)));
-                inFlight.put(r.ioId(), new IoTask.Index(r, done));
+                indexInFlight.put(r.ioId(), new IoTask.Index(r, done));
                 sink.emit(new CoreEvent.IndexIoSubmitted(r.ioId(), op, offset, lengthBytes));
                 indexDevice.submit(r);
             }
