@@ -1,5 +1,6 @@
 package dev.kvtier.core.client;
 
+import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.l1.L1Pool;
@@ -22,7 +23,9 @@ import java.util.Map;
  * memory as soon as staging has room (requests are served first-in, first-out); the request is released once its
  * last batch is staged. A background save queue sends staged batches to the server one at a time (our choice: one
  * store in flight per client, as the reference's single save thread); each acknowledgement frees that batch's
- * staging. After all batches of a request returned, the keys the server accepted are committed.
+ * staging. After all batches of a request returned, the keys the server accepted are committed. In {@code durable}
+ * mode the commit completes later, once durable; an allocation the server could not make durable (refused, or
+ * evicted meanwhile) is then reported rejected, not accepted.
  */
 public final class KvClient {
     private final CoreConfig config;
@@ -199,10 +202,19 @@ public final class KvClient {
                 accepted.add(e.getValue());
             }
         }
-        final List<AllocationRef> rejected = List.copyOf(job.rejected.values());
         server.commit(accepted, visible -> {
-            sink.emit(new CoreEvent.RequestCommitted(job.requestId, accepted.size(), rejected.size()));
-            job.listener.committed(job.requestId, accepted, rejected);
+            final List<AllocationRef> kept = new ArrayList<>(accepted.size());
+            final List<AllocationRef> rejected = new ArrayList<>(job.rejected.values());
+            for (final AllocationRef ref : accepted) {
+                // Durable mode: a commit the server refused (its flush or index write failed) is not accepted.
+                if (config.commitMode() == CommitMode.DURABLE && !server.directory().isCommitted(ref)) {
+                    rejected.add(ref);
+                } else {
+                    kept.add(ref);
+                }
+            }
+            sink.emit(new CoreEvent.RequestCommitted(job.requestId, kept.size(), rejected.size()));
+            job.listener.committed(job.requestId, List.copyOf(kept), List.copyOf(rejected));
         });
     }
 }

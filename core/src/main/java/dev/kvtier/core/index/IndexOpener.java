@@ -18,9 +18,9 @@ import java.util.function.Consumer;
  * header of another geometry (a format leaves the previous owner's checkpoint in the other slot) is ignored. To
  * <b>recover</b>: takes the newest intact checkpoint, then replays the records of the log area that follow it in
  * sequence (same epoch, consecutive sequence numbers, intact CRC), stopping at the first that is not; a chunk whose
- * slots a later commit reuses is dropped. To <b>format</b> (a fresh start, or no checkpoint found): starts empty
- * with an epoch above every epoch on the device, so no old record can ever be taken for a new one. Either way the
- * caller then writes a checkpoint of the result ({@link IndexLog#open}) before serving anything.
+ * slots a later commit reuses is dropped. To <b>format</b> (a fresh start, or no checkpoint found): starts empty.
+ * Either way the index goes on with an epoch above every epoch on the device, so no old record can ever be taken for
+ * a new one, and the caller then writes a checkpoint of the result ({@link IndexLog#open}) before serving anything.
  */
 public final class IndexOpener {
     /** What was found. {@code error} is non-null (one line) when the device cannot be used. */
@@ -126,7 +126,7 @@ public final class IndexOpener {
                 finishForeign(h);
                 return;
             }
-            readLog(h, slot, chunks);
+            readLog(h, slot, chunks, maxEpoch);
         });
     }
 
@@ -139,7 +139,8 @@ public final class IndexOpener {
             + h.slotBytes() + " B; this ring has " + slotCount + " slots of " + slotBytes + " B)");
     }
 
-    private void readLog(final IndexCodec.CheckpointHeader h, final int slot, final List<IndexChunk> base) {
+    private void readLog(final IndexCodec.CheckpointHeader h, final int slot, final List<IndexChunk> base,
+                         final long maxEpoch) {
         final Map<Long, IndexChunk> live = new LinkedHashMap<>();
         for (final IndexChunk c : base) {
             live.put(c.allocationId(), c);
@@ -162,7 +163,11 @@ public final class IndexOpener {
             }
             final List<IndexChunk> chunks = new ArrayList<>(live.values());
             chunks.sort(Comparator.comparingLong(IndexChunk::allocationId));
-            finish(new Opened(h.epoch(), h.checkpointSeq(), slot, seq, chunks, true, records, bytesRead, null));
+            // A new epoch, above every one on the device: the log area still holds records of this incarnation
+            // (and older) past the replayed ones; with the same epoch, one could sit exactly where the new lap
+            // expects its next sequence number and be replayed after a later crash.
+            final long next = Math.max(maxEpoch, h.epoch()) + 1;
+            finish(new Opened(next, h.checkpointSeq(), slot, seq, chunks, true, records, bytesRead, null));
         });
     }
 

@@ -142,8 +142,9 @@ public final class L2Directory {
             }
             if (!c.committed) {
                 if (!c.logged && log != null) {
-                    log.appendCommit(c.persisted());
+                    // Logged first: the append may start a checkpoint at once, and its snapshot must hold the chunk.
                     c.logged = true;
+                    log.appendCommit(c.persisted());
                 }
                 c.committed = true;
                 committed++;
@@ -163,8 +164,9 @@ public final class L2Directory {
             return false;
         }
         if (!c.logged && log != null) {
-            log.appendCommit(c.persisted());
+            // Logged first: the append may start a checkpoint at once, and its snapshot must hold the chunk.
             c.logged = true;
+            log.appendCommit(c.persisted());
         }
         return true;
     }
