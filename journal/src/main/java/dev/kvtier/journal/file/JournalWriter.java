@@ -25,7 +25,10 @@ import net.openhft.chronicle.wire.DocumentContext;
  * but they are Chronicle's, not ours, so only the {@code .cq4} file and the seal are promised.
  *
  * <p><b>Failures.</b> {@link #emit} cannot throw a checked exception into the core, so a failed append is kept as a
- * value ({@link #failure}), later events are dropped, and {@link #close} reports it. A clock that goes backwards is a
+ * value ({@link #failure}), later events are dropped, and {@link #close} reports it. {@link #close} still tries to
+ * end and seal the journal at the last event written, so what was written stays readable (it cannot when the end
+ * record itself does not fit). A full disk can be injected with a byte cap ({@code maxBytes}): an event that would
+ * not leave room for the end record is not written, as if the disk were full. A clock that goes backwards is a
  * bug and throws at once.
  */
 public final class JournalWriter implements EventSink, AutoCloseable {
@@ -38,13 +41,25 @@ public final class JournalWriter implements EventSink, AutoCloseable {
     private final EventDigest digest = new EventDigest();
     private long nextSequence;
     private long lastTimeNs = Long.MIN_VALUE;
+    private final long maxBytes;
+    private long bytesWritten;
     private String failure;
     private boolean closed;
 
     /** Creates a journal in {@code dir} (absent or empty) and writes {@code header}. */
     public JournalWriter(final Path dir, final JournalHeader header, final Clock clock) throws JournalException {
+        this(dir, header, clock, Long.MAX_VALUE);
+    }
+
+    /**
+     * As above, on a disk that holds at most {@code maxBytes} of excerpts (a full disk, injected): events that would
+     * not leave room for the end record are not written.
+     */
+    public JournalWriter(final Path dir, final JournalHeader header, final Clock clock, final long maxBytes)
+        throws JournalException {
         this.dir = dir;
         this.clock = clock;
+        this.maxBytes = maxBytes;
         prepare(dir);
         excerpts.header(header, buffer);
         try {
@@ -78,10 +93,18 @@ public final class JournalWriter implements EventSink, AutoCloseable {
         }
         lastTimeNs = timeNs;
         final int eventOffset = excerpts.event(nextSequence, timeNs, event, buffer);
+        if (bytesWritten + buffer.length() + END_RESERVE_BYTES > maxBytes) {
+            failure = "journal disk full after " + nextSequence + " events (" + bytesWritten + " bytes; the cap is "
+                + maxBytes + "): the journal holds events 0 to " + (nextSequence - 1) + " and is sealed there";
+            return;
+        }
         digest.addEncoded(timeNs, buffer.array(), eventOffset, buffer.length() - ExcerptLayout.CRC_BYTES - eventOffset);
         append();
         nextSequence++;
     }
+
+    /** Bytes of excerpts kept for the end record when a cap is set. */
+    private static final int END_RESERVE_BYTES = 256;
 
     /** Events emitted so far. */
     public long eventCount() {
@@ -108,28 +131,35 @@ public final class JournalWriter implements EventSink, AutoCloseable {
             return;
         }
         closed = true;
+        final String failed = failure;
         try {
-            if (failure == null) {
-                excerpts.end(nextSequence, HexFormat.of().parseHex(digest.finish()), buffer);
-                append();
-            }
+            // End at the last event written, even after a failure, so that what was written stays readable.
+            excerpts.end(nextSequence, HexFormat.of().parseHex(digest.finish()), buffer);
+            append();
         } finally {
             appender.close();
             queue.close();
         }
-        if (failure != null) {
+        if (failure != null && failed == null) {
             throw new JournalException(Problem.WRITE_FAILED, dir, failure);
         }
         try {
-            new JournalSeal(nextSequence, JournalSeal.queueFiles(dir)).write(dir);
+            if (failure == failed) {
+                new JournalSeal(nextSequence, JournalSeal.queueFiles(dir)).write(dir);
+            }
         } catch (final IOException e) {
             throw new JournalException(Problem.WRITE_FAILED, dir, "cannot write seal: " + e);
+        }
+        if (failed != null) {
+            throw new JournalException(Problem.WRITE_FAILED, dir, failure == failed ? failed
+                : failed + "; the end record did not fit either, so the journal is not sealed");
         }
     }
 
     private void append() {
         try (DocumentContext context = appender.writingDocument()) {
             context.wire().bytes().write(buffer.array(), 0, buffer.length());
+            bytesWritten += buffer.length();
         } catch (final RuntimeException e) {
             failure = "append of excerpt " + nextSequence + " failed: " + e;
         }

@@ -59,6 +59,34 @@ class JournalFileTest {
     }
 
     @Test
+    void shouldSealWhatWasWrittenWhenTheJournalDiskIsFull() throws Exception {
+        final Path dir = temp.resolve("full");
+        final List<CoreEvent> events = events(3_000);
+        final ManualClock clock = new ManualClock();
+        clock.advance(1_000_000);
+        final JournalWriter writer = new JournalWriter(dir, header(), clock, 64 << 10);
+        for (final CoreEvent e : events) {
+            clock.advance(10);
+            writer.emit(e);
+        }
+        final JournalException full = assertThrows(JournalException.class, writer::close);
+        assertEquals(Problem.WRITE_FAILED, full.problem());
+        assertTrue(full.getMessage().contains("journal disk full after"), full.getMessage());
+        assertFalse(full.getMessage().contains("\n"), "one line");
+        final long kept = writer.eventCount();
+        assertTrue(kept > 0 && kept < events.size(), "some events fit, not all: " + kept);
+        try (JournalReader reader = JournalReader.open(dir)) {
+            assertEquals(kept, reader.eventCount(), "the seal counts what was written");
+            int i = 0;
+            for (JournalEntry entry = reader.next(); entry != null; entry = reader.next()) {
+                assertEquals(events.get(i), entry.event(), "event " + i + " intact");
+                i++;
+            }
+            assertEquals(kept, i, "every event written before the disk filled reads back");
+        }
+    }
+
+    @Test
     void shouldReadBackTheHeaderAndEveryEventInOrder() throws Exception {
         final Path dir = temp.resolve("j");
         final List<CoreEvent> events = events(3_000);
