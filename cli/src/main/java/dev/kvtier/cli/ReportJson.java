@@ -4,8 +4,10 @@ import dev.kvtier.sim.run.RunReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Writes run reports as JSON (Jackson; records serialize by component name). */
 public final class ReportJson {
@@ -19,11 +21,20 @@ public final class ReportJson {
     }
 
     public static void write(final Path file, final RunReport report) throws IOException {
+        write(file, report, Map.of());
+    }
+
+    /** Writes {@code report} with {@code extraMetrics} added to its {@code metrics} object (in their order). */
+    public static void write(final Path file, final RunReport report, final Map<String, Object> extraMetrics)
+        throws IOException {
         final Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Files.writeString(file, toJson(report) + "\n");
+        final ObjectNode tree = JSON.valueToTree(report);
+        final ObjectNode metrics = (ObjectNode) tree.get("metrics");
+        extraMetrics.forEach((k, v) -> metrics.set(k, JSON.valueToTree(v)));
+        Files.writeString(file, toJson(tree) + "\n");
     }
 
     public static JsonMapper mapper() {

@@ -1,5 +1,6 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.cli.real.RealRun;
 import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
@@ -14,6 +15,7 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -50,6 +52,14 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--io", description = "real mode: auto (io_uring, else FileChannel), uring or filechannel")
     String io = "auto";
 
+    @Option(names = "--index-device", paramLabel = "PATH",
+        description = "real mode: the crash-safe index's file or block device (default: DEVICE.index)")
+    Path indexDevice;
+
+    @Option(names = "--recover", description = "real mode: recover the index from the index device (default: format "
+        + "a fresh one); the workload's loads then verify the bytes of every recovered key they find")
+    boolean recover;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "real mode: wall-time limit (default 3600)")
     long timeoutSeconds = 3600;
 
@@ -80,6 +90,10 @@ public final class RunCommand implements Callable<Integer> {
             System.err.println("kvtier: --device PATH goes with --mode real (and only with it)");
             return ExitCodes.BAD_INPUT;
         }
+        if (device == null && (indexDevice != null || recover)) {
+            System.err.println("kvtier: --index-device and --recover go with --mode real");
+            return ExitCodes.BAD_INPUT;
+        }
         out.println("SEED=" + seed + " scenario=" + sc.name() + " mode=" + mode);
         sc.knobs().forEach((k, v) -> out.println("  " + k + " = " + v));
         final JournalRecording recording;
@@ -91,9 +105,15 @@ public final class RunCommand implements Callable<Integer> {
         }
         final long t0 = System.nanoTime();
         final RunReport r;
+        RealRun.Result real = null;
         try {
-            r = mode.equals("real") ? RealMode.run(sc, seed, device, io, timeoutSeconds, recording, out)
-                : recording.run(sc.spec(), seed);
+            if (mode.equals("real")) {
+                real = RealMode.run(sc, seed, new RealMode.Options(device, indexDevice, recover, io, timeoutSeconds),
+                    recording, out);
+                r = real.report();
+            } else {
+                r = recording.run(sc.spec(), seed);
+            }
         } catch (final RealMode.BadDevice e) {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
@@ -105,16 +125,23 @@ public final class RunCommand implements Callable<Integer> {
         }
         final long wallNs = System.nanoTime() - t0;
         summary(out, r, wallNs);
+        if (real != null) {
+            realSummary(out, real);
+        }
         if (!recording.finish(out, System.err)) {
             return ExitCodes.BAD_INPUT;
         }
         if (report != null) {
             try {
-                ReportJson.write(report, r);
+                ReportJson.write(report, r, real == null ? Map.of() : realMetrics(real));
             } catch (final IOException e) {
                 System.err.println("kvtier: cannot write report " + report + ": " + e.getMessage());
                 return ExitCodes.BAD_INPUT;
             }
+        }
+        if (real != null && real.shutdownError() != null && r.ok()) {
+            System.err.println("kvtier: shutdown: " + real.shutdownError());
+            return ExitCodes.BAD_INPUT;
         }
         if (!r.ok()) {
             System.err.println("FAILED: " + r.violation());
@@ -128,6 +155,12 @@ public final class RunCommand implements Callable<Integer> {
         final StringBuilder b = new StringBuilder("./kvtier run ").append(scenario).append(" --seed ").append(seed);
         if (device != null) {
             b.append(" --mode real --device ").append(device).append(" --io ").append(io);
+            if (indexDevice != null) {
+                b.append(" --index-device ").append(indexDevice);
+            }
+            if (recover) {
+                b.append(" --recover");
+            }
         }
         for (final String s : sets) {
             b.append(" --set ").append(s);
@@ -164,6 +197,25 @@ public final class RunCommand implements Callable<Integer> {
             m.loadNanos().p99() / 1e6, 100.0 * m.serverBusyNanos() / Math.max(1, r.virtualNanos()));
         out.println("digest " + r.eventDigest());
         out.println(r.ok() ? "OK: all invariants held" : "VIOLATION: " + r.violation());
+    }
+
+    /** The real run's index figures, for the report's metrics. */
+    static Map<String, Object> realMetrics(final RealRun.Result real) {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("recoveredChunks", real.index() == null ? 0 : real.index().chunks());
+        m.put("recoveredRecords", real.index() == null ? 0 : real.index().records());
+        m.put("indexBytesRead", real.index() == null ? 0 : real.index().bytesRead());
+        m.put("indexOpenNanos", real.index() == null ? 0 : real.index().openNanos());
+        m.put("durableCommits", real.durableCommits());
+        return m;
+    }
+
+    private static void realSummary(final PrintStream out, final RealRun.Result real) {
+        if (real.index() != null) {
+            out.printf("index opened in %.1f ms: %d chunks recovered (%d log records); %d durable commits; %s%n",
+                real.index().openNanos() / 1e6, real.index().chunks(), real.index().records(), real.durableCommits(),
+                real.shutdownError() == null ? "shut down durably" : "shutdown failed: " + real.shutdownError());
+        }
     }
 
     /** Peak heap use over the JVM's life (sum of the heap pools' peaks). */

@@ -82,7 +82,8 @@ public final class SignoffCommand implements Callable<Integer> {
         out.println("== real run of " + sc.name() + " on " + device);
         final RunReport real;
         try {
-            real = RealMode.run(sc, seed, device, io, 3600, JournalRecording.open(null, sc, seed, "real"), out);
+            real = RealMode.run(sc, seed, new RealMode.Options(device, null, false, io, 3600),
+                JournalRecording.open(null, sc, seed, "real"), out).report();
         } catch (final RealMode.BadDevice | JournalException e) {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;

@@ -2,7 +2,11 @@ package dev.kvtier.cli.real;
 
 import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.index.IndexLog;
 import dev.kvtier.core.port.EventSink;
+import dev.kvtier.core.port.IoCompletion;
+import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.journal.codec.EventDigest;
@@ -21,55 +25,145 @@ import dev.kvtier.sim.run.RunReport;
 import dev.kvtier.sim.run.SimSpec;
 import dev.kvtier.sim.workload.WorkloadDriver;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * The real-I/O composition root: the same core and workload driver as the simulator, on the wall-clock loop, over
- * a real device (io_uring or FileChannel, O_DIRECT) and native memory. Every stored slot is filled with its key's
- * seeded pattern and every loaded slot is checked byte for byte; every invariant checker runs as in virtual time.
- * The L1 pool, staging and the engine KV region are registered with io_uring as fixed buffers.
+ * a real L2 device and a real device for the crash-safe index (io_uring or FileChannel, O_DIRECT), and native
+ * memory. Every stored slot is filled with its key's seeded pattern and every loaded slot is checked byte for byte;
+ * every invariant checker runs as in virtual time. The L1 pool, staging and the engine KV region are registered with
+ * the data device's io_uring as fixed buffers.
+ *
+ * <p>A run first opens the index ({@link KvServer#open}): formats a fresh one, or with {@code recover} rebuilds it from
+ * the index device, so that a run after a restart finds the keys an earlier run committed and loads them (every
+ * loaded byte still checked: a wrong byte is invariant 12, exit 1). Then the workload runs; at the end the journal is
+ * closed and the run shuts down durably: a FLUSH of the data device, then every index record written and flushed, so
+ * a later {@code --recover} run finds every key this one committed even after a power loss.
  */
 public final class RealRun {
+    /** The ioId of the data FLUSH at shutdown, outside the core's ids (which are positive). */
+    static final long SHUTDOWN_FLUSH_IO_ID = -1;
+
     private final SimSpec spec;
     private final long seed;
     private final PolledDevice device;
+    private final PolledDevice indexDevice;
     private final NativeMemory memory;
+    private final boolean recover;
 
-    /** Native memory a run needs: L1 pool, staging, engine KV, with 64 MiB to spare. */
+    /**
+     * What opening the index found and how long {@link KvServer#open} took on the wall clock (reading, replaying the
+     * log, and making the first checkpoint durable).
+     *
+     * @param recover      whether the run asked to recover
+     * @param fromDisk     whether a checkpoint was found and recovered
+     * @param chunks       committed chunks recovered
+     * @param records      log records replayed after the checkpoint
+     * @param bytesRead    bytes read from the index device
+     * @param openNanos    wall time of open(), from the call to its completion
+     */
+    public record IndexOpen(boolean recover, boolean fromDisk, int chunks, long records, long bytesRead,
+                            long openNanos) { }
+
+    /**
+     * A finished run.
+     *
+     * @param report         the run report
+     * @param index          how the index opened
+     * @param durableCommits commits made durable before they became visible (durable mode)
+     * @param shutdownError  null when the shutdown made everything durable, else one line saying what failed
+     */
+    public record Result(RunReport report, IndexOpen index, long durableCommits, String shutdownError) { }
+
+    /** The index device cannot be used (one line): another ring's index, a failed read, no answer. */
+    public static final class IndexUnusable extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public IndexUnusable(final String message) {
+            super(message);
+        }
+    }
+
+    /** Native memory a run needs: L1 pool, staging, engine KV, the index buffer, with 64 MiB to spare. */
     public static long memoryBytes(final SimSpec spec) {
         final CoreConfig c = spec.core();
         return c.l1PoolBytes() + c.stagingPoolBytes() + WorkloadDriver.gpuBytes(spec.workload(), c.slotBytes())
-            + (64L << 20);
+            + indexBufferBytes(c) + (64L << 20);
     }
 
-    public RealRun(final SimSpec spec, final long seed, final PolledDevice device, final NativeMemory memory) {
-        this.spec = spec;
-        this.seed = seed;
-        this.device = device;
-        this.memory = memory;
+    /** The index device's staging buffer, which the core allocates from native memory when the index opens. */
+    public static long indexBufferBytes(final CoreConfig config) {
+        return Math.min(KvServer.INDEX_BUFFER_BYTES, indexDeviceBytes(config));
+    }
+
+    /** Bytes the index device must hold for a config (a multiple of 4096). */
+    public static long indexDeviceBytes(final CoreConfig config) {
+        return KvServer.indexLayout(config).deviceBytes();
     }
 
     /**
-     * Runs the workload to the end, or until {@code deadlineNs} of wall time; extra sinks (a journal) are built
-     * from the loop's clock.
+     * @param device      the L2 device, at least {@code l2Bytes}
+     * @param indexDevice the index device, at least {@link #indexDeviceBytes}, a different file
+     * @param recover     recover the index from {@code indexDevice} rather than format a fresh one
      */
-    public RunReport run(final Function<RealLoop, List<EventSink>> extraSinks, final long timeoutNs) {
+    public RealRun(final SimSpec spec, final long seed, final PolledDevice device, final PolledDevice indexDevice,
+                   final NativeMemory memory, final boolean recover) {
+        if (indexDevice.capacityBytes() < indexDeviceBytes(spec.core())) {
+            throw new IllegalArgumentException("index device of " + indexDevice.capacityBytes() + " B, the index needs "
+                + indexDeviceBytes(spec.core()) + " B");
+        }
+        this.spec = spec;
+        this.seed = seed;
+        this.device = device;
+        this.indexDevice = indexDevice;
+        this.memory = memory;
+        this.recover = recover;
+    }
+
+    /**
+     * Opens the index, then runs the workload to the end or until {@code timeoutNs} of wall time; extra sinks (a
+     * journal) are built from the loop's clock and see every event up to the end of the workload. {@code opened} is
+     * told how the index opened before the workload starts.
+     *
+     * @throws IndexUnusable when the index device cannot be used; nothing has run then
+     */
+    public Result run(final Function<RealLoop, List<EventSink>> extraSinks, final long timeoutNs,
+                      final Consumer<IndexOpen> opened) throws IndexUnusable {
         final FanOutSink sink = new FanOutSink();
         final KvServer[] server = new KvServer[1];
-        final RealLoop loop = RealLoop.over(device, c -> server[0].onIoComplete(c));
+        final long[] shutdownFlush = {Long.MIN_VALUE};
+        final RealLoop loop = RealLoop.over(new DevicePair(device, indexDevice), c -> complete(server[0], c,
+            shutdownFlush));
         // Latencies are measured on the live wall clock: a step's own work (copies, stamping) takes real time.
         final RunMetrics metrics = new RunMetrics(System::nanoTime);
         final EventDigest digest = new EventDigest();
-        server[0] = new KvServer(spec.core(), memory, device, sink);
+        server[0] = new KvServer(spec.core(), memory, device, indexDevice, sink);
         final InvariantChecker checker = InvariantChecker.standard(spec.core(), loop,
             () -> server[0].engine().l1().entries().size(), () -> server[0].engine().residentBytes(),
             spec.livenessBoundNs());
-        sink.add(checker).add(metrics).add(digest.sink(loop));
-        extraSinks.apply(loop).forEach(sink::add);
+        final CoreEvent.IndexOpened[] openedEvent = new CoreEvent.IndexOpened[1];
+        final boolean[] journaling = {true};
+        sink.add(checker).add(metrics).add(digest.sink(loop)).add(e -> {
+            if (e instanceof CoreEvent.IndexOpened o) {
+                openedEvent[0] = o;
+            }
+        });
+        for (final EventSink extra : extraSinks.apply(loop)) {
+            sink.add(e -> {
+                if (journaling[0]) {
+                    extra.emit(e);
+                }
+            });
+        }
         final RunRecorder recorder = new RunRecorder(checker);
         String violation = null;
+        String shutdownError = null;
+        IndexOpen index = null;
         long startNs = System.nanoTime();
         try {
+            index = open(server[0], loop, timeoutNs, openedEvent);
+            opened.accept(index);
             final KvClient client = new KvClient(spec.core(), memory, server[0], sink, 1L << 50);
             final MemoryRegion gpu = memory.allocate("gpu", WorkloadDriver.gpuBytes(spec.workload(),
                 spec.core().slotBytes()));
@@ -87,11 +181,72 @@ public final class RealRun {
                 checker.report(Invariant.LIVENESS, "the workload did not finish within " + timeoutNs / 1e9 + " s");
             }
             checker.atEnd();
+            journaling[0] = false;
+            shutdownError = shutDown(server[0], loop, shutdownFlush, timeoutNs);
         } catch (final InvariantViolation v) {
             violation = v.getMessage();
         }
         final long end = recorder.done() ? recorder.finishedNs() : System.nanoTime();
-        return recorder.report(spec.scenario(), "real", seed, digest.eventCount(), end - startNs, digest.finish(),
-            violation, metrics, new RunRecorder.Extras(0, 0, server[0].engine().writeErrors()));
+        final RunReport report = recorder.report(spec.scenario(), "real", seed, digest.eventCount(), end - startNs,
+            digest.finish(), violation, metrics, new RunRecorder.Extras(0, 0, server[0].engine().writeErrors()));
+        return new Result(report, index, server[0].engine().durableCommits(), shutdownError);
+    }
+
+    private static void complete(final KvServer server, final IoCompletion c, final long[] shutdownFlush) {
+        if (c.ioId() == SHUTDOWN_FLUSH_IO_ID) {
+            shutdownFlush[0] = c.result();
+            return;
+        }
+        server.onIoComplete(c);
+    }
+
+    /** Opens the index on the loop and waits for it; the wall time is measured around the whole open. */
+    private IndexOpen open(final KvServer server, final RealLoop loop, final long timeoutNs,
+                           final CoreEvent.IndexOpened[] openedEvent) throws IndexUnusable {
+        final String[] error = new String[1];
+        final boolean[] done = new boolean[1];
+        final long t0 = System.nanoTime();
+        server.open(recover, e -> {
+            error[0] = e;
+            done[0] = true;
+        });
+        final RealLoop.Outcome outcome = loop.runFor(() -> done[0], timeoutNs);
+        final long openNanos = System.nanoTime() - t0;
+        if (outcome == RealLoop.Outcome.DEADLINE) {
+            throw new IndexUnusable("the index device did not open within " + timeoutNs / 1e9 + " s");
+        }
+        if (error[0] != null) {
+            throw new IndexUnusable(error[0]);
+        }
+        final CoreEvent.IndexOpened o = openedEvent[0];
+        if (o == null) {
+            throw new IllegalStateException("the index opened without an IndexOpened event");
+        }
+        return new IndexOpen(recover, o.recoveredFromDisk(), o.recovered(), o.records(), o.bytesRead(), openNanos);
+    }
+
+    /**
+     * Makes what the run wrote durable: a FLUSH of the data device (its writes all completed at the last drain), then
+     * every index record written and the index device flushed. Returns null, or what failed.
+     */
+    private String shutDown(final KvServer server, final RealLoop loop, final long[] shutdownFlush,
+                                   final long timeoutNs) {
+        final IndexLog log = server.directory().indexLog();
+        if (log == null) {
+            throw new IllegalStateException("shut down before the index was opened");
+        }
+        device.submitBlock(SHUTDOWN_FLUSH_IO_ID, IoOp.FLUSH, 0, null, 0, 0);
+        if (loop.runFor(() -> shutdownFlush[0] != Long.MIN_VALUE, timeoutNs) != RealLoop.Outcome.STOPPED) {
+            return "the data device's flush did not complete within " + timeoutNs / 1e9 + " s";
+        }
+        if (shutdownFlush[0] < 0) {
+            return "the data device's flush failed: " + shutdownFlush[0];
+        }
+        final Boolean[] durable = new Boolean[1];
+        log.whenDurable(log.lastSeq(), ok -> durable[0] = ok);
+        if (loop.runFor(() -> durable[0] != null, timeoutNs) != RealLoop.Outcome.STOPPED) {
+            return "the index did not become durable within " + timeoutNs / 1e9 + " s";
+        }
+        return durable[0] ? null : "the index device failed at shutdown; the last records may be lost";
     }
 }

@@ -100,6 +100,19 @@ public final class IndexCodec {
         return null;
     }
 
+    /**
+     * True when the bytes at {@code at} of {@code bytes[0, limit)} may be the start of a record that continues past
+     * {@code limit} (its header is cut off, or it says a length that fits the array but not the bytes read so far):
+     * the caller should read more before deciding the log ended.
+     */
+    public static boolean incomplete(final byte[] bytes, final int at, final int limit) {
+        if (limit - at < RECORD_HEADER_BYTES) {
+            return true;
+        }
+        final int length = recordLength(bytes, at);
+        return length >= RECORD_HEADER_BYTES && length <= bytes.length - at && length > limit - at;
+    }
+
     /** Length of the record at {@code at} as its header says (only meaningful after {@link #readRecord}). */
     public static int recordLength(final byte[] bytes, final int at) {
         return ByteBuffer.wrap(bytes, at, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();

@@ -2,14 +2,17 @@ package dev.kvtier.core.index;
 
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.geometry.Alignment;
+import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.Memory;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -141,44 +144,101 @@ public final class IndexOpener {
 
     private void readLog(final IndexCodec.CheckpointHeader h, final int slot, final List<IndexChunk> base,
                          final long maxEpoch) {
-        final Map<Long, IndexChunk> live = new LinkedHashMap<>();
-        for (final IndexChunk c : base) {
-            live.put(c.allocationId(), c);
-        }
-        readAll(layout.logOffset(), layout.logBytes(), bytes -> {
-            long seq = h.nextRecordSeq();
-            long records = 0;
-            if (bytes != null) {
-                int at = 0;
-                while (true) {
-                    final IndexCodec.Record r = IndexCodec.readRecord(bytes, at, bytes.length, h.epoch(), seq);
-                    if (r == null) {
-                        break;
-                    }
-                    apply(live, r);
-                    at += IndexCodec.recordLength(bytes, at);
-                    seq++;
-                    records++;
-                }
+        final Replayed state = new Replayed(base, h.nextRecordSeq());
+        final byte[] area = new byte[Math.toIntExact(layout.logBytes())];
+        readLogPiece(h, slot, state, area, 0, maxEpoch);
+    }
+
+    /**
+     * Reads the log area one buffer at a time, replaying every intact record in sequence as soon as it is whole, and
+     * stops at the first that is not intact (or at the area's end): a log that ends early is not read to the end.
+     */
+    private void readLogPiece(final IndexCodec.CheckpointHeader h, final int slot, final Replayed state,
+                              final byte[] area, final int filled, final long maxEpoch) {
+        final int length = (int) Math.min(io.buffer().sizeBytes(), area.length - filled);
+        read(layout.logOffset() + filled, length, piece -> {
+            if (piece == null) {
+                return;
             }
-            final List<IndexChunk> chunks = new ArrayList<>(live.values());
+            System.arraycopy(piece, 0, area, filled, length);
+            final int now = filled + length;
+            while (true) {
+                final IndexCodec.Record r = IndexCodec.readRecord(area, state.at, now, h.epoch(), state.seq);
+                if (r == null) {
+                    break;
+                }
+                state.apply(r);
+                state.at += IndexCodec.recordLength(area, state.at);
+            }
+            if (now < area.length && IndexCodec.incomplete(area, state.at, now)) {
+                readLogPiece(h, slot, state, area, now, maxEpoch);
+                return;
+            }
+            final List<IndexChunk> chunks = new ArrayList<>(state.live.values());
             chunks.sort(Comparator.comparingLong(IndexChunk::allocationId));
             // A new epoch, above every one on the device: the log area still holds records of this incarnation
             // (and older) past the replayed ones; with the same epoch, one could sit exactly where the new lap
             // expects its next sequence number and be replayed after a later crash.
             final long next = Math.max(maxEpoch, h.epoch()) + 1;
-            finish(new Opened(next, h.checkpointSeq(), slot, seq, chunks, true, records, bytesRead, null));
+            finish(new Opened(next, h.checkpointSeq(), slot, state.seq, chunks, true, state.records, bytesRead, null));
         });
     }
 
-    private static void apply(final Map<Long, IndexChunk> live, final IndexCodec.Record r) {
-        switch (r) {
-            case IndexCodec.Commit c -> {
-                final IndexChunk n = c.chunk();
-                live.values().removeIf(o -> o.startSlot() < n.endSlot() && n.startSlot() < o.endSlot());
-                live.put(n.allocationId(), n);
+    /**
+     * The index as the records replayed so far leave it: live chunks by allocation, by start slot and by key. A
+     * COMMIT drops every live chunk whose slots it reuses or whose key it takes again (a log prefix has their EVICT
+     * records first; this keeps a damaged log from yielding overlapping chunks). Each record costs O(log n).
+     */
+    private static final class Replayed {
+        final Map<Long, IndexChunk> live = new LinkedHashMap<>();
+        final TreeMap<Integer, IndexChunk> bySlot = new TreeMap<>();
+        final Map<PrefixKey, IndexChunk> byKey = new HashMap<>();
+        long seq;
+        long records;
+        int at;
+
+        Replayed(final List<IndexChunk> base, final long firstSeq) {
+            for (final IndexChunk c : base) {
+                add(c);
             }
-            case IndexCodec.Evict e -> live.remove(e.allocationId());
+            this.seq = firstSeq;
+        }
+
+        void apply(final IndexCodec.Record r) {
+            switch (r) {
+                case IndexCodec.Commit c -> {
+                    final IndexChunk n = c.chunk();
+                    for (Map.Entry<Integer, IndexChunk> e = bySlot.lowerEntry(n.endSlot());
+                         e != null && e.getValue().endSlot() > n.startSlot(); e = bySlot.lowerEntry(n.endSlot())) {
+                        remove(e.getValue());
+                    }
+                    final IndexChunk sameKey = byKey.get(n.key());
+                    if (sameKey != null) {
+                        remove(sameKey);
+                    }
+                    add(n);
+                }
+                case IndexCodec.Evict e -> {
+                    final IndexChunk gone = live.get(e.allocationId());
+                    if (gone != null) {
+                        remove(gone);
+                    }
+                }
+            }
+            seq++;
+            records++;
+        }
+
+        private void add(final IndexChunk c) {
+            live.put(c.allocationId(), c);
+            bySlot.put(c.startSlot(), c);
+            byKey.put(c.key(), c);
+        }
+
+        private void remove(final IndexChunk c) {
+            live.remove(c.allocationId());
+            bySlot.remove(c.startSlot());
+            byKey.remove(c.key());
         }
     }
 
