@@ -42,11 +42,20 @@ public final class JournalRecording implements EventSink, Clock {
     /** A recording into {@code dir} (absent or empty), or none when {@code dir} is null. */
     public static JournalRecording open(final Path dir, final Scenario sc, final long seed, final String mode)
         throws JournalException {
+        return open(dir, sc, seed, mode, Long.MAX_VALUE);
+    }
+
+    /**
+     * As above, on a journal disk that holds at most {@code maxBytes} (a full disk, injected): past it the journal
+     * keeps and seals the events before, and {@link #finish} reports the disk full.
+     */
+    public static JournalRecording open(final Path dir, final Scenario sc, final long seed, final String mode,
+                                        final long maxBytes) throws JournalException {
         final JournalRecording recording = new JournalRecording(dir);
         if (dir != null) {
             final JournalHeader header = JournalHeader.of(sc.text(), seed, sc.knobs(), ConfigDigest.of(sc.knobs()),
                 codeVersion(), mode);
-            recording.writer = new JournalWriter(dir, header, recording);
+            recording.writer = new JournalWriter(dir, header, recording, maxBytes);
         }
         return recording;
     }

@@ -43,6 +43,11 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--journal", paramLabel = "DIR", description = "write a journal of the run to DIR (absent or empty)")
     Path journal;
 
+    @Option(names = "--journal-max-bytes", paramLabel = "BYTES", description = "the journal's disk holds at most "
+        + "BYTES (injects a full journal disk): past it the journal keeps and seals the events before, and the run "
+        + "exits 2 once done")
+    long journalMaxBytes = Long.MAX_VALUE;
+
     @Option(names = "--mode", description = "virtual (default) or real")
     String mode = "virtual";
 
@@ -98,7 +103,7 @@ public final class RunCommand implements Callable<Integer> {
         sc.knobs().forEach((k, v) -> out.println("  " + k + " = " + v));
         final JournalRecording recording;
         try {
-            recording = JournalRecording.open(journal, sc, seed, mode);
+            recording = JournalRecording.open(journal, sc, seed, mode, journalMaxBytes);
         } catch (final JournalException e) {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
