@@ -3,25 +3,33 @@ package dev.kvtier.property.chain;
 import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.client.SaveListener;
 import dev.kvtier.core.client.StoreSpec;
+import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.index.IndexCodec;
+import dev.kvtier.core.l1.Admission;
 import dev.kvtier.core.l1.Entry;
 import dev.kvtier.core.l1.L1Access;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.AllocationResult;
+import dev.kvtier.core.port.IoCompletion;
+import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.core.store.LoadRange;
 import dev.kvtier.core.store.LoadResult;
+import dev.kvtier.property.chain.ChainStats.Counter;
 import dev.kvtier.property.support.Budget;
 import dev.kvtier.sim.check.CapacityChecker;
 import dev.kvtier.sim.check.CheckContext;
 import dev.kvtier.sim.check.Invariant;
 import dev.kvtier.sim.check.InvariantChecker;
+import dev.kvtier.sim.device.CrashOutcome;
+import dev.kvtier.sim.device.SimMetaDevice;
 import dev.kvtier.sim.loop.EventLoop;
+import dev.kvtier.sim.loop.SeededEntropy;
 import dev.kvtier.sim.memory.ProvenanceMemory;
-import dev.kvtier.sim.run.FanOutSink;
 import dev.kvtier.sim.workload.WorkloadDriver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,11 +38,19 @@ import java.util.Map;
 
 /**
  * One core under test, built from the simulator's pieces (provenance memory, an event loop for virtual time, every
- * invariant family of {@link InvariantChecker#standard}) with a {@link ControlledDevice}, driven by the chain's
- * actions instead of a workload driver. It keeps what the checkers cannot see: which requests hold unsaved claims,
- * which allocations were committed, the lookups a later load may reuse, the loads in flight and the bytes each
- * must return (invariant 12, checked with {@link ProvenanceMemory#firstMismatch}). Every event is recorded with its
- * virtual time so a failing chain can be written as a journal.
+ * invariant family of {@link InvariantChecker#standard}) with two {@link ControlledDevice}s: the L2 data device
+ * (provenance) and the crash-safe index's device (bytes), both with a volatile write cache, driven by the chain's
+ * actions instead of a workload driver. The commit mode is a knob. It keeps what the checkers cannot see: which
+ * requests hold unsaved claims, which allocations were committed, the lookups a later load may reuse, the loads in
+ * flight and the bytes each must return (invariant 12, checked with {@link ProvenanceMemory#firstMismatch}). Every
+ * event is recorded with its virtual time so a failing chain can be written as a journal.
+ *
+ * <p>A {@link #crash} is power loss between two actions: both devices drop what was not durable (pages written, lost
+ * or torn, drawn from the step's seed), the core, its client and every volatile thing the harness kept for them are
+ * discarded, a new core is built on the same device bytes and opens its index with {@code recover = true}, its I/O
+ * completed in order. Every per-core checker starts over ({@link InvariantChecker#restarted}); the
+ * {@link DurabilityChecker} (invariant 15) lasts the chain and checks the recovered index at once; an optional sweep
+ * then loads every recovered chunk. The chain's end completes all I/O and sweeps again.
  */
 final class CoreHarness {
     /** Virtual time between two actions. */
@@ -42,8 +58,27 @@ final class CoreHarness {
     private static final int MODEL = 1;
     private static final long LOAD_ID_BASE = 1;
     private static final long STORE_ID_BASE = 1L << 50;
+    private static final long STORE_IDS_PER_LIFE = 1L << 44;
     /** Engine KV and load destinations are simulated memory: they may be as large as the chain needs. */
     private static final long REGION_SLOTS = 1L << 20;
+    private static final long PAGE = 4096;
+    private static final int MAX_COMPLETIONS = 1_000_000;
+    /** Churn keys are {@code (CHURN_KEY_BASE + n, 1)}: no prompt's key, so no other step looks them up. */
+    private static final long CHURN_KEY_BASE = 1L << 32;
+
+    /** A deliberately broken harness or device, for the canary tests that prove the checks can fail. */
+    enum Variant {
+        /** Nothing broken. */
+        HONEST,
+        /** After a crash the new core formats its index ({@code open(recover = false)}) instead of recovering it. */
+        WIPE_INDEX_ON_RESTART,
+        /** Both devices complete every FLUSH without making anything durable. */
+        FLUSH_PERSISTS_NOTHING,
+        /** A corrupt step corrupts the data device but the model is not told (no exemption is recorded). */
+        UNRECORDED_CORRUPTION,
+        /** Saves stamp every slot with the content of the key's next slot, so no stored byte is the key's. */
+        MISLABELED_CONTENT
+    }
 
     /** An event and the virtual time it was emitted at. */
     record Recorded(long timeNs, CoreEvent event) { }
@@ -55,13 +90,12 @@ final class CoreHarness {
 
     final Knobs knobs;
     final CoreConfig config;
+    private final Variant variant;
     private final EventLoop loop = new EventLoop(Long.MAX_VALUE);
     private final ProvenanceMemory memory = new ProvenanceMemory();
-    private final ControlledDevice device;
-    private final KvServer server;
-    private final KvClient client;
+    private final ChainDevices devices;
+    private final DurabilityChecker durability;
     private final InvariantChecker checker;
-    private final CapacityChecker capacity;
     private List<Recorded> recorded = new ArrayList<>();
     private final List<String> log = new ArrayList<>();
     private final MemoryRegion gpu;
@@ -72,31 +106,48 @@ final class CoreHarness {
     private final List<List<AllocationRef>> remembered = new ArrayList<>();
     private final Map<Long, PendingLoad> loads = new LinkedHashMap<>();
     private final Map<Long, String> saves = new LinkedHashMap<>();
+    private KvServer server;
+    private KvClient client;
+    private InvariantChecker extra;
+    private CapacityChecker capacity;
+    private LoadResult lastLoaded;
     private long nextRequestId = 1;
     private long nextLoadId = LOAD_ID_BASE;
     private long nextGpuSlot;
     private long nextDestSlot;
+    private long corruptions;
+    private long nextChurnKey;
+    private boolean checkpointing;
     private int drainsAsked;
     private int drainsDone;
     private int step;
 
     CoreHarness(final Knobs knobs) {
+        this(knobs, Variant.HONEST);
+    }
+
+    CoreHarness(final Knobs knobs, final Variant variant) {
         this.knobs = knobs;
         this.config = knobs.config();
-        this.device = new ControlledDevice(config.l2Bytes());
-        final FanOutSink sink = new FanOutSink();
-        this.server = new KvServer(config, memory, device, sink);
+        this.variant = variant;
+        this.devices = new ChainDevices(new ControlledDevice<>("data", config.l2Bytes(),
+            new ProvenanceMedium(config.l2Bytes())), new ControlledDevice<>("index",
+            KvServer.indexLayout(config).deviceBytes(), new ByteMedium(memory,
+            KvServer.indexLayout(config).deviceBytes())));
+        if (variant == Variant.FLUSH_PERSISTS_NOTHING) {
+            devices.data.lieAboutFlush();
+            devices.index.lieAboutFlush();
+        }
+        devices.connect(this::onIoComplete);
+        this.durability = new DurabilityChecker(config.commitMode() == CommitMode.DURABLE);
         this.checker = InvariantChecker.standard(config, loop, () -> server.engine().l1().entries().size(),
-            server.engine()::residentBytes, Long.MAX_VALUE);
-        this.capacity = new CapacityChecker(new CheckContext(config));
-        sink.add(e -> recorded.add(new Recorded(loop.nowNs(), e))).add(checker)
-            .add(new InvariantChecker(config, loop, List.of(capacity,
-                new TrimAfterStoreChecker(server.engine().admission()), new ReadBatchChecker())));
-        device.connect(server::onIoComplete);
-        this.client = new KvClient(config, memory, server, sink, STORE_ID_BASE);
+            () -> server.engine().residentBytes(), Long.MAX_VALUE, 0, List.of(durability));
         this.gpu = memory.allocate("gpu", REGION_SLOTS * config.slotBytes());
         this.dest = memory.allocate("load-dest", REGION_SLOTS * config.slotBytes());
         Budget.chainStarted();
+        ChainStats.add(Counter.CHAINS, 1);
+        ChainStats.add(Counter.DURABLE_CHAINS, config.commitMode() == CommitMode.DURABLE ? 1 : 0);
+        startCore(false);
     }
 
     // ------------------------------------------------------------------ key universe
@@ -114,8 +165,11 @@ final class CoreHarness {
         return out;
     }
 
-    /** {@code p2.b3}, or {@code s.b0} for a shared block. */
+    /** {@code p2.b3}, {@code s.b0} for a shared block, {@code c17} for a churn key. */
     static String label(final PrefixKey key) {
+        if (key.hi() >= CHURN_KEY_BASE) {
+            return "c" + (key.hi() - CHURN_KEY_BASE);
+        }
         return (key.hi() == 0xA0 ? "s" : "p" + (key.hi() - 1)) + ".b" + (key.lo() - 1);
     }
 
@@ -150,12 +204,16 @@ final class CoreHarness {
         return remembered;
     }
 
-    ControlledDevice device() {
-        return device;
+    ChainDevices devices() {
+        return devices;
     }
 
     KvServer server() {
         return server;
+    }
+
+    DurabilityChecker durability() {
+        return durability;
     }
 
     /** Runs the steps in order. */
@@ -269,13 +327,37 @@ final class CoreHarness {
 
     void completeIo(final int choice) {
         act(() -> {
-            if (device.inFlightCount() == 0) {
+            final List<Integer> choices = devices.choices(knobs.inOrderDevice());
+            if (choices.isEmpty()) {
                 note("complete: no I/O in flight");
                 return;
             }
-            final int index = knobs.inOrderDevice() ? 0 : choice % device.inFlightCount();
-            note("complete " + device.describe(index));
-            device.complete(index);
+            final int position = choices.get(choice % choices.size());
+            note("complete " + devices.describe(position));
+            devices.complete(position);
+        });
+    }
+
+    /** Completes every I/O of one device (the data device's or the index device's), oldest first, until none. */
+    void completeAllOf(final boolean data) {
+        act(() -> {
+            final ControlledDevice<?> device = data ? devices.data : devices.index;
+            int completions = 0;
+            while (device.inFlightCount() > 0) {
+                note("complete " + device.describe(0));
+                device.complete(0);
+                require(++completions <= MAX_COMPLETIONS, "the device never settles");
+            }
+        });
+    }
+
+    /** Completes up to {@code count} of the index device's I/Os, oldest first. */
+    void completeIndexIo(final int count) {
+        act(() -> {
+            for (int i = 0; i < count && devices.index.inFlightCount() > 0; i++) {
+                note("complete " + devices.index.describe(0));
+                devices.index.complete(0);
+            }
         });
     }
 
@@ -285,13 +367,184 @@ final class CoreHarness {
                 note("fail: faults are off in this chain");
                 return;
             }
-            if (device.inFlightCount() == 0) {
-                note("fail: no I/O in flight");
+            final ControlledDevice<?> data = devices.data;
+            if (data.inFlightCount() == 0) {
+                note("fail: no data I/O in flight");
                 return;
             }
-            final int index = knobs.inOrderDevice() ? 0 : choice % device.inFlightCount();
-            note("fail (EIO) " + device.describe(index));
-            device.fail(index);
+            final int index = knobs.inOrderDevice() ? 0 : choice % data.inFlightCount();
+            note("fail (EIO) " + data.describe(index));
+            ChainStats.add(Counter.DATA_EIO, 1);
+            data.fail(index, IoCompletion.EIO);
+        });
+    }
+
+    /** Fails the index device's I/O in flight (it has at most one): ENOSPC for a write when asked, else EIO. */
+    void failIndexIo(final boolean enospc) {
+        act(() -> {
+            if (!knobs.faults()) {
+                note("fail index I/O: faults are off in this chain");
+                return;
+            }
+            final ControlledDevice<?> index = devices.index;
+            if (index.inFlightCount() == 0) {
+                note("fail index I/O: none in flight");
+                return;
+            }
+            final boolean full = enospc && index.inFlight(0).op() == IoOp.WRITE;
+            note("fail (" + (full ? "ENOSPC" : "EIO") + ") " + index.describe(0));
+            ChainStats.add(full ? Counter.INDEX_ENOSPC : Counter.INDEX_EIO, 1);
+            index.fail(0, full ? SimMetaDevice.ENOSPC : IoCompletion.EIO);
+        });
+    }
+
+    /**
+     * Corrupts one 4 KiB page of the data device that holds written content (the {@code choice}-th, modulo how many
+     * do), on the medium: reads and a later crash both see it. Every allocation live over it is exempt from the
+     * durability check (outside the claim); its bytes must still never be served.
+     */
+    void corrupt(final int choice) {
+        act(() -> {
+            if (!knobs.corruption()) {
+                note("corrupt: corruption is off in this chain");
+                return;
+            }
+            final long[] pages = devices.data.medium().storedPages();
+            if (pages.length == 0) {
+                note("corrupt: no page written yet");
+                return;
+            }
+            final long page = pages[choice % pages.length];
+            devices.data.medium().corrupt(page, ++corruptions);
+            ChainStats.add(Counter.CORRUPTIONS, 1);
+            if (variant != Variant.UNRECORDED_CORRUPTION) {
+                durability.corrupted(page, PAGE, config.slotBytes());
+            }
+            note("corrupt data page at " + page + " (slot " + page / config.slotBytes() + ")");
+        });
+    }
+
+    /**
+     * Power loss now, then a restart on the same devices (see the class comment); {@code sweep} loads every
+     * recovered chunk right after the restart.
+     */
+    void crash(final long seed, final boolean sweep) {
+        final SeededEntropy entropy = new SeededEntropy(seed);
+        crash(ControlledDevice.PageFate.drawnFrom(entropy.child("data")),
+            ControlledDevice.PageFate.drawnFrom(entropy.child("index")), "seed " + seed, sweep);
+    }
+
+    /** A crash whose pending pages meet the given fates (directed tests choose them). */
+    void crash(final ControlledDevice.PageFate dataFate, final ControlledDevice.PageFate indexFate, final String what,
+               final boolean sweep) {
+        act(() -> {
+            if (!knobs.crashes()) {
+                note("crash: crashes are off in this chain");
+                return;
+            }
+            final CrashOutcome data = devices.data.crash(dataFate);
+            final CrashOutcome index = devices.index.crash(indexFate);
+            countCrash(data, index);
+            ChainStats.add(Counter.CRASHES_MID_CHECKPOINT, checkpointing ? 1 : 0);
+            checkpointing = false;
+            note("crash (" + what + "): data pages written/lost/torn " + data.pagesWritten() + "/"
+                + data.pagesLost() + "/" + data.pagesTorn() + ", index " + index.pagesWritten() + "/"
+                + index.pagesLost() + "/" + index.pagesTorn());
+            durability.crashed();
+            dropVolatileState();
+            checker.restarted();
+            startCore(variant != Variant.WIPE_INDEX_ON_RESTART);
+            final long checkedBefore = durability.survivorsChecked();
+            durability.recovered(checker.context(), server.directory()::isCommitted);
+            ChainStats.add(Counter.SURVIVORS_CHECKED, durability.survivorsChecked() - checkedBefore);
+            ChainStats.add(Counter.RECOVERED_CHUNKS, server.directory().liveChunks());
+            note("  restarted: " + server.directory().liveChunks() + " chunks recovered, "
+                + (durability.survivorsChecked() - checkedBefore) + " durable commits checked");
+            if (sweep) {
+                sweep("after crash " + durability.crashes());
+            }
+        });
+    }
+
+    /**
+     * Churn: requests of fresh keys (no prompt's, so no other step looks them up), each allocated, saved, and I/O
+     * completed oldest first until its save commits, until enough keys were saved to fill the ring many times and to
+     * push the index log {@code laps} times past half its area, where it writes a checkpoint and starts a new lap;
+     * with {@code midCheckpoint}, it then goes on until a checkpoint is under way and stops there. Requests hold
+     * one key each ({@code oneKeyRequests}) or half the ring. Whatever I/O the last request left (index writes, the
+     * checkpoint) stays in flight for the steps that follow. The chain's other steps are too few to reach a
+     * checkpoint; this is how checkpoints meet crashes and index faults.
+     */
+    void churn(final int laps, final boolean midCheckpoint, final boolean oneKeyRequests) {
+        act(() -> {
+            final int perRequest = oneKeyRequests ? 1 : Math.max(1, config.l2Slots() / knobs.slotsPerKey() / 2);
+            final long recordBytes = IndexCodec.RECORD_HEADER_BYTES + IndexCodec.chunkBytes(knobs.slotsPerKey())
+                + IndexCodec.RECORD_HEADER_BYTES + 8;
+            final long keys = laps * (KvServer.indexLayout(config).logBytes() / 2 / recordBytes + 1)
+                + config.l2Slots();
+            final long firstKey = nextChurnKey;
+            final SaveListener quiet = quietListener();
+            int requests = 0;
+            while (nextChurnKey - firstKey < keys || midCheckpoint && !checkpointing && nextChurnKey - firstKey
+                < 2 * keys) {
+                churnRequest(perRequest, quiet);
+                requests++;
+            }
+            note("churn: " + requests + " requests saved " + (nextChurnKey - firstKey) + " keys c" + firstKey + "..c"
+                + (nextChurnKey - 1) + "; " + devices.inFlightCount() + " I/Os left in flight"
+                + (checkpointing ? ", a checkpoint under way" : ""));
+        });
+    }
+
+    private void churnRequest(final int count, final SaveListener quiet) {
+        final List<PrefixKey> keys = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            keys.add(new PrefixKey(CHURN_KEY_BASE + nextChurnKey++, 1));
+        }
+        final long request = nextRequestId++;
+        final List<StoreSpec> specs = new ArrayList<>();
+        for (final AllocationResult r : server.allocate(request, MODEL, keys, knobs.slotsPerKey())) {
+            if (r instanceof AllocationResult.Claimed c) {
+                specs.add(StoreSpec.of(c.ref(), stampBlocks(c.ref()), config.slotBytes()));
+            }
+        }
+        saves.put(request, "queued");
+        client.save(request, specs, gpu, quiet);
+        int completions = 0;
+        while (!saves.get(request).equals("committed")) {
+            require(devices.inFlightCount() > 0, "churn req" + request + " waits with no I/O in flight");
+            devices.complete(devices.oldest());
+            require(++completions <= MAX_COMPLETIONS, "churn req" + request + " never commits");
+        }
+    }
+
+    /** Records a save's progress without logging it (churn saves thousands). */
+    private SaveListener quietListener() {
+        return new SaveListener() {
+            @Override
+            public void released(final long requestId) {
+                saves.put(requestId, "released");
+            }
+
+            @Override
+            public void committed(final long requestId, final List<AllocationRef> accepted,
+                                  final List<AllocationRef> rejected) {
+                saves.put(requestId, "committed");
+                auditAccepted(requestId, accepted);
+            }
+        };
+    }
+
+    /**
+     * The device writes back one cached write on its own, as a drive destages its volatile cache: the oldest
+     * completed, unflushed write of the data device ({@code choice} even) or the index device (odd) becomes durable.
+     * Without this, an {@code l1}-mode core, which never flushes data, would lose nearly every write to a crash.
+     */
+    void destage(final int choice) {
+        act(() -> {
+            final ControlledDevice<?> device = choice % 2 == 0 ? devices.data : devices.index;
+            note((choice % 2 == 0 ? "data" : "index") + " device destages "
+                + (device.destageOldest() ? "its oldest cached write" : "nothing (no cached write)"));
         });
     }
 
@@ -330,6 +583,10 @@ final class CoreHarness {
         });
     }
 
+    /**
+     * Commits an allocation again. In {@code l1} mode the answer comes at once; in {@code durable} mode when the data
+     * flush and the index write complete. Either way the count must be the number of Committed events it caused.
+     */
     void recommit(final int choice) {
         act(() -> {
             if (committed.isEmpty()) {
@@ -337,12 +594,15 @@ final class CoreHarness {
                 return;
             }
             final AllocationRef ref = committed.get(choice % committed.size());
-            final int before = recorded.size();
+            final List<Recorded> events = recorded;
+            final int before = events.size();
             final int[] visible = {-1};
-            server.commit(List.of(ref), count -> visible[0] = count);
-            final int n = visible[0];
-            EventAudit.commit(recorded.subList(before, recorded.size()), List.of(ref), n);
-            note("commit " + slots(List.of(ref)) + " again: committed " + n);
+            server.commit(List.of(ref), count -> {
+                visible[0] = count;
+                EventAudit.commit(events.subList(before, events.size()), List.of(ref), count);
+            });
+            note("commit " + slots(List.of(ref)) + " again: " + (visible[0] < 0 ? "waits to be durable"
+                : "committed " + visible[0]));
         });
     }
 
@@ -357,7 +617,7 @@ final class CoreHarness {
     /**
      * Completes every I/O (oldest first, including those submitted meanwhile), drains, checks that every save
      * committed and every load finished, then loads every committed prefix of every prompt and checks its bytes,
-     * and runs the checkers' end-of-run checks.
+     * loads every committed chunk on its own (the sweep), and runs the checkers' end-of-run checks.
      */
     void finish() {
         settle();
@@ -370,17 +630,18 @@ final class CoreHarness {
                 }
             }
         }
+        sweep("at the end");
+        for (final AllocationRef ref : durability.mustSurvive()) {
+            if (!server.directory().isCommitted(ref)) {
+                checker.report(Invariant.CRASH, "durable commit " + slots(List.of(ref)) + " survived the restart "
+                    + "but is no longer committed, with no eviction");
+            }
+        }
         checker.atEnd();
     }
 
     private void settle() {
-        int completions = 0;
-        while (device.inFlightCount() > 0) {
-            device.complete(0);
-            if (++completions > 1_000_000) {
-                throw new AssertionError("I/O never settles: more than a million completions");
-            }
-        }
+        completeAllIo();
         drainsAsked++;
         server.drain(() -> drainsDone++);
         require(drainsDone == drainsAsked, "drain did not finish with no I/O in flight (" + drainsDone + " of "
@@ -395,11 +656,124 @@ final class CoreHarness {
         require(server.engine().pendingWriteCount() == 0, "pending writes after drain");
     }
 
+    /** Completes every I/O in flight, oldest first, including those submitted meanwhile. */
+    private void completeAllIo() {
+        int completions = 0;
+        while (devices.inFlightCount() > 0) {
+            devices.complete(devices.oldest());
+            require(++completions <= MAX_COMPLETIONS, "I/O never settles: more than a million completions");
+        }
+    }
+
+    /**
+     * Loads every committed chunk on its own, completing I/O oldest first until the load finishes. A load that
+     * completes is byte-checked (invariant 12, or 15 after a crash); one that fails must be allowed to
+     * ({@link DurabilityChecker#mustLoad}: an acknowledged durable commit that survived a crash, or a chunk this core
+     * committed, fails only over a corrupt step).
+     */
+    private void sweep(final String when) {
+        for (final AllocationRef ref : server.directory().liveInAgeOrder()) {
+            if (!server.directory().isCommitted(ref)) {
+                continue;
+            }
+            final boolean mustLoad = durability.mustLoad(ref);
+            final long loadId = nextLoadId;
+            lastLoaded = null;
+            startRanges(List.of(LoadRange.whole(ref, config.slotBytes(), nextDestSlot * config.slotBytes())),
+                "sweep " + when);
+            nextDestSlot += ref.slotCount();
+            int completions = 0;
+            while (loads.containsKey(loadId)) {
+                require(devices.inFlightCount() > 0, "sweep load" + loadId + " waits with no I/O in flight");
+                devices.complete(devices.oldest());
+                require(++completions <= MAX_COMPLETIONS, "sweep load" + loadId + " never finishes");
+            }
+            require(lastLoaded != null && lastLoaded.loadId() == loadId, "sweep load" + loadId + " gave no result");
+            completeAllIo();
+            if (lastLoaded.ok()) {
+                ChainStats.add(Counter.SURVIVORS_LOADED, durability.survivorLoaded(ref) ? 1 : 0);
+            } else if (mustLoad) {
+                checker.report(durability.crashes() > 0 ? Invariant.CRASH : Invariant.LOAD_BYTES, "sweep " + when
+                    + ": committed " + slots(List.of(ref)) + " failed to load (" + lastLoaded.failure() + "), yet it"
+                    + " is an acknowledged commit with no corrupt step over its slots");
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ crash and restart
+
+    /** Builds a core (and its client and per-core checkers) on the devices and opens its index, I/O in order. */
+    private void startCore(final boolean recover) {
+        final int life = durability.crashes();
+        this.capacity = new CapacityChecker(new CheckContext(config));
+        this.extra = new InvariantChecker(config, loop, List.of(capacity,
+            new TrimAfterStoreChecker(Admission.of(config.l1Bytes(), config.headroomRatio())), new ReadBatchChecker()));
+        this.server = new KvServer(config, memory, devices.data, devices.index, this::emit);
+        this.client = new KvClient(config, memory, server, this::emit, STORE_ID_BASE + life * STORE_IDS_PER_LIFE);
+        final String[] error = {null};
+        final boolean[] opened = {false};
+        server.open(recover, e -> {
+            opened[0] = true;
+            error[0] = e;
+        });
+        int completions = 0;
+        while (!opened[0]) {
+            require(devices.data.inFlightCount() == 0, "the data device has I/O while the index opens");
+            require(devices.index.inFlightCount() > 0, "open(" + recover + ") waits with no index I/O in flight");
+            devices.index.complete(0);
+            require(++completions <= MAX_COMPLETIONS, "open(" + recover + ") never finishes");
+        }
+        require(error[0] == null, "open(recover=" + recover + ") failed: " + error[0]);
+        require(server.isOpen(), "open reported success but the server is not open");
+    }
+
+    private void emit(final CoreEvent event) {
+        recorded.add(new Recorded(loop.nowNs(), event));
+        switch (event) {
+            case CoreEvent.IndexIoSubmitted e when e.op() == IoOp.WRITE
+                && e.offset() < KvServer.indexLayout(config).logOffset() -> checkpointing = true;
+            case CoreEvent.IndexCheckpointed e -> {
+                checkpointing = false;
+                ChainStats.add(Counter.CHECKPOINTS, 1);
+            }
+            case CoreEvent.IndexFailed e -> checkpointing = false;
+            default -> {
+                // not about checkpoints
+            }
+        }
+        checker.emit(event);
+        extra.emit(event);
+    }
+
+    private void onIoComplete(final IoCompletion completion) {
+        server.onIoComplete(completion);
+    }
+
+    /** What the crash discards besides the core: everything the old core's client held or was promised. */
+    private void dropVolatileState() {
+        unsaved.clear();
+        leftover.clear();
+        committed.clear();
+        remembered.clear();
+        loads.clear();
+        saves.clear();
+        drainsAsked = 0;
+        drainsDone = 0;
+    }
+
+    private static void countCrash(final CrashOutcome data, final CrashOutcome index) {
+        ChainStats.add(Counter.CRASHES, 1);
+        ChainStats.add(Counter.PAGES_WRITTEN, data.pagesWritten() + index.pagesWritten());
+        ChainStats.add(Counter.PAGES_LOST, data.pagesLost() + index.pagesLost());
+        ChainStats.add(Counter.PAGES_TORN, data.pagesTorn() + index.pagesTorn());
+    }
+
     // ------------------------------------------------------------------ internals
 
     private void act(final Runnable body) {
         step++;
         Budget.chainAction();
+        ChainStats.add(Counter.ACTIONS, 1);
         loop.at(loop.nowNs() + STEP_NS, body);
         loop.run();
         crossCheck();
@@ -429,7 +803,8 @@ final class CoreHarness {
         final List<Integer> blocks = new ArrayList<>();
         for (int j = 0; j < ref.slotCount(); j++) {
             final long block = nextGpuSlot++;
-            memory.stamp(gpu, block * config.slotBytes(), config.slotBytes(), tag(ref.key(), j));
+            memory.stamp(gpu, block * config.slotBytes(), config.slotBytes(),
+                tag(ref.key(), variant == Variant.MISLABELED_CONTENT ? j + 1 : j));
             blocks.add(Math.toIntExact(block));
         }
         return blocks;
@@ -448,8 +823,25 @@ final class CoreHarness {
                 saves.put(requestId, "committed");
                 committed.addAll(accepted);
                 note("  req" + requestId + " committed " + labels(accepted) + " rejected " + labels(rejected));
+                auditAccepted(requestId, accepted);
             }
         };
+    }
+
+    /**
+     * In {@code durable} mode a save's accepted keys are what its caller takes for durable: each must be an
+     * acknowledged durable commit (a Committed event), which the durability model then holds to survive a crash.
+     */
+    private void auditAccepted(final long requestId, final List<AllocationRef> accepted) {
+        if (config.commitMode() != CommitMode.DURABLE) {
+            return;
+        }
+        for (final AllocationRef ref : accepted) {
+            if (!durability.acknowledged(ref)) {
+                checker.report(Invariant.CRASH, "the save of req" + requestId + " reported " + slots(List.of(ref))
+                    + " accepted, but no durable commit of it was acknowledged (no Committed event)");
+            }
+        }
     }
 
     /**
@@ -499,6 +891,7 @@ final class CoreHarness {
 
     private void loaded(final LoadResult result) {
         final PendingLoad load = loads.remove(result.loadId());
+        lastLoaded = result;
         if (load == null) {
             checker.report(Invariant.LIVENESS, "load " + result.loadId() + " finished twice or was never asked");
         }
@@ -514,9 +907,11 @@ final class CoreHarness {
                 final long at = r.destOffset() + i * config.slotBytes();
                 final long bad = memory.firstMismatch(dest, at, config.slotBytes(), tag(r.alloc().key(), j));
                 if (bad >= 0) {
-                    checker.report(Invariant.LOAD_BYTES, "load " + result.loadId() + " of " + label(r.alloc().key())
-                        + " (allocation " + r.alloc().allocationId() + ", slot " + j + ") returned bytes that are not"
-                        + " the key's, first at byte " + (bad - at) + " of the slot");
+                    checker.report(durability.crashes() > 0 ? Invariant.CRASH : Invariant.LOAD_BYTES, "load "
+                        + result.loadId() + " of " + label(r.alloc().key()) + " (allocation "
+                        + r.alloc().allocationId() + ", slot " + j + ") returned bytes that are not the key's, first"
+                        + " at byte " + (bad - at) + " of the slot" + (durability.crashes() > 0 ? ", after crash "
+                        + durability.crashes() : ""));
                 }
             }
         }
@@ -528,7 +923,8 @@ final class CoreHarness {
 
     /** The knobs and what each step did, for a failure report. */
     String report() {
-        final StringBuilder out = new StringBuilder("knobs: ").append(knobs).append('\n');
+        final StringBuilder out = new StringBuilder("knobs: ").append(knobs).append(variant == Variant.HONEST ? ""
+            : " variant " + variant).append('\n');
         final int from = Math.max(0, log.size() - 200);
         for (int i = from; i < log.size(); i++) {
             out.append("  ").append(log.get(i)).append('\n');

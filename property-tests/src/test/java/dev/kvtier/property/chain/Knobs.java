@@ -11,7 +11,8 @@ import net.jqwik.api.Combinators;
 /**
  * The knobs of one chain, drawn per chain (swarm testing): sizes in slots, the slot size in 4096-byte pages, and
  * which features are on. Everything a chain's core and its actions are built from. Shrinks towards small values,
- * LRU, coalescing off, no faults.
+ * LRU, coalescing off, no faults, {@code l1} commits, no crashes, no corruption. The core always has its crash-safe
+ * index on its own device.
  *
  * @param slotPages         slot size in pages (1..16: 4 KiB to 64 KiB)
  * @param l1Slots           L1 budget in slots
@@ -34,11 +35,15 @@ import net.jqwik.api.Combinators;
  * @param sharedBlocks      leading blocks every prompt shares
  * @param mayExceedRing     one request may claim more slots than the ring holds (so later claims of the batch
  *                          evict earlier ones); off in the swarm, see {@code CoreChainProperties}
+ * @param durable           commit mode {@code durable} instead of {@code l1}
+ * @param crashes           Crash actions (power loss and a restart that recovers the index) are allowed
+ * @param corruption        Corrupt actions (one data page silently changed on the medium) are allowed
  */
 record Knobs(int slotPages, int l1Slots, int l1ExtraPages, int l2Slots, int headroomRatio, boolean coalesce,
              int writeBatchSlots, int concurrentIos, int readBatchMax, int readSlots, int stagingSlots,
              int stagingBatches, boolean prefixLru, int slotsPerKey, boolean faults, boolean inOrderDevice,
-             int prompts, int promptBlocks, int sharedBlocks, boolean mayExceedRing) {
+             int prompts, int promptBlocks, int sharedBlocks, boolean mayExceedRing, boolean durable,
+             boolean crashes, boolean corruption) {
 
     static final long PAGE = 4096;
 
@@ -51,7 +56,8 @@ record Knobs(int slotPages, int l1Slots, int l1ExtraPages, int l2Slots, int head
         final long staging = stagingSlots * slot;
         return new CoreConfig(slot, l2Slots * slot, l1Slots * slot + l1ExtraPages * PAGE, headroomRatio,
             writeBatchSlots * slot, coalesce, concurrentIos, readBatchMax, readSlots * slot, staging,
-            stagingBatches * staging, prefixLru ? ReplacementKind.PREFIX_LRU : ReplacementKind.LRU, CommitMode.L1);
+            stagingBatches * staging, prefixLru ? ReplacementKind.PREFIX_LRU : ReplacementKind.LRU,
+            durable ? CommitMode.DURABLE : CommitMode.L1);
     }
 
     /** The swarm: every knob independent. */
@@ -75,21 +81,31 @@ record Knobs(int slotPages, int l1Slots, int l1ExtraPages, int l2Slots, int head
             Arbitraries.of(0, 0, 0, 1),                     // inOrderDevice
             Arbitraries.integers().between(1, 5),           // prompts
             Arbitraries.integers().between(1, 8),           // promptBlocks
-            Arbitraries.integers().between(0, 2)))          // sharedBlocks
+            Arbitraries.integers().between(0, 2),           // sharedBlocks
+            Arbitraries.integers().between(0, 1),           // durable
+            Arbitraries.integers().between(0, 1),           // crashes
+            Arbitraries.of(0, 0, 0, 1)))                    // corruption
             .as(Knobs::of);
     }
 
     private static Knobs of(final List<Integer> v) {
         return new Knobs(v.get(0), v.get(1), v.get(2), v.get(3), v.get(4), v.get(5) == 1, v.get(6), v.get(7),
             v.get(8), v.get(9), v.get(10), v.get(11), v.get(12) == 1, v.get(13), v.get(14) == 1, v.get(15) == 1,
-            v.get(16), v.get(17), v.get(18), false);
+            v.get(16), v.get(17), v.get(18), false, v.get(19) == 1, v.get(20) == 1, v.get(21) == 1);
     }
 
     /** The same knobs, with requests allowed to claim more slots than the ring holds. */
     Knobs exceedingRing() {
         return new Knobs(slotPages, l1Slots, l1ExtraPages, l2Slots, headroomRatio, coalesce, writeBatchSlots,
             concurrentIos, readBatchMax, readSlots, stagingSlots, stagingBatches, prefixLru, slotsPerKey, faults,
-            inOrderDevice, prompts, promptBlocks, sharedBlocks, true);
+            inOrderDevice, prompts, promptBlocks, sharedBlocks, true, durable, crashes, corruption);
+    }
+
+    /** The same knobs, with crashes on (and the commit mode given). */
+    Knobs crashing(final boolean durableMode) {
+        return new Knobs(slotPages, l1Slots, l1ExtraPages, l2Slots, headroomRatio, coalesce, writeBatchSlots,
+            concurrentIos, readBatchMax, readSlots, stagingSlots, stagingBatches, prefixLru, slotsPerKey, faults,
+            inOrderDevice, prompts, promptBlocks, sharedBlocks, mayExceedRing, durableMode, true, corruption);
     }
 
     /** Keys one allocation may ask for. */
@@ -105,6 +121,8 @@ record Knobs(int slotPages, int l1Slots, int l1ExtraPages, int l2Slots, int head
             + " read=" + readSlots + " staging=" + stagingSlots + "x" + stagingBatches + " policy="
             + (prefixLru ? "PREFIX_LRU" : "LRU") + " slotsPerKey=" + slotsPerKey + " faults=" + (faults ? "on" : "off")
             + " device=" + (inOrderDevice ? "in-order" : "any-order") + " prompts=" + prompts + "x" + promptBlocks
-            + " shared=" + sharedBlocks + (mayExceedRing ? " requests may exceed the ring" : "");
+            + " shared=" + sharedBlocks + (mayExceedRing ? " requests may exceed the ring" : "") + " commit="
+            + (durable ? "durable" : "l1") + " crashes=" + (crashes ? "on" : "off") + " corruption="
+            + (corruption ? "on" : "off");
     }
 }

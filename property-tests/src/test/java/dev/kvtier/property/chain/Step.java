@@ -1,8 +1,11 @@
 package dev.kvtier.property.chain;
 
+import java.util.ArrayList;
+import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.RandomDistribution;
 import net.jqwik.api.Tuple;
 
 /**
@@ -17,6 +20,7 @@ sealed interface Step {
     int MAX_PROMPTS = 5;
     int MAX_KEYS = 8;
     int MAX_PICK = 8;
+    int MAX_PAGE_PICK = 1024;
 
     /** Runs this step against the harness (one action: the checkers run at every event it causes). */
     void applyTo(CoreHarness h);
@@ -24,10 +28,38 @@ sealed interface Step {
     /** Every kind of step, with how often each is drawn. */
     static Arbitrary<Step> any() {
         return Arbitraries.frequencyOf(Tuple.of(4, allocate()), Tuple.of(4, save()), Tuple.of(1, lookup()),
-            Tuple.of(3, load()), Tuple.of(1, pick().map(LoadAgain::new)), Tuple.of(2, loadPart()), Tuple.of(7, pick().map(CompleteIo::new)),
+            Tuple.of(3, load()), Tuple.of(1, pick().map(LoadAgain::new)), Tuple.of(2, loadPart()),
+            Tuple.of(7, pick().map(CompleteIo::new)),
             Tuple.of(1, pick().map(FailIo::new)), Tuple.of(1, Arbitraries.just(new Drain())),
             Tuple.of(1, pick().map(ReleaseClaims::new)), Tuple.of(1, pick().map(ReleaseLeftover::new)),
-            Tuple.of(1, pick().map(Recommit::new)));
+            Tuple.of(1, pick().map(Recommit::new)), Tuple.of(1, crash()), Tuple.of(1, pick().map(Destage::new)),
+            Tuple.of(1, Arbitraries.integers().between(0, MAX_PAGE_PICK - 1).map(Corrupt::new)),
+            Tuple.of(1, Arbitraries.of(false, true).map(FailIndexIo::new)));
+    }
+
+    /**
+     * A chain of {@code maxSize} steps at most with one {@link Churn} or {@link ChurnThenCrash} among them (at a drawn
+     * position): the churn is expensive (it saves over a thousand keys), so a chain gets one. Crashes are drawn more
+     * often than in {@link #any}, so that some fall while a checkpoint is being written.
+     */
+    static Arbitrary<List<Step>> chainWithOneChurn(final int maxSize) {
+        final Arbitrary<Step> steps = Arbitraries.frequencyOf(Tuple.of(8, any()), Tuple.of(1, crash()));
+        final Arbitrary<Integer> laps = Arbitraries.of(1, 1, 2);
+        final Arbitrary<Step> churn = Arbitraries.oneOf(
+            Combinators.combine(laps, Arbitraries.of(false, true), Arbitraries.of(false, true)).as(Churn::new),
+            Combinators.combine(laps, Arbitraries.of(false, true), Arbitraries.integers().between(0, 2),
+                Arbitraries.longs()).as(ChurnThenCrash::new));
+        return Combinators.combine(steps.list().ofMaxSize(maxSize - 1)
+            .withSizeDistribution(RandomDistribution.uniform()), churn,
+            Arbitraries.integers().between(0, maxSize - 1)).as((list, one, at) -> {
+                final List<Step> out = new ArrayList<>(list);
+                out.add(Math.min(at, out.size()), one);
+                return out;
+            });
+    }
+
+    private static Arbitrary<Step> crash() {
+        return Combinators.combine(Arbitraries.longs(), Arbitraries.of(false, true)).as(Crash::new);
     }
 
     private static Arbitrary<Integer> pick() {
@@ -218,6 +250,101 @@ sealed interface Step {
         @Override
         public String toString() {
             return "commit a committed allocation again (choice " + choice + ")";
+        }
+    }
+
+    /** One device writes its oldest cached write back on its own (data device for an even choice, else index). */
+    record Destage(int choice) implements Step {
+        @Override
+        public void applyTo(final CoreHarness h) {
+            h.destage(choice);
+        }
+
+        @Override
+        public String toString() {
+            return "the " + (choice % 2 == 0 ? "data" : "index") + " device destages its oldest cached write";
+        }
+    }
+
+    /**
+     * Power loss, then a restart that recovers the index from its device (when the chain's knobs allow crashes):
+     * every unflushed write's pages are written, lost or torn as {@code seed} draws them. {@code sweep} loads every
+     * recovered chunk at once.
+     */
+    record Crash(long seed, boolean sweep) implements Step {
+        @Override
+        public void applyTo(final CoreHarness h) {
+            h.crash(seed, sweep);
+        }
+
+        @Override
+        public String toString() {
+            return "crash (seed " + seed + ")" + (sweep ? " and load every recovered chunk" : "");
+        }
+    }
+
+    /** Silently corrupts one written page of the data device (when the chain's knobs allow corruption). */
+    record Corrupt(int page) implements Step {
+        @Override
+        public void applyTo(final CoreHarness h) {
+            h.corrupt(page);
+        }
+
+        @Override
+        public String toString() {
+            return "corrupt a written data page (choice " + page + ")";
+        }
+    }
+
+    /** Fails the index device's I/O in flight: ENOSPC (a write) or EIO, when the chain's knobs allow faults. */
+    record FailIndexIo(boolean enospc) implements Step {
+        @Override
+        public void applyTo(final CoreHarness h) {
+            h.failIndexIo(enospc);
+        }
+
+        @Override
+        public String toString() {
+            return "fail the index I/O in flight (" + (enospc ? "ENOSPC if a write" : "EIO") + ")";
+        }
+    }
+
+    /**
+     * Saves fresh keys until the index log has passed half its area {@code laps} times (checkpoints, new laps); with
+     * {@code midCheckpoint}, stops once the next checkpoint is under way. {@code oneKeyRequests} saves one key per
+     * request (each commit on its own: the append that fills the lap is then a COMMIT, not one of a group).
+     */
+    record Churn(int laps, boolean midCheckpoint, boolean oneKeyRequests) implements Step {
+        @Override
+        public void applyTo(final CoreHarness h) {
+            h.churn(laps, midCheckpoint, oneKeyRequests);
+        }
+
+        @Override
+        public String toString() {
+            return "churn through " + laps + " index log lap" + (laps > 1 ? "s" : "")
+                + (oneKeyRequests ? " one key per request" : "")
+                + (midCheckpoint ? ", stopping while a checkpoint is written" : "");
+        }
+    }
+
+    /**
+     * Churns until a checkpoint is under way, completes {@code progress} of the index device's I/Os (the checkpoint's
+     * write, then its flush), then crashes with {@code seed} and loads every recovered chunk.
+     */
+    record ChurnThenCrash(int laps, boolean oneKeyRequests, int progress, long seed) implements Step {
+        @Override
+        public void applyTo(final CoreHarness h) {
+            h.churn(laps, true, oneKeyRequests);
+            h.completeIndexIo(progress);
+            h.crash(seed, true);
+        }
+
+        @Override
+        public String toString() {
+            return "churn through " + laps + " index log lap" + (laps > 1 ? "s" : "")
+                + (oneKeyRequests ? " one key per request" : "") + " into a checkpoint, complete " + progress
+                + " index I/O, then crash (seed " + seed + ") and load every recovered chunk";
         }
     }
 }

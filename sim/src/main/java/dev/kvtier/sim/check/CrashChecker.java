@@ -43,9 +43,14 @@ public final class CrashChecker implements Checker {
             case CoreEvent.Allocated e -> allocations.put(e.allocationId(),
                 new AllocationRef(e.key(), e.allocationId(), e.startSlot(), e.slotCount()));
             case CoreEvent.ChunkRecovered e -> {
+                // Only an acknowledged survivor stays owed across a later crash: a recovered chunk whose eviction
+                // record was lost may point at slots overwritten since, and was never promised to anyone.
                 final AllocationRef ref = new AllocationRef(e.key(), e.allocationId(), e.startSlot(), e.slotCount());
                 allocations.put(e.allocationId(), ref);
-                committed.put(e.key(), ref);
+                final AllocationRef owed = mustSurvive.get(e.key());
+                if (owed != null && owed.allocationId() == e.allocationId()) {
+                    committed.put(e.key(), ref);
+                }
             }
             case CoreEvent.Committed e -> {
                 final AllocationRef ref = allocations.get(e.allocationId());
