@@ -30,6 +30,8 @@ public final class RunMap {
     private static final long GAP = 0x4741_5000_0000_0000L;
 
     private final TreeMap<Long, Run> runs = new TreeMap<>();
+    /** Reused by {@link #contentHash} (one stream per map; the simulator is single-threaded). */
+    private HashStream64 hashStream;
 
     /** Forgets {@code [from, to)}, splitting runs that cross either end. */
     public void clear(final long from, final long to) {
@@ -114,7 +116,10 @@ public final class RunMap {
         if (lengthBytes < 0) {
             throw new IllegalArgumentException("negative length " + lengthBytes);
         }
-        final HashStream64 h = Hashing.xxh3_64().hashStream();
+        if (hashStream == null) {
+            hashStream = Hashing.xxh3_64().hashStream();
+        }
+        final HashStream64 h = hashStream.reset();
         final Normalizer n = new Normalizer(h, from);
         forEachPiece(from, from + lengthBytes, n);
         n.finish(from + lengthBytes);
