@@ -3,10 +3,7 @@ package dev.kvtier.cli.real;
 import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.index.IndexLog;
 import dev.kvtier.core.port.EventSink;
-import dev.kvtier.core.port.IoCompletion;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.journal.codec.EventDigest;
@@ -37,13 +34,12 @@ import java.util.function.Function;
  *
  * <p>A run first opens the index ({@link KvServer#open}): formats a fresh one, or with {@code recover} rebuilds it from
  * the index device, so that a run after a restart finds the keys an earlier run committed and loads them (every
- * loaded byte still checked: a wrong byte is invariant 12, exit 1). Then the workload runs; at the end the journal is
- * closed and the run shuts down durably: a FLUSH of the data device, then every index record written and flushed, so
- * a later {@code --recover} run finds every key this one committed even after a power loss.
+ * loaded byte still checked: a wrong byte is invariant 12, exit 1). Then the workload runs, and the run shuts down
+ * durably through the core ({@link KvServer#shutdown}, journaled like any input): a FLUSH of the data device, then
+ * every index record written and flushed, so a later {@code --recover} run finds every key this one committed even
+ * after a power loss.
  */
 public final class RealRun {
-    /** The ioId of the data FLUSH at shutdown, outside the core's ids (which are positive). */
-    static final long SHUTDOWN_FLUSH_IO_ID = -1;
 
     private final SimSpec spec;
     private final long seed;
@@ -132,9 +128,7 @@ public final class RealRun {
                       final Consumer<IndexOpen> opened) throws IndexUnusable {
         final FanOutSink sink = new FanOutSink();
         final KvServer[] server = new KvServer[1];
-        final long[] shutdownFlush = {Long.MIN_VALUE};
-        final RealLoop loop = RealLoop.over(new DevicePair(device, indexDevice), c -> complete(server[0], c,
-            shutdownFlush));
+        final RealLoop loop = RealLoop.over(new DevicePair(device, indexDevice), c -> server[0].onIoComplete(c));
         // Latencies are measured on the live wall clock: a step's own work (copies, stamping) takes real time.
         final RunMetrics metrics = new RunMetrics(System::nanoTime);
         final EventDigest digest = new EventDigest();
@@ -143,18 +137,13 @@ public final class RealRun {
             () -> server[0].engine().l1().entries().size(), () -> server[0].engine().residentBytes(),
             spec.livenessBoundNs());
         final CoreEvent.IndexOpened[] openedEvent = new CoreEvent.IndexOpened[1];
-        final boolean[] journaling = {true};
         sink.add(checker).add(metrics).add(digest.sink(loop)).add(e -> {
             if (e instanceof CoreEvent.IndexOpened o) {
                 openedEvent[0] = o;
             }
         });
         for (final EventSink extra : extraSinks.apply(loop)) {
-            sink.add(e -> {
-                if (journaling[0]) {
-                    extra.emit(e);
-                }
-            });
+            sink.add(extra);
         }
         final RunRecorder recorder = new RunRecorder(checker);
         String violation = null;
@@ -181,8 +170,7 @@ public final class RealRun {
                 checker.report(Invariant.LIVENESS, "the workload did not finish within " + timeoutNs / 1e9 + " s");
             }
             checker.atEnd();
-            journaling[0] = false;
-            shutdownError = shutDown(server[0], loop, shutdownFlush, timeoutNs);
+            shutdownError = shutDown(server[0], loop, timeoutNs);
         } catch (final InvariantViolation v) {
             violation = v.getMessage();
         }
@@ -190,14 +178,6 @@ public final class RealRun {
         final RunReport report = recorder.report(spec.scenario(), "real", seed, digest.eventCount(), end - startNs,
             digest.finish(), violation, metrics, new RunRecorder.Extras(0, 0, server[0].engine().writeErrors()));
         return new Result(report, index, server[0].engine().durableCommits(), shutdownError);
-    }
-
-    private static void complete(final KvServer server, final IoCompletion c, final long[] shutdownFlush) {
-        if (c.ioId() == SHUTDOWN_FLUSH_IO_ID) {
-            shutdownFlush[0] = c.result();
-            return;
-        }
-        server.onIoComplete(c);
     }
 
     /** Opens the index on the loop and waits for it; the wall time is measured around the whole open. */
@@ -226,27 +206,19 @@ public final class RealRun {
     }
 
     /**
-     * Makes what the run wrote durable: a FLUSH of the data device (its writes all completed at the last drain), then
-     * every index record written and the index device flushed. Returns null, or what failed.
+     * Makes what the run wrote durable through the core ({@link KvServer#shutdown}): a FLUSH of the data device once
+     * no write is pending, then every index record written and the index device flushed. Returns null, or what failed.
      */
-    private String shutDown(final KvServer server, final RealLoop loop, final long[] shutdownFlush,
-                                   final long timeoutNs) {
-        final IndexLog log = server.directory().indexLog();
-        if (log == null) {
-            throw new IllegalStateException("shut down before the index was opened");
+    private static String shutDown(final KvServer server, final RealLoop loop, final long timeoutNs) {
+        final String[] result = new String[1];
+        final boolean[] done = new boolean[1];
+        server.shutdown(error -> {
+            result[0] = error;
+            done[0] = true;
+        });
+        if (loop.runFor(() -> done[0], timeoutNs) != RealLoop.Outcome.STOPPED) {
+            return "the shutdown (data flush, index log) did not complete within " + timeoutNs / 1e9 + " s";
         }
-        device.submitBlock(SHUTDOWN_FLUSH_IO_ID, IoOp.FLUSH, 0, null, 0, 0);
-        if (loop.runFor(() -> shutdownFlush[0] != Long.MIN_VALUE, timeoutNs) != RealLoop.Outcome.STOPPED) {
-            return "the data device's flush did not complete within " + timeoutNs / 1e9 + " s";
-        }
-        if (shutdownFlush[0] < 0) {
-            return "the data device's flush failed: " + shutdownFlush[0];
-        }
-        final Boolean[] durable = new Boolean[1];
-        log.whenDurable(log.lastSeq(), ok -> durable[0] = ok);
-        if (loop.runFor(() -> durable[0] != null, timeoutNs) != RealLoop.Outcome.STOPPED) {
-            return "the index did not become durable within " + timeoutNs / 1e9 + " s";
-        }
-        return durable[0] ? null : "the index device failed at shutdown; the last records may be lost";
+        return result[0];
     }
 }

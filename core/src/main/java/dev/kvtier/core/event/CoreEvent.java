@@ -237,6 +237,12 @@ public sealed interface CoreEvent {
     record IndexOpened(long epoch, boolean recoveredFromDisk, int recovered, long records, long bytesRead)
         implements CoreEvent { }
 
+    /** Input: the runner shuts the store down: drain, flush the data device, make the index log durable. */
+    record ShutdownRequested() implements CoreEvent { }
+
+    /** Decision: the shutdown finished; {@code durable} when every write and every index record is durable. */
+    record ShutdownCompleted(boolean durable) implements CoreEvent { }
+
     /** Decision: a committed chunk was rebuilt from the index device when the index was recovered (oldest first). */
     record ChunkRecovered(PrefixKey key, int modelId, long allocationId, int startSlot, int slotCount)
         implements CoreEvent { }
@@ -322,6 +328,8 @@ public sealed interface CoreEvent {
             case IndexOpened x -> Kind.DECISION;
             case IndexFailed x -> Kind.DECISION;
             case ChunkRecovered x -> Kind.DECISION;
+            case ShutdownRequested x -> Kind.INPUT;
+            case ShutdownCompleted x -> Kind.DECISION;
             case CommitPending x -> Kind.DECISION;
             case CommitRefused x -> Kind.DECISION;
             case PhaseStarted x -> Kind.DRIVER;

@@ -111,6 +111,30 @@ public final class KvServer {
         });
     }
 
+    /**
+     * Shuts the store down durably: waits until no L2 write is pending, flushes the data device, then waits until
+     * every index record is written and the index device flushed (so a key committed in {@code l1} mode survives a
+     * later restart too). {@code done} gets null when all of it is durable, else one line saying what failed. No input
+     * is taken afterwards.
+     */
+    public void shutdown(final Consumer<String> done) {
+        requireOpen();
+        sink.emit(new CoreEvent.ShutdownRequested());
+        open = false;
+        engine.flushData(dataError -> {
+            final IndexLog log = directory.indexLog();
+            if (dataError != null || log == null) {
+                sink.emit(new CoreEvent.ShutdownCompleted(dataError == null));
+                done.accept(dataError);
+                return;
+            }
+            log.whenDurable(log.lastSeq(), ok -> {
+                sink.emit(new CoreEvent.ShutdownCompleted(ok));
+                done.accept(ok ? null : "the index device failed at shutdown; its last records may be lost");
+            });
+        });
+    }
+
     /** True once the index is open (always, without an index device). */
     public boolean isOpen() {
         return open;

@@ -272,6 +272,15 @@ public final class TieredStore {
         c.done.accept(0);
     }
 
+    /**
+     * Shuts down durably: once no L2 write is pending, one FLUSH of the data device; {@code done} gets null, or a
+     * line saying what failed. The index log's part is the server's.
+     */
+    public void flushData(final Consumer<String> done) {
+        drain(() -> enqueueIo(new IoTask.Flush(new IoRequest(nextIoId++, IoOp.FLUSH, 0, List.of()),
+            result -> done.accept(result < 0 ? "the data device's flush failed: " + result : null))));
+    }
+
     /** The index device's I/O path: one staging buffer, I/Os outside the {@code concurrentIos} bound. */
     public IndexIo indexIo(final long bufferBytes) {
         if (indexDevice == null) {

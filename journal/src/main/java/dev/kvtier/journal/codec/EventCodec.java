@@ -187,6 +187,8 @@ public final class EventCodec {
             case COMMIT_REFUSED -> new CoreEvent.CommitRefused(c.zigZagLong(), key(c), c.zigZagLong());
             case CHUNK_RECOVERED -> new CoreEvent.ChunkRecovered(key(c), c.zigZagInt(), c.zigZagLong(), c.zigZagInt(),
                 c.zigZagInt());
+            case SHUTDOWN_REQUESTED -> new CoreEvent.ShutdownRequested();
+            case SHUTDOWN_COMPLETED -> new CoreEvent.ShutdownCompleted(c.bool());
             default -> throw new EventFormatException("bad event tag " + tag);
         };
     }

@@ -177,6 +177,9 @@ public final class EventFields {
             case CoreEvent.ChunkRecovered x -> v.begin(CHUNK_RECOVERED, "ChunkRecovered").key("key", x.key())
                 .i32("modelId", x.modelId()).i64("allocationId", x.allocationId()).i32("startSlot", x.startSlot())
                 .i32("slotCount", x.slotCount());
+            case CoreEvent.ShutdownRequested x -> v.begin(SHUTDOWN_REQUESTED, "ShutdownRequested");
+            case CoreEvent.ShutdownCompleted x -> v.begin(SHUTDOWN_COMPLETED, "ShutdownCompleted")
+                .bool("durable", x.durable());
             case CoreEvent.CommitRefused x -> v.begin(COMMIT_REFUSED, "CommitRefused").i64("commitId", x.commitId())
                 .key("key", x.key()).i64("allocationId", x.allocationId());
         }

@@ -83,6 +83,8 @@ public final class EventLayout {
     public static final int COMMIT_PENDING = 51;
     public static final int COMMIT_REFUSED = 52;
     public static final int CHUNK_RECOVERED = 53;
+    public static final int SHUTDOWN_REQUESTED = 54;
+    public static final int SHUTDOWN_COMPLETED = 55;
 
     /** The record name of each tag (index = tag; index 0 is unused); a test checks it against the records. */
     public static final java.util.List<String> TYPE_NAMES = java.util.List.of(
@@ -94,10 +96,10 @@ public final class EventLayout {
         "SaveQueued", "BatchSent", "BatchStaged", "RequestReleased", "RequestCommitted", "DrainRequested",
         "Drained", "PhaseStarted", "RequestArrived", "RequestFinished", "ChecksumMismatch", "IndexOpenRequested",
         "IndexIoSubmitted", "IndexIoCompleted", "IndexCheckpointed", "IndexOpened", "IndexFailed", "CommitPending",
-        "CommitRefused", "ChunkRecovered");
+        "CommitRefused", "ChunkRecovered", "ShutdownRequested", "ShutdownCompleted");
 
     /** The highest tag in use. */
-    public static final int TAG_MAX = CHUNK_RECOVERED;
+    public static final int TAG_MAX = SHUTDOWN_COMPLETED;
     /** The largest encoded event, in bytes. */
     public static final int MAX_EVENT_BYTES = 4 << 20;
     /** The largest text field, in UTF-8 bytes. */

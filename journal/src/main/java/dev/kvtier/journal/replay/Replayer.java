@@ -166,6 +166,7 @@ public final class Replayer {
             }
             case DrainRequested d -> server.drain(this::feedNested);
             case CoreEvent.IndexOpenRequested o -> server.open(o.recover(), error -> feedNested());
+            case CoreEvent.ShutdownRequested s -> server.shutdown(error -> feedNested());
             case CoreEvent.IndexIoCompleted io -> {
                 indexDevice.complete(io.ioId());
                 server.onIoComplete(new IoCompletion(io.ioId(), io.result()));
@@ -184,7 +185,7 @@ public final class Replayer {
                  CoreEvent.RequestArrived _, CoreEvent.RequestFinished _, CoreEvent.ChecksumMismatch _,
                  CoreEvent.IndexIoSubmitted _, CoreEvent.IndexCheckpointed _, CoreEvent.IndexOpened _,
                  CoreEvent.IndexFailed _, CoreEvent.CommitPending _, CoreEvent.CommitRefused _,
-                 CoreEvent.ChunkRecovered _ ->
+                 CoreEvent.ChunkRecovered _, CoreEvent.ShutdownCompleted _ ->
                 throw new IllegalArgumentException("not an input: " + line(entry));
         }
         inputs++;

@@ -149,7 +149,7 @@ public final class PerfettoExport implements AutoCloseable {
                 CoreEvent.Promoted _, CoreEvent.PromotionDiscarded _, CoreEvent.DrainRequested _,
                 CoreEvent.Drained _, CoreEvent.PhaseStarted _, CoreEvent.IndexOpenRequested _,
                 CoreEvent.IndexIoSubmitted _, CoreEvent.IndexIoCompleted _, CoreEvent.CommitPending _,
-                CoreEvent.ChunkRecovered _ -> { }
+                CoreEvent.ChunkRecovered _, CoreEvent.ShutdownRequested _, CoreEvent.ShutdownCompleted _ -> { }
         }
     }
 

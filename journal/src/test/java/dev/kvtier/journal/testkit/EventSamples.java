@@ -86,7 +86,9 @@ public final class EventSamples {
             new CoreEvent.IndexFailed(-28L),
             new CoreEvent.CommitPending(1153L, 512, 2),
             new CoreEvent.CommitRefused(1153L, new PrefixKey(0x1234_5678_9abc_def0L, -7L), 1154L),
-            new CoreEvent.ChunkRecovered(new PrefixKey(-1L, 42L), 7, 1155L, 4550, 1)
+            new CoreEvent.ChunkRecovered(new PrefixKey(-1L, 42L), 7, 1155L, 4550, 1),
+            new CoreEvent.ShutdownRequested(),
+            new CoreEvent.ShutdownCompleted(true)
         );
     }
 }

@@ -63,6 +63,7 @@ public final class SimRun {
     private CrashOutcome dataCrash;
     private CrashOutcome indexCrash;
     private String openError;
+    private String shutdownError;
 
     /** Thrown from the event sink at the crash event: unwinds the core mid-step, as power loss would. */
     private static final class PowerLoss extends RuntimeException {
@@ -199,6 +200,8 @@ public final class SimRun {
             @Override
             public void finished(final long timeNs) {
                 recorder.finished(timeNs);
+                // The run ends as a real one does: durably (a crash after this loses nothing committed).
+                serverThread.submit(() -> server.shutdown(error -> shutdownError = error));
             }
         };
     }
@@ -255,6 +258,11 @@ public final class SimRun {
     /** What the crash did to the index device's unflushed writes (null without a crash). */
     public CrashOutcome indexCrash() {
         return indexCrash;
+    }
+
+    /** Null when the run's final shutdown made everything durable, else what failed (a full index disk, ...). */
+    public String shutdownError() {
+        return shutdownError;
     }
 
     /** Core events emitted (across every life of the core). */
