@@ -94,6 +94,11 @@ public final class Replay {
             case ReplayOutcome.Identical i -> {
                 out.printf("identical: %d events (%d inputs fed, %d decisions compared, %d annotations skipped)%n",
                     i.events(), i.inputs(), i.decisions(), i.annotations());
+                if (i.restartedAt() >= 0) {
+                    out.println("the recorded run crashed and restarted at event " + i.restartedAt() + "; replay"
+                        + " stops there (the restarted core recovered its index from device bytes the journal does"
+                        + " not hold)");
+                }
                 if (i.endedInsideInput()) {
                     out.println("the recording ends inside its last input (the recorded run stopped there, as at an"
                         + " invariant violation); nothing after that point was compared");

@@ -16,9 +16,17 @@ public sealed interface ReplayOutcome {
      * @param decisions        recorded decisions compared
      * @param annotations      driver annotations skipped
      * @param endedInsideInput the recording ends inside its last input
+     * @param restartedAt      the sequence at which the recorded run crashed and a new core recovered its index
+     *                         (replay stops there: the recovery read device bytes the journal does not hold), or -1
      */
-    record Identical(long events, long inputs, long decisions, long annotations, boolean endedInsideInput)
-        implements ReplayOutcome { }
+    record Identical(long events, long inputs, long decisions, long annotations, boolean endedInsideInput,
+                     long restartedAt) implements ReplayOutcome {
+        /** Identical to the end of the recording (no restart in it). */
+        public Identical(final long events, final long inputs, final long decisions, final long annotations,
+                         final boolean endedInsideInput) {
+            this(events, inputs, decisions, annotations, endedInsideInput, -1);
+        }
+    }
 
     /**
      * The first event where the fresh core and the journal disagree.

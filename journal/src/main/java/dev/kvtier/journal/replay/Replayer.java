@@ -64,6 +64,7 @@ public final class Replayer {
     private long decisions;
     private long annotations;
     private int checksumCalls;
+    private boolean opened;
 
     /** A replay of {@code reader}'s events against a fresh core of {@code config}; the client's store ids start at
      * {@code storeIdBase}, as the recorder's did. */
@@ -93,6 +94,8 @@ public final class Replayer {
             return d.outcome;
         } catch (final RecordingEnded e) {
             return new ReplayOutcome.Identical(lastSequence + 1, inputs, decisions, annotations, true);
+        } catch (final RestartReached r) {
+            return new ReplayOutcome.Identical(r.sequence, inputs, decisions, annotations, false, r.sequence);
         } catch (final ReadFailure f) {
             throw f.cause;
         }
@@ -137,7 +140,7 @@ public final class Replayer {
     private ReplayOutcome feed(final JournalEntry input) {
         try {
             drive(input);
-        } catch (final Divergence | ReadFailure | RecordingEnded signal) {
+        } catch (final Divergence | ReadFailure | RecordingEnded | RestartReached signal) {
             throw signal;
         } catch (final RuntimeException | AssertionError e) {
             return new ReplayOutcome.Crashed(input.sequence(), line(input), oneLine(e));
@@ -147,6 +150,9 @@ public final class Replayer {
 
     /** Calls the core's API for one recorded input. */
     private void drive(final JournalEntry entry) {
+        if (entry.event() instanceof CoreEvent.IndexOpenRequested && opened) {
+            throw new RestartReached(entry.sequence());
+        }
         if (entry.event() instanceof IoCompleted io && !device.isInFlight(io.ioId())) {
             throw diverge(entry, "nothing: I/O " + io.ioId() + " is not in flight in the replayed core");
         }
@@ -165,7 +171,10 @@ public final class Replayer {
                 server.onIoComplete(new IoCompletion(io.ioId(), io.result()));
             }
             case DrainRequested d -> server.drain(this::feedNested);
-            case CoreEvent.IndexOpenRequested o -> server.open(o.recover(), error -> feedNested());
+            case CoreEvent.IndexOpenRequested o -> {
+                opened = true;
+                server.open(o.recover(), error -> feedNested());
+            }
             case CoreEvent.ShutdownRequested s -> server.shutdown(error -> feedNested());
             case CoreEvent.IndexIoCompleted io -> {
                 indexDevice.complete(io.ioId());
@@ -211,6 +220,10 @@ public final class Replayer {
         final JournalEntry recorded = nextComparable();
         if (recorded == null) {
             throw new RecordingEnded();
+        }
+        if (recorded.event() instanceof CoreEvent.IndexOpenRequested && opened && recorded != lastDriven) {
+            // The recorded core lost power inside this input: the rest of its step is not in the journal.
+            throw new RestartReached(recorded.sequence());
         }
         if (!recorded.event().equals(replayed)) {
             throw diverge(recorded, line(replayed));
@@ -335,6 +348,17 @@ public final class Replayer {
     }
 
     /** The journal ended while the fresh core was still handling the last recorded input. */
+    /** The recorded run crashed and restarted here. */
+    private static final class RestartReached extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final long sequence;
+
+        RestartReached(final long sequence) {
+            super(null, null, false, false);
+            this.sequence = sequence;
+        }
+    }
+
     private static final class RecordingEnded extends RuntimeException {
         private static final long serialVersionUID = 1L;
 

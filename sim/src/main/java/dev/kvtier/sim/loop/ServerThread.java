@@ -49,12 +49,17 @@ public final class ServerThread implements Clock {
         return busyTotalNs;
     }
 
-    /** A simulated power loss: queued inputs are dropped and the thread is free from now on. */
+    /**
+     * A simulated power loss: queued inputs are dropped and the thread is free from the instant the power failed (the
+     * dying step's time so far, so the clock that stamps events never goes back).
+     */
     public void crash() {
+        if (inStep) {
+            busyUntilNs = Math.max(busyUntilNs, stepStartNs + chargedNs);
+        }
         inputs.clear();
         drainScheduled = false;
         inStep = false;
-        busyUntilNs = loop.nowNs();
     }
 
     public boolean idle() {
