@@ -8,6 +8,7 @@ import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.sim.device.CrashOutcome;
 import dev.kvtier.sim.device.FaultPlan;
 import java.util.List;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -52,5 +53,33 @@ class CrashSweepTest {
         if (mode == CommitMode.DURABLE) {
             assertTrue(survivorsChecked > 0, "durable commits were checked after restarts");
         }
+    }
+
+    /**
+     * The deep sweep ({@code -Dkvtier.deep=true}, not in the default run): 32 prompts on four lanes, crashed at
+     * every event, with I/O errors and silent corruption injected as well.
+     */
+    @ParameterizedTest
+    @EnumSource(CommitMode.class)
+    @EnabledIfSystemProperty(named = "kvtier.deep", matches = "true")
+    void shouldHoldUnderFaultsAtEveryCrashPointOfALargerWorkload(final CommitMode mode) {
+        final FaultPlan faults = new FaultPlan(20_000, 20_000, 0, 0, 1, Long.MAX_VALUE)
+            .withCorruptionsPerMillion(20_000);
+        final SimSpec base = Specs.small(32, 4);
+        final SimSpec spec = new SimSpec("deep-" + mode, base.core().withCommitMode(mode), base.device(), base.host(),
+            base.workload(), base.maxEvents(), base.livenessBoundNs(), faults);
+        final RunReport clean = new SimRun(spec, 13, List.of()).run();
+        assertNull(clean.violation(), clean.violation());
+        long injected = 0;
+        for (long at = 0; at < clean.events(); at++) {
+            final SimSpec crashing = new SimSpec(spec.scenario(), spec.core(), spec.device(), spec.host(),
+                spec.workload(), spec.maxEvents(), spec.livenessBoundNs(), faults.withCrashAtEvent(at));
+            final SimRun run = new SimRun(crashing, 13, List.of());
+            final RunReport r = run.run();
+            assertNull(r.violation(), "crash at event " + at + ": " + r.violation());
+            injected += run.device().injectedErrors() + run.device().injectedCorruptions();
+        }
+        System.out.printf("deep crash sweep %s: %d crash points, %d faults injected%n", mode, clean.events(),
+            injected);
     }
 }
