@@ -30,8 +30,8 @@ import java.util.List;
 public final class CrashWorker {
     /** Wall-time limit, in case the parent never kills the worker. */
     private static final long TIMEOUT_NS = 120_000_000_000L;
-    /** 64 KiB slots; each request stores 16 of them (1 MiB); the ring holds 256 slots (16 requests). */
-    static final long L2_BYTES = 16L << 20;
+    /** 64 KiB slots; each request stores 16 of them (1 MiB); the ring holds 512 slots (32 requests). */
+    static final long L2_BYTES = 32L << 20;
 
     private CrashWorker() {
     }
