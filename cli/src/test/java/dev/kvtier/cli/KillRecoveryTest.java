@@ -58,7 +58,7 @@ class KillRecoveryTest {
     private static final int COMMITS_BEFORE_KILL = 600;
     /** Acknowledged allocations still in the ring when the kill is sent. */
     private static final int LIVE_BEFORE_KILL = 32;
-    private static final Duration WORKER_LIMIT = Duration.ofSeconds(20);
+    private static final Duration WORKER_LIMIT = Duration.ofSeconds(60);
     private static final long LOOP_TIMEOUT_NS = 10_000_000_000L;
     private static final List<String> JVM_FLAGS = List.of("-ea", "-Xmx512m", "-XX:+UseSerialGC",
         "--enable-native-access=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
