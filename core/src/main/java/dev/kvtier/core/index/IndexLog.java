@@ -212,6 +212,14 @@ public final class IndexLog {
     private void flush() {
         final long covered = writtenSeq;
         state = State.FLUSHING;
+        flushThen(() -> durableSeq = Math.max(durableSeq, covered));
+    }
+
+    /**
+     * Flushes the index device; on success runs {@code durable}, tells the waiters now durable and pumps on; on
+     * failure breaks the log. The state is IDLE again either way.
+     */
+    private void flushThen(final Runnable durable) {
         io.submit(IoOp.FLUSH, 0, 0, result -> {
             state = State.IDLE;
             if (result < 0) {
@@ -219,7 +227,7 @@ public final class IndexLog {
                 return;
             }
             flushes++;
-            durableSeq = Math.max(durableSeq, covered);
+            durable.run();
             release(true);
             pump();
         });
@@ -245,13 +253,7 @@ public final class IndexLog {
                 state = State.IDLE;
                 return;
             }
-            io.submit(IoOp.FLUSH, 0, 0, result -> {
-                state = State.IDLE;
-                if (result < 0) {
-                    fail(result);
-                    return;
-                }
-                flushes++;
+            flushThen(() -> {
                 checkpoints++;
                 checkpointSeq++;
                 newestSlot = slot;
@@ -259,8 +261,6 @@ public final class IndexLog {
                 writtenSeq = Math.max(writtenSeq, nextRecord - 1);
                 durableSeq = Math.max(durableSeq, nextRecord - 1);
                 sink.emit(new CoreEvent.IndexCheckpointed(epoch, nextRecord, chunks.size(), bytes.length));
-                release(true);
-                pump();
             });
         });
     }

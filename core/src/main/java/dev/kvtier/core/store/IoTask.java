@@ -15,7 +15,4 @@ sealed interface IoTask {
 
     /** A FLUSH of the data device (durable commits); {@code done} gets the result. */
     record Flush(IoRequest request, LongConsumer done) implements IoTask { }
-
-    /** An I/O of the index device; {@code done} gets the result. Not counted against {@code concurrentIos}. */
-    record Index(IoRequest request, LongConsumer done) implements IoTask { }
 }

@@ -27,6 +27,7 @@ import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
 import dev.kvtier.core.port.Memory;
 import dev.kvtier.core.port.MemoryRegion;
+import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.span.StoreSpan;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -63,8 +64,8 @@ public final class TieredStore {
     private final PendingWrites pending = new PendingWrites();
     private final ArrayDeque<IoTask> ioQueue = new ArrayDeque<>();
     private final Map<Long, IoTask> inFlight = new HashMap<>();
-    /** Index I/Os in flight: not counted against {@code concurrentIos} (the index keeps at most one). */
-    private final Map<Long, IoTask.Index> indexInFlight = new HashMap<>();
+    /** Index I/Os in flight, with what their completion does: not counted against {@code concurrentIos}. */
+    private final Map<Long, IndexTask> indexInFlight = new HashMap<>();
     private final ArrayDeque<Op> memoryWaiters = new ArrayDeque<>();
     private final ArrayDeque<Op> ready = new ArrayDeque<>();
     private final List<LoadOp> activeLoads = new ArrayList<>();
@@ -84,6 +85,9 @@ public final class TieredStore {
     private long writeErrors;
     private boolean pumping;
     private boolean closed;
+
+    /** An I/O of the index device (the index keeps at most one in flight); {@code done} gets the result. */
+    private record IndexTask(IoRequest request, LongConsumer done) { }
 
     /** A durable commit: waits for the L2 writes of its ranges, then for a data flush, then for its log records. */
     private static final class DurableCommit {
@@ -154,7 +158,7 @@ public final class TieredStore {
 
     /** A device completion. */
     public void onIoComplete(final IoCompletion completion) {
-        final IoTask.Index index = indexInFlight.remove(completion.ioId());
+        final IndexTask index = indexInFlight.remove(completion.ioId());
         if (index != null) {
             final IoRequest r = index.request();
             sink.emit(new CoreEvent.IndexIoCompleted(r.ioId(), r.op(), r.fileOffset(), completion.result()));
@@ -175,7 +179,6 @@ public final class TieredStore {
             case IoTask.Write w -> finishWrite(w.batch(), ok);
             case IoTask.Read rd -> rd.load().readCompleted(rd.read(), ok);
             case IoTask.Flush f -> f.done().accept(completion.result());
-            case IoTask.Index ix -> throw new IllegalStateException("index I/O " + r.ioId() + " among data I/O");
         }
         submitQueued();
         wakeMemoryWaiters();
@@ -300,7 +303,7 @@ public final class TieredStore {
             public void submit(final IoOp op, final long offset, final long lengthBytes, final LongConsumer done) {
                 final IoRequest r = new IoRequest(nextIoId++, op, offset,
                     op == IoOp.FLUSH ? List.of() : List.of(new IoSegment(buffer, 0, lengthBytes)));
-                indexInFlight.put(r.ioId(), new IoTask.Index(r, done));
+                indexInFlight.put(r.ioId(), new IndexTask(r, done));
                 sink.emit(new CoreEvent.IndexIoSubmitted(r.ioId(), op, offset, lengthBytes));
                 indexDevice.submit(r);
             }
@@ -322,7 +325,7 @@ public final class TieredStore {
     /** Keeps the checksum of every whole slot a stored span piece covers (a partly covered slot becomes unknown). */
     void recordChecksums(final StoreSpan span, final long poolOffset) {
         final long slotBytes = config.slotBytes();
-        for (final dev.kvtier.core.span.SpanPiece p : span.pieces()) {
+        for (final SpanPiece p : span.pieces()) {
             final long first = p.fileOffset() / slotBytes;
             final long last = (p.fileEnd() - 1) / slotBytes;
             for (long slot = first; slot <= last; slot++) {
