@@ -2,7 +2,7 @@ package dev.kvtier.cli;
 
 import dev.kvtier.cli.real.HostCalibration;
 import dev.kvtier.realio.calibrate.DeviceCalibration;
-import dev.kvtier.sim.host.HostCostProfile;
+import dev.kvtier.harness.profile.HostCostProfile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

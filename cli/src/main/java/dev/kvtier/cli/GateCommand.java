@@ -3,7 +3,7 @@ package dev.kvtier.cli;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
-import dev.kvtier.sim.run.RunReport;
+import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.sim.run.SimRun;
 import java.util.ArrayList;
 import java.util.List;

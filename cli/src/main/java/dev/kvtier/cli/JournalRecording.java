@@ -8,7 +8,7 @@ import dev.kvtier.journal.file.JournalHeader;
 import dev.kvtier.journal.file.JournalWriter;
 import dev.kvtier.journal.replay.ConfigDigest;
 import dev.kvtier.scenarios.Scenario;
-import dev.kvtier.sim.run.RunReport;
+import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.sim.run.SimRun;
 import dev.kvtier.sim.run.SimSpec;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.sim.run.RunReport;
+import dev.kvtier.harness.run.RunReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

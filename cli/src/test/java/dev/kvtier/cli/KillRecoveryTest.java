@@ -23,7 +23,7 @@ import dev.kvtier.realio.loop.RealLoop;
 import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.memory.NativeRegion;
 import dev.kvtier.scenarios.ScenarioLoader;
-import dev.kvtier.sim.workload.WorkloadDriver;
+import dev.kvtier.harness.workload.WorkloadDriver;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

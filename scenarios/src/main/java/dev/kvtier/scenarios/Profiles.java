@@ -1,7 +1,7 @@
 package dev.kvtier.scenarios;
 
-import dev.kvtier.sim.device.DeviceProfile;
-import dev.kvtier.sim.host.HostCostProfile;
+import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.harness.profile.HostCostProfile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.ReplacementKind;
-import dev.kvtier.sim.device.DeviceProfile;
+import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.sim.device.FaultPlan;
-import dev.kvtier.sim.workload.PhaseSpec;
+import dev.kvtier.harness.workload.PhaseSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
-import dev.kvtier.sim.run.RunReport;
+import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.sim.run.SimRun;
 import java.io.PrintStream;
 import java.nio.file.Path;

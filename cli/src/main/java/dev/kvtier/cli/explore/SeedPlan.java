@@ -1,6 +1,6 @@
 package dev.kvtier.cli.explore;
 
-import dev.kvtier.sim.loop.SeededEntropy;
+import dev.kvtier.harness.entropy.SeededEntropy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -13,7 +13,7 @@ import dev.kvtier.core.server.KvServer;
 import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.store.LoadRange;
 import dev.kvtier.realio.memory.NativeMemory;
-import dev.kvtier.sim.host.HostCostProfile;
+import dev.kvtier.harness.profile.HostCostProfile;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

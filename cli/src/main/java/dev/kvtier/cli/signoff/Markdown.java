@@ -1,7 +1,7 @@
 package dev.kvtier.cli.signoff;
 
-import dev.kvtier.sim.metrics.RunMetrics.Percentiles;
-import dev.kvtier.sim.run.RunReport;
+import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
+import dev.kvtier.harness.run.RunReport;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,7 +1,7 @@
 package dev.kvtier.cli.signoff;
 
-import dev.kvtier.sim.metrics.RunMetrics;
-import dev.kvtier.sim.run.RunReport;
+import dev.kvtier.harness.metrics.RunMetrics;
+import dev.kvtier.harness.run.RunReport;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

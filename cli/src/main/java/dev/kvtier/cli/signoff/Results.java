@@ -2,7 +2,7 @@ package dev.kvtier.cli.signoff;
 
 import dev.kvtier.cli.ReportJson;
 import dev.kvtier.scenarios.Scenario;
-import dev.kvtier.sim.run.RunReport;
+import dev.kvtier.harness.run.RunReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.kvtier.cli.signoff;
 
 import dev.kvtier.scenarios.Scenario;
-import dev.kvtier.sim.device.DeviceProfile;
-import dev.kvtier.sim.host.HostCostProfile;
-import dev.kvtier.sim.run.RunReport;
+import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.harness.run.RunReport;
 import java.util.List;
 
 /**

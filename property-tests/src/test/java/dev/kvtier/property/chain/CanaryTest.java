@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.sim.check.Invariant;
-import dev.kvtier.sim.check.InvariantViolation;
+import dev.kvtier.harness.check.Invariant;
+import dev.kvtier.harness.check.InvariantViolation;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

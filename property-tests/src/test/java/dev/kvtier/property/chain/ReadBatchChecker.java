@@ -2,9 +2,9 @@ package dev.kvtier.property.chain;
 
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.sim.check.CheckContext;
-import dev.kvtier.sim.check.Checker;
-import dev.kvtier.sim.check.Invariant;
+import dev.kvtier.harness.check.CheckContext;
+import dev.kvtier.harness.check.Checker;
+import dev.kvtier.harness.check.Invariant;
 import java.util.HashMap;
 import java.util.Map;
 

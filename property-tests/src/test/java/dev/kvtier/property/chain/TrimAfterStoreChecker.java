@@ -2,9 +2,9 @@ package dev.kvtier.property.chain;
 
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.l1.Admission;
-import dev.kvtier.sim.check.CheckContext;
-import dev.kvtier.sim.check.Checker;
-import dev.kvtier.sim.check.Invariant;
+import dev.kvtier.harness.check.CheckContext;
+import dev.kvtier.harness.check.Checker;
+import dev.kvtier.harness.check.Invariant;
 
 /**
  * Invariant 3 where the simulator's capacity checker does not look: when a grouped store completes, resident bytes

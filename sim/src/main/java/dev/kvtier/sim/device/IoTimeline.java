@@ -1,6 +1,7 @@
 package dev.kvtier.sim.device;
 
 import dev.kvtier.core.port.IoOp;
+import dev.kvtier.harness.profile.DeviceProfile;
 import java.util.Arrays;
 
 /**

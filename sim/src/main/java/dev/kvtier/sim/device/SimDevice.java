@@ -8,6 +8,7 @@ import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
 import dev.kvtier.core.port.Scheduler;
+import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.sim.memory.ProvenanceMemory.ProvRegion;
 import dev.kvtier.sim.memory.RunMap;
 import java.util.ArrayList;

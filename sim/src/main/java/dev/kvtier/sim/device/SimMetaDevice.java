@@ -8,6 +8,7 @@ import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
 import dev.kvtier.core.port.Memory;
 import dev.kvtier.core.port.Scheduler;
+import dev.kvtier.harness.profile.DeviceProfile;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;

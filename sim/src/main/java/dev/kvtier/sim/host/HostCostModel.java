@@ -2,6 +2,7 @@ package dev.kvtier.sim.host;
 
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.port.EventSink;
+import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.sim.loop.ServerThread;
 import dev.kvtier.sim.memory.ProvenanceMemory;
 

@@ -1,4 +1,4 @@
 /**
- * The virtual-time event loop, seeded random streams, and the simulated single server thread.
+ * The virtual-time event loop and the simulated single server thread.
  */
 package dev.kvtier.sim.loop;

@@ -7,6 +7,7 @@ import dev.kvtier.core.port.IoCompletion;
 import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
+import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.sim.loop.EventLoop;
 import dev.kvtier.sim.memory.ProvenanceMemory;
 import dev.kvtier.sim.memory.ProvenanceMemory.ProvRegion;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.kvtier.harness.entropy.SeededEntropy;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.CommitMode;
+import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.sim.device.CrashOutcome;
 import dev.kvtier.sim.device.FaultPlan;
 import java.util.List;

@@ -3,6 +3,7 @@ package dev.kvtier.sim.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kvtier.harness.run.RunReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;

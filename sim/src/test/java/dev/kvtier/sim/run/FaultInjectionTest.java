@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.sim.device.FaultPlan;
 import java.util.List;
 import org.junit.jupiter.api.Test;

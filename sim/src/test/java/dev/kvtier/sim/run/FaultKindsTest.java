@@ -9,6 +9,7 @@ import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.LoadFailure;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.port.EventSink;
+import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.sim.device.FaultPlan;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package dev.kvtier.sim.run;
 
 import dev.kvtier.core.config.CoreConfig;
-import dev.kvtier.sim.device.DeviceProfile;
-import dev.kvtier.sim.host.HostCostProfile;
-import dev.kvtier.sim.workload.PhaseSpec;
-import dev.kvtier.sim.workload.WorkloadSpec;
+import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.harness.workload.PhaseSpec;
+import dev.kvtier.harness.workload.WorkloadSpec;
 import java.util.List;
 
 /** Small specs for tests: the reference benchmark's shape, scaled down. */

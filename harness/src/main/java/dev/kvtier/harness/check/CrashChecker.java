@@ -1,0 +1,124 @@
+package dev.kvtier.harness.check;
+
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.RingEvictReason;
+import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.l2.AllocationRef;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Invariant 15, across crashes: it lives as long as the run, not as long as one core. It keeps, from events, the live
+ * committed allocations. At a crash ({@link #crashed}) those become the keys that must survive in {@code durable}
+ * mode; after the restart ({@link #recovered}) each must be committed in the recovered index, and none of them may
+ * later be dropped by a checksum mismatch unless the device was told to corrupt or misdirect data over its slots
+ * (outside the durability claim). Wrong bytes served after a restart (either mode) are reported to the checker by the
+ * workload driver as invariant 15 ({@link #afterCrash}).
+ */
+public final class CrashChecker implements Checker {
+    private final boolean durable;
+    private final Predicate<AllocationRef> faultedByDevice;
+    private final Map<Long, AllocationRef> allocations = new HashMap<>();
+    private final Map<PrefixKey, AllocationRef> committed = new LinkedHashMap<>();
+    private Map<PrefixKey, AllocationRef> mustSurvive = Map.of();
+    private int crashes;
+    private long survivorsChecked;
+
+    /**
+     * @param durable         the run's commit mode is {@code durable}
+     * @param faultedByDevice whether the device corrupted or misdirected data over an allocation's slots
+     */
+    public CrashChecker(final boolean durable, final Predicate<AllocationRef> faultedByDevice) {
+        this.durable = durable;
+        this.faultedByDevice = faultedByDevice;
+    }
+
+    @Override
+    public void onEvent(final CheckContext ctx, final CoreEvent event) {
+        switch (event) {
+            case CoreEvent.Allocated e -> allocations.put(e.allocationId(),
+                new AllocationRef(e.key(), e.allocationId(), e.startSlot(), e.slotCount()));
+            case CoreEvent.ChunkRecovered e -> {
+                // Only an acknowledged survivor stays owed across a later crash: a recovered chunk whose eviction
+                // record was lost may point at slots overwritten since, and was never promised to anyone.
+                final AllocationRef ref = new AllocationRef(e.key(), e.allocationId(), e.startSlot(), e.slotCount());
+                allocations.put(e.allocationId(), ref);
+                final AllocationRef owed = mustSurvive.get(e.key());
+                if (owed != null && owed.allocationId() == e.allocationId()) {
+                    committed.put(e.key(), ref);
+                }
+            }
+            case CoreEvent.Committed e -> {
+                final AllocationRef ref = allocations.get(e.allocationId());
+                if (ref != null) {
+                    committed.put(e.key(), ref);
+                }
+            }
+            case CoreEvent.RingEvicted e -> evicted(ctx, e);
+            default -> {
+                // no effect on what must survive
+            }
+        }
+    }
+
+    private void evicted(final CheckContext ctx, final CoreEvent.RingEvicted e) {
+        final AllocationRef live = committed.get(e.key());
+        if (live != null && live.allocationId() == e.allocationId()) {
+            committed.remove(e.key());
+        }
+        final AllocationRef survivor = mustSurvive.get(e.key());
+        if (survivor == null || survivor.allocationId() != e.allocationId()) {
+            return;
+        }
+        mustSurvive.remove(e.key());
+        if (e.reason() == RingEvictReason.CORRUPT && !faultedByDevice.test(survivor)) {
+            ctx.fail(Invariant.CRASH, "key " + e.key() + " (allocation " + e.allocationId() + ") was committed durably"
+                + " before crash " + crashes + " and failed its checksum after the restart, with no device fault over"
+                + " its slots: a durable commit was lost");
+        }
+    }
+
+    /** The core crashed: in {@code durable} mode every live committed allocation must be in the recovered index. */
+    public void crashed() {
+        crashes++;
+        mustSurvive = durable ? new LinkedHashMap<>(committed) : new LinkedHashMap<>();
+        committed.clear();
+    }
+
+    /**
+     * The index was recovered; {@code isCommitted} says whether the recovered core holds an allocation committed.
+     * Fails at the first durable commit that did not survive.
+     */
+    public void recovered(final CheckContext ctx, final Predicate<AllocationRef> isCommitted) {
+        for (final AllocationRef ref : new ArrayList<>(mustSurvive.values())) {
+            survivorsChecked++;
+            if (!isCommitted.test(ref)) {
+                ctx.fail(Invariant.CRASH, "key " + ref.key() + " (allocation " + ref.allocationId() + ") was committed"
+                    + " durably before crash " + crashes + " and is not in the recovered index");
+            }
+        }
+    }
+
+    /** True once the run crashed at least once: wrong bytes are then reported as invariant 15. */
+    public boolean afterCrash() {
+        return crashes > 0;
+    }
+
+    public int crashes() {
+        return crashes;
+    }
+
+    /** Durable commits checked present after a restart. */
+    public long survivorsChecked() {
+        return survivorsChecked;
+    }
+
+    /** Allocations that must still survive (not yet evicted by the restarted core). */
+    public List<AllocationRef> mustSurvive() {
+        return List.copyOf(mustSurvive.values());
+    }
+}

@@ -1,0 +1,177 @@
+package dev.kvtier.harness.check;
+
+import dev.kvtier.core.client.StoreSpec;
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.RejectReason;
+import dev.kvtier.core.span.SpanPiece;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Invariants 7, 8, 9 and the "commit nothing" half of 13.
+ * <ul>
+ *   <li>7/8: the spans a client sent (StoreSent) must reach L1 (the store's EntryInserted events) in the order
+ *   sent, rejected spans skipped; with coalescing off one entry per span, with it on each entry is a run of
+ *   consecutive sent spans contiguous in source and file, its source offset the first span's.</li>
+ *   <li>9: a request's staging batches (BatchSent + StoreSent) hold at most {@code stagingBatchSlots} slots, tile
+ *   their staging buffer from 0, and together write the request's de-duplicated specs slot by slot in prefix
+ *   order.</li>
+ *   <li>13: an allocation with a stale span is never committed.</li>
+ * </ul>
+ * Skips: the bytes themselves (invariant 12 checks them on load). Maps are used for point look-ups only.
+ */
+public final class SpanChecker implements Checker {
+    private record Slot(long allocationId, long fileOffset) { }
+
+    private final Map<Long, ArrayDeque<SpanPiece>> sent = new HashMap<>();
+    private final Map<Long, Set<String>> rejected = new HashMap<>();
+    private final Map<Long, ArrayDeque<Slot>> expectedSlots = new HashMap<>();
+    private final Map<Long, Integer> nextBatch = new HashMap<>();
+    private final Map<Long, Long> storeToRequest = new HashMap<>();
+    private final Set<Long> staleAllocations = new HashSet<>();
+
+    @Override
+    public void onEvent(final CheckContext ctx, final CoreEvent event) {
+        switch (event) {
+            case CoreEvent.SaveQueued e -> expect(ctx.config().slotBytes(), e);
+            case CoreEvent.BatchSent e -> batchSent(ctx, e);
+            case CoreEvent.StoreSent e -> storeSent(ctx, e);
+            case CoreEvent.SpanRejected e -> {
+                rejected.computeIfAbsent(e.storeId(), k -> new HashSet<>()).add(pieceId(e.allocationId(),
+                    e.fileOffset()));
+                if (e.reason() == RejectReason.STALE) {
+                    staleAllocations.add(e.allocationId());
+                }
+            }
+            case CoreEvent.EntryInserted e -> {
+                if (!e.headroom()) {
+                    inserted(ctx, e);
+                }
+            }
+            case CoreEvent.StoreCompleted e -> completed(ctx, e.storeId());
+            case CoreEvent.Committed e -> {
+                if (staleAllocations.contains(e.allocationId())) {
+                    ctx.fail(Invariant.STALE_NOTHING, "allocation " + e.allocationId() + " of key " + e.key()
+                        + " had a stale span and was committed");
+                }
+            }
+            case CoreEvent.RequestCommitted e -> {
+                final ArrayDeque<Slot> left = expectedSlots.remove(e.requestId());
+                if (!(left == null || left.isEmpty())) {
+                    ctx.fail(Invariant.STAGING, "request " + e.requestId() + " committed with " + (left == null ? 0 : left.size()) + " slots never staged");
+                }
+                nextBatch.remove(e.requestId());
+            }
+            default -> {
+                // no effect on span order
+            }
+        }
+    }
+
+    private void expect(final long slotBytes, final CoreEvent.SaveQueued e) {
+        final ArrayDeque<Slot> slots = new ArrayDeque<>();
+        for (final StoreSpec s : new LinkedHashSet<>(e.specs())) {
+            for (int i = 0; i < s.blocks().size(); i++) {
+                slots.add(new Slot(s.alloc().allocationId(), s.fileOffset() + i * slotBytes));
+            }
+        }
+        expectedSlots.put(e.requestId(), slots);
+        nextBatch.put(e.requestId(), 0);
+    }
+
+    private void batchSent(final CheckContext ctx, final CoreEvent.BatchSent e) {
+        final Integer next = nextBatch.get(e.requestId());
+        if (!(next != null && next == e.batchIndex())) {
+            ctx.fail(Invariant.STAGING, "request " + e.requestId() + " sent batch " + e.batchIndex() + ", expected " + next);
+        }
+        nextBatch.put(e.requestId(), next + 1);
+        storeToRequest.put(e.storeId(), e.requestId());
+    }
+
+    private void storeSent(final CheckContext ctx, final CoreEvent.StoreSent e) {
+        final long slotBytes = ctx.config().slotBytes();
+        sent.put(e.storeId(), new ArrayDeque<>(e.spans()));
+        final Long request = storeToRequest.remove(e.storeId());
+        if (request == null) {
+            return;
+        }
+        final ArrayDeque<Slot> expected = expectedSlots.get(request);
+        long src = e.spans().isEmpty() ? 0 : e.spans().getFirst().srcOffset();
+        final long base = src;
+        for (final SpanPiece p : e.spans()) {
+            if (!(p.srcOffset() == src)) {
+                ctx.fail(Invariant.STAGING, "store " + e.storeId() + " spans do not tile the batch at " + p.srcOffset());
+            }
+            for (long at = 0; at < p.lengthBytes(); at += slotBytes) {
+                final Slot want = expected.poll();
+                if (!(want != null && want.allocationId() == p.alloc().allocationId() && want.fileOffset() == p.fileOffset() + at)) {
+                    ctx.fail(Invariant.STAGING, "request " + request + " staged slot at file " + (p.fileOffset() + at) + " of allocation " + p.alloc().allocationId() + "; prefix order wants " + want);
+                }
+            }
+            src += p.lengthBytes();
+        }
+        if (!((src - base) / slotBytes <= ctx.config().stagingBatchSlots())) {
+            ctx.fail(Invariant.STAGING, "batch of " + (src - base) / slotBytes + " slots exceeds " + ctx.config().stagingBatchSlots());
+        }
+    }
+
+    private void inserted(final CheckContext ctx, final CoreEvent.EntryInserted e) {
+        final ArrayDeque<SpanPiece> queue = sent.get(e.opId());
+        if (!(queue != null)) {
+            ctx.fail(Invariant.SPAN_ORDER_OFF, "entry inserted by store " + e.opId() + " which sent nothing");
+        }
+        final Set<String> skip = rejected.getOrDefault(e.opId(), Set.of());
+        while (!queue.isEmpty() && skip.contains(pieceId(queue.peek()))) {
+            queue.poll();
+        }
+        final boolean coalesce = ctx.config().coalesceStoreSpans();
+        final Invariant inv = coalesce ? Invariant.SPAN_COALESCE_ON : Invariant.SPAN_ORDER_OFF;
+        final SpanPiece first = queue.poll();
+        if (!(first != null && first.fileOffset() == e.fileOffset() && first.srcOffset() == e.srcOffset())) {
+            ctx.fail(inv, "store " + e.opId() + " inserted [file " + e.fileOffset() + ", src " + e.srcOffset() + "] but the next span sent is " + first);
+        }
+        long covered = first.lengthBytes();
+        SpanPiece last = first;
+        final List<SpanPiece> run = new ArrayList<>(List.of(first));
+        while (covered < e.lengthBytes() && coalesce) {
+            final SpanPiece next = queue.poll();
+            if (!(next != null && next.srcOffset() == last.srcEnd() && next.fileOffset() == last.fileEnd())) {
+                ctx.fail(inv, "entry at " + e.fileOffset() + " joins spans not contiguous in source and file: " + run + " then " + next);
+            }
+            run.add(next);
+            covered += next.lengthBytes();
+            last = next;
+        }
+        if (!(covered == e.lengthBytes())) {
+            ctx.fail(inv, "entry at " + e.fileOffset() + " of " + e.lengthBytes() + " B does not match the spans sent (" + covered + " B): " + run);
+        }
+    }
+
+    /** A rejected span is named by its allocation and file offset: a stale span and a current one may share slots. */
+    private static String pieceId(final long allocationId, final long fileOffset) {
+        return allocationId + "@" + fileOffset;
+    }
+
+    private static String pieceId(final SpanPiece p) {
+        return pieceId(p.alloc().allocationId(), p.fileOffset());
+    }
+
+    private void completed(final CheckContext ctx, final long storeId) {
+        final ArrayDeque<SpanPiece> queue = sent.remove(storeId);
+        final Set<String> skip = rejected.remove(storeId);
+        if (queue == null) {
+            return;
+        }
+        for (final SpanPiece p : queue) {
+            if (!(skip != null && skip.contains(pieceId(p)))) {
+                ctx.fail(Invariant.SPAN_ORDER_OFF, "store " + storeId + " completed without admitting or rejecting span " + p);
+            }
+        }
+    }
+}

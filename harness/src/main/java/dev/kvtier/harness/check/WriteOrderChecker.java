@@ -1,0 +1,67 @@
+package dev.kvtier.harness.check;
+
+import dev.kvtier.core.event.CoreEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Invariant 10: for any byte range, L2 writes complete in store order. Batches are numbered in the order stores
+ * created them; when a batch finishes, no earlier batch overlapping it may still be unfinished. Skips: that a batch
+ * holds only file-contiguous entries in span order, which the core asserts on every append (a violation crashes the
+ * run as a bug).
+ */
+public final class WriteOrderChecker implements Checker {
+    private record Batch(long id, long fileOffset, long lengthBytes) { }
+
+    private final TreeMap<Long, List<Batch>> unfinished = new TreeMap<>();
+    private long maxLength;
+
+    @Override
+    public void onEvent(final CheckContext ctx, final CoreEvent event) {
+        switch (event) {
+            case CoreEvent.BatchSealed e -> {
+                unfinished.computeIfAbsent(e.fileOffset(), k -> new ArrayList<>())
+                    .add(new Batch(e.batchId(), e.fileOffset(), e.lengthBytes()));
+                maxLength = Math.max(maxLength, e.lengthBytes());
+            }
+            case CoreEvent.WriteFinished e -> finished(ctx, e);
+            default -> {
+                // not a write
+            }
+        }
+    }
+
+    private void finished(final CheckContext ctx, final CoreEvent.WriteFinished e) {
+        final long from = e.fileOffset();
+        final long to = from + e.lengthBytes();
+        Batch self = null;
+        for (final Map.Entry<Long, List<Batch>> at : unfinished.subMap(Math.max(0, from - maxLength), true, to, false)
+            .entrySet()) {
+            for (final Batch b : at.getValue()) {
+                if (b.id == e.batchId()) {
+                    self = b;
+                } else if (b.id < e.batchId() && b.fileOffset < to && from < b.fileOffset + b.lengthBytes) {
+                    ctx.fail(Invariant.WRITE_ORDER, "write batch " + e.batchId() + " [" + from + ", " + to
+                        + ") finished before earlier overlapping batch " + b.id);
+                }
+            }
+        }
+        if (!(self != null)) {
+            ctx.fail(Invariant.WRITE_ORDER, "write batch " + e.batchId() + " finished, never sealed");
+        }
+        final List<Batch> list = unfinished.get(self.fileOffset);
+        list.remove(self);
+        if (list.isEmpty()) {
+            unfinished.remove(self.fileOffset);
+        }
+    }
+
+    @Override
+    public void atEnd(final CheckContext ctx) {
+        if (!(unfinished.isEmpty())) {
+            ctx.fail(Invariant.WRITE_ORDER, unfinished.size() + " write batches never finished");
+        }
+    }
+}

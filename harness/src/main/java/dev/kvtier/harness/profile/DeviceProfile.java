@@ -1,0 +1,71 @@
+package dev.kvtier.harness.profile;
+
+/**
+ * The simulated device's service model, as numbers. Each I/O first occupies one of {@code parallelism} internal
+ * channels for its fixed latency (command handling, flash access), overlapping with other I/Os, then transfers its
+ * bytes over one shared data path at the op's bandwidth (transfers are serialized). So small random I/O is
+ * latency- and parallelism-bound (IOPS about parallelism / latency) and large I/O is bandwidth-bound.
+ *
+ * @param name             for reports
+ * @param readLatencyNs    per-read fixed latency
+ * @param writeLatencyNs   per-write fixed latency
+ * @param flushLatencyNs   per-flush latency
+ * @param readBytesPerSec  read bandwidth of the shared data path
+ * @param writeBytesPerSec write bandwidth of the shared data path
+ * @param parallelism      internal channels (I/Os whose latencies overlap)
+ */
+public record DeviceProfile(String name, long readLatencyNs, long writeLatencyNs, long flushLatencyNs,
+                            long readBytesPerSec, long writeBytesPerSec, int parallelism) {
+
+    /**
+     * A PCIe 4.0 datacenter NVMe drive, from vendor data sheets of that class (about 6.8 GB/s sequential read,
+     * 4 GB/s sequential write, about 900k random 4 KiB reads per second): 70 us read and 30 us write latency, 64
+     * channels.
+     */
+    public static final DeviceProfile DATACENTER_NVME = new DeviceProfile("datacenter-nvme", 70_000, 30_000,
+        50_000, 6_800_000_000L, 4_000_000_000L, 64);
+
+    /**
+     * This project's CI machine's virtual disk (ext4, O_DIRECT), fitted to fio figures: 1 MiB writes about 1.9 GB/s
+     * and reads about 1.3 GB/s at depth 16, 4 KiB random reads about 30k IOPS, 64 KiB writes about 1.25 GB/s at
+     * depth 16. Sixteen channels, 533 us read and 800 us write latency. {@code kvtier calibrate} measures a disk
+     * and writes a profile in this shape.
+     */
+    public static final DeviceProfile CI_EXT4 = new DeviceProfile("ci-ext4", 533_000, 800_000, 2_000_000,
+        1_300_000_000L, 1_900_000_000L, 16);
+
+    public DeviceProfile {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("device profile needs a name");
+        }
+        positive("readLatencyNs", readLatencyNs);
+        positive("writeLatencyNs", writeLatencyNs);
+        positive("flushLatencyNs", flushLatencyNs);
+        positive("readBytesPerSec", readBytesPerSec);
+        positive("writeBytesPerSec", writeBytesPerSec);
+        positive("parallelism", parallelism);
+        if (parallelism > 1024) {
+            throw new IllegalArgumentException("parallelism above 1024 is not a device: " + parallelism);
+        }
+    }
+
+    /** A bundled profile by name, or null. */
+    public static DeviceProfile bundled(final String name) {
+        return switch (name) {
+            case "datacenter-nvme" -> DATACENTER_NVME;
+            case "ci-ext4" -> CI_EXT4;
+            default -> null;
+        };
+    }
+
+    /** Transfer time of {@code bytes} at {@code bytesPerSec}, rounded up to a whole nanosecond. */
+    public static long transferNs(final long bytes, final long bytesPerSec) {
+        return Math.ceilDiv(Math.multiplyExact(bytes, 1_000_000_000L), bytesPerSec);
+    }
+
+    private static void positive(final String what, final long value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(what + " must be positive, got " + value);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.kvtier.harness.run;
+
+import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.harness.check.Invariant;
+import dev.kvtier.harness.check.InvariantChecker;
+import dev.kvtier.harness.metrics.RunMetrics;
+import dev.kvtier.harness.workload.WorkloadDriver;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a runner (virtual or real) keeps of a workload besides events: phase times relative to the run's start, wrong
+ * bytes (each also reported to the checker as invariant 12), and when the workload finished; and the report built
+ * from it with the run's metrics. One per run.
+ */
+public final class RunRecorder implements WorkloadDriver.Observer {
+    private final InvariantChecker checker;
+    private final List<RunReport.Phase> phases = new ArrayList<>();
+    private long originNs;
+    private long wrongBytes;
+    private long finishedNs = -1;
+
+    public RunRecorder(final InvariantChecker checker) {
+        this.checker = checker;
+    }
+
+    /** Phase times are reported relative to {@code timeNs} (0 in virtual time; the wall clock at start in real). */
+    public void origin(final long timeNs) {
+        this.originNs = timeNs;
+    }
+
+    @Override
+    public void wrongBytes(final long requestId, final int block, final long offset, final PrefixKey key) {
+        wrongBytes++;
+        checker.report(Invariant.LOAD_BYTES, "request " + requestId + " block " + block + " (key " + key
+            + ") loaded bytes that are not its key's, first at offset " + offset);
+    }
+
+    @Override
+    public void phaseEnded(final int index, final String name, final long startNs, final long endNs) {
+        phases.add(new RunReport.Phase(name, startNs - originNs, endNs - originNs, endNs - startNs));
+    }
+
+    @Override
+    public void finished(final long timeNs) {
+        finishedNs = timeNs;
+    }
+
+    public boolean done() {
+        return finishedNs >= 0;
+    }
+
+    /** When the workload finished (clock of the run), or -1. */
+    public long finishedNs() {
+        return finishedNs;
+    }
+
+    /** Extra figures that only the runner knows. */
+    public record Extras(long serverBusyNanos, long injectedIoErrors, long writeErrors) { }
+
+    /** The report of a run: identity, the digest's figures, the metrics and what was recorded here. */
+    public RunReport report(final String scenario, final String mode, final long seed, final long events,
+                            final long nanos, final String digest, final String violation, final RunMetrics m,
+                            final Extras extras) {
+        final RunReport.Metrics metrics = new RunReport.Metrics(m.storedBytes(), m.loadedBytes(), m.l1HitRatio(),
+            m.l2Reads(), m.l2Writes(), m.writeOps(), m.meanWriteBytes(), phaseNanos("cold"), phaseNanos("warm"),
+            m.storeAck(), m.load(), m.ttft(), m.loadFailures(), m.ringEvictions(), m.l1Evictions(), m.memoryWaits(),
+            extras.serverBusyNanos(), wrongBytes, extras.injectedIoErrors(), extras.writeErrors());
+        return new RunReport(scenario, mode, seed, events, nanos, digest, violation == null ? 0 : 1, violation,
+            metrics, phases);
+    }
+
+    private long phaseNanos(final String name) {
+        for (final RunReport.Phase p : phases) {
+            if (p.name().equals(name)) {
+                return p.durationNanos();
+            }
+        }
+        return 0;
+    }
+}

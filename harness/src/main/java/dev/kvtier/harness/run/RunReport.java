@@ -1,0 +1,45 @@
+package dev.kvtier.harness.run;
+
+import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The result of one run, in the shape the CLI writes as JSON.
+ *
+ * @param scenario            scenario name
+ * @param mode                "virtual" or "real"
+ * @param seed                the root seed
+ * @param events              core and driver events emitted
+ * @param virtualNanos        virtual (or wall, in real mode) time at the end
+ * @param eventDigest         SHA-256 over the canonical encoding of every event with its time, in order
+ * @param invariantViolations 0, or 1 with {@code violation} saying which
+ * @param violation           the first violation's message, or null
+ * @param metrics             the figures
+ * @param phases              each phase's name and duration
+ */
+public record RunReport(String scenario, String mode, long seed, long events, long virtualNanos, String eventDigest,
+                        int invariantViolations, String violation, Metrics metrics, List<Phase> phases) {
+
+    /** One phase's duration. */
+    public record Phase(String name, long startNanos, long endNanos, long durationNanos) { }
+
+    /** The metrics block. */
+    public record Metrics(long storedBytes, long loadedBytes, double l1HitRatio, long l2Reads, long l2Writes,
+                          long writeOps, double meanWriteBytes, long coldPhaseNanos, long warmPhaseNanos,
+                          Percentiles storeAckNanos, Percentiles loadNanos, Map<String, Percentiles> ttftNanos,
+                          long loadFailures, long ringEvictions, long l1Evictions, long memoryWaits,
+                          long serverBusyNanos, long wrongBytes, long injectedIoErrors, long writeErrors) {
+        public Metrics {
+            ttftNanos = Map.copyOf(ttftNanos);
+        }
+    }
+
+    public RunReport {
+        phases = List.copyOf(phases);
+    }
+
+    public boolean ok() {
+        return invariantViolations == 0;
+    }
+}

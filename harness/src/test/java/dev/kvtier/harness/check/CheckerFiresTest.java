@@ -1,0 +1,291 @@
+package dev.kvtier.harness.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kvtier.core.client.StoreSpec;
+import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.config.ReplacementKind;
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.L1EvictReason;
+import dev.kvtier.core.event.CoreEvent.RejectReason;
+import dev.kvtier.core.event.CoreEvent.RingEvictReason;
+import dev.kvtier.core.event.CoreEvent.SealReason;
+import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.span.SpanPiece;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each invariant family fires on a deliberately wrong event sequence (and stays quiet on the right one). The
+ * sequences are what a broken core would emit.
+ */
+class CheckerFiresTest {
+    private static final long S = 4096;
+    private static final CoreConfig CONFIG = CoreConfig.defaults(S).withL2Bytes(64 * S).withL1Bytes(4 * S)
+        .withStaging(2 * S, 4 * S);
+
+    private static PrefixKey k(final int i) {
+        return new PrefixKey(i, i);
+    }
+
+    private static AllocationRef ref(final int i) {
+        return new AllocationRef(k(i), i, i, 1);
+    }
+
+    private static void feed(final Checker c, final CoreConfig config, final CoreEvent... events) {
+        final CheckContext ctx = new CheckContext(config);
+        for (final CoreEvent e : events) {
+            ctx.sequence++;
+            c.onEvent(ctx, e);
+        }
+        c.atEnd(ctx);
+    }
+
+    private static Invariant fired(final Checker c, final CoreConfig config, final CoreEvent... events) {
+        return assertThrows(InvariantViolation.class, () -> feed(c, config, events)).invariant();
+    }
+
+    private static CoreEvent.EntryInserted stored(final long store, final int slot, final long pool, final int idx) {
+        return new CoreEvent.EntryInserted(store, slot * S, S, pool, idx * S, false, idx);
+    }
+
+    @Test
+    void capacityFiresWhenResidentExceedsL1() {
+        final CoreEvent[] ok = new CoreEvent[4];
+        for (int i = 0; i < 4; i++) {
+            ok[i] = new CoreEvent.EntryInserted(1, i * S, S, i * S, 0, false, 0);
+        }
+        feed(new CapacityChecker(new CheckContext(CONFIG)), CONFIG, ok);
+        final CoreEvent[] bad = new CoreEvent[5];
+        for (int i = 0; i < 5; i++) {
+            bad[i] = new CoreEvent.EntryInserted(1, i * S, S, i * S, 0, false, 0);
+        }
+        assertEquals(Invariant.CAPACITY, fired(new CapacityChecker(new CheckContext(CONFIG)), CONFIG, bad));
+    }
+
+    @Test
+    void trimBoundFiresWhenAStoreLeavesTooMuchResident() {
+        final CapacityChecker c = new CapacityChecker(new CheckContext(CONFIG));
+        assertEquals(Invariant.TRIM_BOUND, fired(c, CONFIG,
+            new CoreEvent.EntryInserted(1, 0, 2 * S, 0, 0, false, 0),
+            new CoreEvent.EntryInserted(1, 2 * S, 2 * S, 2 * S, 0, false, 0),
+            new CoreEvent.Trimmed(1, 3 * S, 4 * S, 4 * S, 0)));
+    }
+
+    @Test
+    void trimBoundFiresWhenAStoreCompletesWithoutItsTrim() {
+        assertEquals(Invariant.TRIM_BOUND, fired(new CapacityChecker(new CheckContext(CONFIG)), CONFIG,
+            new CoreEvent.EntryInserted(1, 0, S, 0, 0, false, 0),
+            new CoreEvent.StoreCompleted(1, 1, 0, S)));
+        feed(new CapacityChecker(new CheckContext(CONFIG)), CONFIG,
+            new CoreEvent.EntryInserted(1, 0, S, 0, 0, false, 0),
+            new CoreEvent.Trimmed(1, 3 * S, S, S, 0),
+            new CoreEvent.StoreCompleted(1, 1, 0, S));
+    }
+
+    @Test
+    void structureFiresOnOverlappingEntries() {
+        final long[] resident = {0};
+        final StructureChecker c = new StructureChecker(() -> 2, () -> resident[0]);
+        resident[0] = 2 * S;
+        assertEquals(Invariant.ENTRIES_DISJOINT, fired(c, CONFIG,
+            new CoreEvent.EntryInserted(1, 0, 2 * S, 0, 0, false, 0),
+            new CoreEvent.EntryInserted(1, S, S, 2 * S, 0, false, 0)));
+    }
+
+    @Test
+    void structureFiresWhenTheCoreIndexDisagrees() {
+        final StructureChecker c = new StructureChecker(() -> 0, () -> 0);
+        assertEquals(Invariant.ENTRIES_DISJOINT, fired(c, CONFIG,
+            new CoreEvent.EntryInserted(1, 0, S, 0, 0, false, 0)));
+    }
+
+    @Test
+    void headroomFirstFiresWhenANormalEntryGoesFirst() {
+        final EvictionOrderChecker c = new EvictionOrderChecker(ReplacementKind.LRU);
+        assertEquals(Invariant.HEADROOM_FIRST, fired(c, CONFIG,
+            new CoreEvent.StoreReceived(1, 1, S),
+            stored(1, 0, 0, 0),
+            new CoreEvent.LoadRequested(2, List.of(), S),
+            new CoreEvent.EntryInserted(2, 5 * S, S, S, -1, true, 0),
+            new CoreEvent.EntryEvicted(0, S, 0, false, false, L1EvictReason.RESERVE)));
+    }
+
+    @Test
+    void victimOrderFiresWhenLruIsNotFollowed() {
+        final EvictionOrderChecker c = new EvictionOrderChecker(ReplacementKind.LRU);
+        assertEquals(Invariant.VICTIM_ORDER, fired(c, CONFIG,
+            new CoreEvent.StoreReceived(1, 2, 2 * S),
+            stored(1, 0, 0, 0),
+            stored(1, 1, S, 1),
+            new CoreEvent.EntryEvicted(S, S, S, false, false, L1EvictReason.TRIM)));
+    }
+
+    @Test
+    void victimOrderFiresWhenPrefixLruEvictsThePrefixFirst() {
+        final EvictionOrderChecker c = new EvictionOrderChecker(ReplacementKind.PREFIX_LRU);
+        assertEquals(Invariant.VICTIM_ORDER, fired(c, CONFIG,
+            new CoreEvent.StoreReceived(1, 2, 2 * S),
+            stored(1, 0, 0, 0),
+            stored(1, 1, S, 1),
+            new CoreEvent.EntryEvicted(0, S, 0, false, false, L1EvictReason.TRIM)));
+        feed(new EvictionOrderChecker(ReplacementKind.PREFIX_LRU), CONFIG,
+            new CoreEvent.StoreReceived(1, 2, 2 * S), stored(1, 0, 0, 0), stored(1, 1, S, 1),
+            new CoreEvent.EntryEvicted(S, S, S, false, false, L1EvictReason.TRIM));
+    }
+
+    @Test
+    void sliceOwnershipFiresWhenAPendingWritesSliceIsFreed() {
+        final SliceOwnershipChecker c = new SliceOwnershipChecker();
+        assertEquals(Invariant.SLICE_OWNERSHIP, fired(c, CONFIG,
+            new CoreEvent.SliceReserved(1, 0, S, 0),
+            stored(1, 0, 0, 0),
+            new CoreEvent.BatchSealed(1, 1, 0, S, 1, 0, SealReason.END_OF_STORE),
+            new CoreEvent.EntryEvicted(0, S, 0, false, true, L1EvictReason.TRIM),
+            new CoreEvent.SliceFreed(0, S)));
+    }
+
+    @Test
+    void sliceOwnershipCountsAnEntryInAnOpenBatchAsWriteOwned() {
+        feed(new SliceOwnershipChecker(), CONFIG,
+            new CoreEvent.SliceReserved(1, 0, S, 0),
+            stored(1, 0, 0, 0),
+            new CoreEvent.EntryEvicted(0, S, 0, false, true, L1EvictReason.RESERVE),
+            new CoreEvent.BatchSealed(1, 1, 0, S, 1, 0, SealReason.MEMORY_WAIT),
+            new CoreEvent.WriteFinished(1, 0, S, true),
+            new CoreEvent.SliceFreed(0, S));
+        assertEquals(Invariant.SLICE_OWNERSHIP, fired(new SliceOwnershipChecker(), CONFIG,
+            new CoreEvent.SliceReserved(1, 0, S, 0),
+            stored(1, 0, 0, 0),
+            new CoreEvent.EntryEvicted(0, S, 0, false, true, L1EvictReason.RESERVE),
+            new CoreEvent.SliceFreed(0, S)));
+    }
+
+    @Test
+    void sliceOwnershipFiresWhenALiveSliceIsReused() {
+        assertEquals(Invariant.SLICE_OWNERSHIP, fired(new SliceOwnershipChecker(), CONFIG,
+            new CoreEvent.SliceReserved(1, 0, 2 * S, 0),
+            new CoreEvent.SliceReserved(2, 5 * S, S, S)));
+    }
+
+    @Test
+    void spanOrderFiresWhenCoalescingOffReordersSpans() {
+        final CoreConfig off = CONFIG.withCoalesce(false);
+        final List<SpanPiece> sent = List.of(new SpanPiece(ref(1), 0, S, S), new SpanPiece(ref(2), S, 2 * S, S));
+        assertEquals(Invariant.SPAN_ORDER_OFF, fired(new SpanChecker(), off,
+            new CoreEvent.StoreSent(9, sent),
+            new CoreEvent.EntryInserted(9, 2 * S, S, 0, S, false, 1)));
+    }
+
+    @Test
+    void coalescingFiresWhenAnEntryJoinsNonContiguousSpans() {
+        final List<SpanPiece> sent = List.of(new SpanPiece(ref(1), 0, S, S), new SpanPiece(ref(3), 2 * S, 2 * S, S));
+        assertEquals(Invariant.SPAN_COALESCE_ON, fired(new SpanChecker(), CONFIG,
+            new CoreEvent.StoreSent(9, sent),
+            new CoreEvent.EntryInserted(9, S, 2 * S, 0, 0, false, 0)));
+    }
+
+    @Test
+    void stagingFiresWhenSlotsLeaveThePrefixOrder() {
+        final List<StoreSpec> specs = List.of(StoreSpec.of(ref(1), List.of(0), S), StoreSpec.of(ref(2), List.of(1), S));
+        assertEquals(Invariant.STAGING, fired(new SpanChecker(), CONFIG,
+            new CoreEvent.SaveQueued(5, specs, 1, 2 * S),
+            new CoreEvent.BatchSent(5, 0, 9),
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(ref(2), 0, 2 * S, S), new SpanPiece(ref(1), S, S, S)))));
+    }
+
+    @Test
+    void stagingFiresWhenABatchExceedsItsBound() {
+        final List<StoreSpec> specs = List.of(StoreSpec.of(new AllocationRef(k(1), 1, 1, 3), List.of(0, 1, 2), S));
+        assertEquals(Invariant.STAGING, fired(new SpanChecker(), CONFIG,
+            new CoreEvent.SaveQueued(5, specs, 1, 3 * S),
+            new CoreEvent.BatchSent(5, 0, 9),
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(specs.getFirst().alloc(), 0, S, 3 * S)))));
+    }
+
+    @Test
+    void writeOrderFiresWhenALaterOverlappingWriteFinishesFirst() {
+        assertEquals(Invariant.WRITE_ORDER, fired(new WriteOrderChecker(), CONFIG,
+            new CoreEvent.BatchSealed(1, 1, 0, 2 * S, 1, 0, SealReason.END_OF_STORE),
+            new CoreEvent.BatchSealed(2, 2, S, S, 1, 1, SealReason.END_OF_STORE),
+            new CoreEvent.WriteFinished(2, S, S, true)));
+    }
+
+    @Test
+    void lookupFiresWhenAnUncommittedKeyIsVisible() {
+        assertEquals(Invariant.LOOKUP_PREFIX, fired(new IndexChecker(), CONFIG,
+            new CoreEvent.AllocateRequested(1, 1, List.of(k(1)), 1),
+            new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            new CoreEvent.Lookup(1, List.of(k(1)), 1)));
+    }
+
+    @Test
+    void lookupFiresWhenAnotherModelsKeyIsReturned() {
+        assertEquals(Invariant.LOOKUP_PREFIX, fired(new IndexChecker(), CONFIG,
+            new CoreEvent.AllocateRequested(1, 2, List.of(k(1)), 1),
+            new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            new CoreEvent.Committed(k(1), 1),
+            new CoreEvent.Lookup(1, List.of(k(1)), 1)));
+    }
+
+    @Test
+    void staleFiresWhenAStaleAllocationIsCommitted() {
+        assertEquals(Invariant.STALE_NOTHING, fired(new SpanChecker(), CONFIG,
+            new CoreEvent.SpanRejected(9, k(1), 1, 0, S, RejectReason.STALE),
+            new CoreEvent.Committed(k(1), 1)));
+    }
+
+    @Test
+    void staleFiresOnASecondWriter() {
+        assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
+            new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            new CoreEvent.Allocated(2, k(1), 2, 1, 1)));
+    }
+
+    @Test
+    void ringFiresOnOverlappingChunks() {
+        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+            new CoreEvent.Allocated(1, k(1), 1, 0, 2),
+            new CoreEvent.Allocated(1, k(2), 2, 1, 1)));
+    }
+
+    @Test
+    void ringFiresWhenEvictionSkipsTheOldest() {
+        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+            new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            new CoreEvent.Allocated(1, k(2), 2, 1, 1),
+            new CoreEvent.RingEvicted(k(2), 2, 1, 1, false, 0, RingEvictReason.SPACE)));
+    }
+
+    @Test
+    void livenessFiresOnADoubleRelease() {
+        assertEquals(Invariant.LIVENESS, fired(new LivenessChecker(1_000), CONFIG,
+            new CoreEvent.SaveQueued(5, List.of(), 0, 0),
+            new CoreEvent.RequestReleased(5),
+            new CoreEvent.RequestReleased(5)));
+    }
+
+    @Test
+    void livenessFiresWhenARequestNeverFinishes() {
+        assertEquals(Invariant.LIVENESS, fired(new LivenessChecker(1_000), CONFIG,
+            new CoreEvent.RequestArrived(1, "cold", 4, 0)));
+    }
+
+    @Test
+    void livenessFiresWhenAStoreNeverCompletes() {
+        assertEquals(Invariant.LIVENESS, fired(new LivenessChecker(1_000), CONFIG,
+            new CoreEvent.StoreReceived(1, 1, S)));
+    }
+
+    @Test
+    void loadBytesIsReportedByTheDriver() {
+        final InvariantChecker c = new InvariantChecker(CONFIG, () -> 0, List.of());
+        final InvariantViolation v = assertThrows(InvariantViolation.class,
+            () -> c.report(Invariant.LOAD_BYTES, "slot 3 holds another key's bytes"));
+        assertEquals(Invariant.LOAD_BYTES, v.invariant());
+        assertTrue(v.getMessage().contains("invariant 12"), v.getMessage());
+    }
+}

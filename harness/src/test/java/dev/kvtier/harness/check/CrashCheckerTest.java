@@ -1,0 +1,65 @@
+package dev.kvtier.harness.check;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.RingEvictReason;
+import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.l2.AllocationRef;
+import org.junit.jupiter.api.Test;
+
+/** Invariant 15's checker fires on what a core that loses durable commits would do, and only then. */
+class CrashCheckerTest {
+    private static final CoreConfig CONFIG = CoreConfig.defaults(4096).withL2Bytes(64 * 4096).withL1Bytes(4 * 4096)
+        .withStaging(2 * 4096, 4 * 4096);
+    private static final PrefixKey K = new PrefixKey(7, 7);
+    private static final AllocationRef REF = new AllocationRef(K, 3, 5, 1);
+
+    private static CheckContext committed(final CrashChecker c) {
+        final CheckContext ctx = new CheckContext(CONFIG);
+        c.onEvent(ctx, new CoreEvent.Allocated(1, K, 3, 5, 1));
+        c.onEvent(ctx, new CoreEvent.Committed(K, 3));
+        return ctx;
+    }
+
+    @Test
+    void shouldFireWhenADurableCommitIsMissingAfterRecovery() {
+        final CrashChecker c = new CrashChecker(true, ref -> false);
+        final CheckContext ctx = committed(c);
+        c.crashed();
+        final InvariantViolation v = assertThrows(InvariantViolation.class, () -> c.recovered(ctx, ref -> false));
+        assertEquals(Invariant.CRASH, v.invariant());
+        assertDoesNotThrow(() -> c.recovered(ctx, REF::equals));
+    }
+
+    @Test
+    void shouldNotExpectL1CommitsOrEvictedKeysToSurvive() {
+        final CrashChecker l1 = new CrashChecker(false, ref -> false);
+        final CheckContext ctx = committed(l1);
+        l1.crashed();
+        assertDoesNotThrow(() -> l1.recovered(ctx, ref -> false));
+        final CrashChecker durable = new CrashChecker(true, ref -> false);
+        final CheckContext ctx2 = committed(durable);
+        durable.onEvent(ctx2, new CoreEvent.RingEvicted(K, 3, 5, 1, true, 0, RingEvictReason.SPACE));
+        durable.crashed();
+        assertDoesNotThrow(() -> durable.recovered(ctx2, ref -> false));
+    }
+
+    @Test
+    void shouldFireWhenASurvivorFailsItsChecksumWithoutADeviceFault() {
+        final CrashChecker c = new CrashChecker(true, ref -> false);
+        final CheckContext ctx = committed(c);
+        c.crashed();
+        c.recovered(ctx, REF::equals);
+        final CoreEvent lost = new CoreEvent.RingEvicted(K, 3, 5, 1, true, 1, RingEvictReason.CORRUPT);
+        assertEquals(Invariant.CRASH, assertThrows(InvariantViolation.class, () -> c.onEvent(ctx, lost)).invariant());
+        final CrashChecker excused = new CrashChecker(true, REF::equals);
+        final CheckContext ctx2 = committed(excused);
+        excused.crashed();
+        excused.recovered(ctx2, REF::equals);
+        assertDoesNotThrow(() -> excused.onEvent(ctx2, lost));
+    }
+}
