@@ -47,8 +47,8 @@ public final class GateCommand implements Callable<Integer> {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }
-        final RunReport b = new SimRun(baseline.spec(), seed, List.of()).run();
-        final RunReport c = new SimRun(candidate.spec(), seed, List.of()).run();
+        final RunReport b = new SimRun(baseline.spec(), baseline.sim(), seed, List.of()).run();
+        final RunReport c = new SimRun(candidate.spec(), candidate.sim(), seed, List.of()).run();
         if (!b.ok() || !c.ok()) {
             System.err.println("FAILED: an invariant failed: " + (b.ok() ? c.violation() : b.violation()));
             return ExitCodes.INVARIANT;

@@ -9,8 +9,9 @@ import dev.kvtier.journal.file.JournalWriter;
 import dev.kvtier.journal.replay.ConfigDigest;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.sim.run.SimRun;
-import dev.kvtier.sim.run.SimSpec;
+import dev.kvtier.sim.run.SimModel;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -61,8 +62,8 @@ public final class JournalRecording implements EventSink, Clock {
     }
 
     /** Runs {@code spec} in virtual time with this recording as an extra sink, then closes the journal. */
-    public RunReport run(final SimSpec spec, final long seed) {
-        final SimRun sim = new SimRun(spec, seed, writer == null ? List.of() : List.of(this));
+    public RunReport run(final RunSpec spec, final SimModel model, final long seed) {
+        final SimRun sim = new SimRun(spec, model, seed, writer == null ? List.of() : List.of(this));
         start(sim.serverClock());
         try {
             return sim.run();

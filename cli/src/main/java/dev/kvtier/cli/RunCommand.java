@@ -117,7 +117,7 @@ public final class RunCommand implements Callable<Integer> {
                     recording, out);
                 r = real.report();
             } else {
-                r = recording.run(sc.spec(), seed);
+                r = recording.run(sc.spec(), sc.sim(), seed);
             }
         } catch (final RealMode.BadDevice e) {
             System.err.println("kvtier: " + e.getMessage());

@@ -116,7 +116,7 @@ public final class SignoffCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         final long simStart = System.nanoTime();
-        final RunReport sim = new SimRun(simSc.spec(), seed, List.of()).run();
+        final RunReport sim = new SimRun(simSc.spec(), simSc.sim(), seed, List.of()).run();
         RunCommand.summary(out, sim, System.nanoTime() - simStart);
         return finish(sc, host, base, real, sim, deviceProfile, hostProfile, fio(sc, out), out);
     }

@@ -73,8 +73,8 @@ class SignoffCommandTest {
 
     @Test
     void shouldFailOnAThresholdOrAnInvariantOnly() throws Exception {
-        final RunReport ok = new dev.kvtier.sim.run.SimRun(ScenarioLoader.load("pr90-evict-small", List.of()).spec(),
-            1, List.of()).run();
+        final Scenario sc = ScenarioLoader.load("pr90-evict-small", List.of());
+        final RunReport ok = new dev.kvtier.sim.run.SimRun(sc.spec(), sc.sim(), 1, List.of()).run();
         final Scenario.Signoff t = new Scenario.Signoff(2_000_000_000L, 0.25);
         assertTrue(Results.reasons(ok, ok, 3e9, null, t).isEmpty());
         assertEquals(1, Results.reasons(ok, ok, 1e9, null, t).size(), "below the minimum");

@@ -1,7 +1,8 @@
 package dev.kvtier.scenarios;
 
 import dev.kvtier.core.geometry.ModelGeometry;
-import dev.kvtier.sim.run.SimSpec;
+import dev.kvtier.harness.run.RunSpec;
+import dev.kvtier.sim.run.SimModel;
 import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -13,14 +14,15 @@ import java.util.TreeMap;
  * @param source where it came from (a library name or a file path), for messages
  * @param text   the full TOML text as read (before {@code --set} overrides), for journals
  * @param model  the model geometry
- * @param spec   the simulation spec (core knobs, device, host costs, workload, limits)
+ * @param spec   the run, in either mode (core knobs, workload, liveness bound)
+ * @param sim    what only a simulated run takes (device and host-cost models, faults, event budget)
  * @param knobs  every effective setting as text, sorted by key (for reports and journal headers)
  * @param gate   the regression gate, or null when the scenario sets none
  * @param swarm  knobs {@code kvtier explore} draws per seed: key (as for {@code --set}) to the values to draw from
  * @param signoff sign-off thresholds ({@link Signoff#DEFAULT} when the scenario sets none)
  */
-public record Scenario(String name, String source, String text, ModelGeometry model, SimSpec spec,
-                       SortedMap<String, String> knobs, Gate gate, SortedMap<String, List<String>> swarm,
+public record Scenario(String name, String source, String text, ModelGeometry model, RunSpec spec,
+                       SimModel sim, SortedMap<String, String> knobs, Gate gate, SortedMap<String, List<String>> swarm,
                        Signoff signoff) {
     public Scenario {
         knobs = new TreeMap<>(knobs);

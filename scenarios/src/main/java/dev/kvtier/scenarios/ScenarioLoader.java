@@ -8,7 +8,8 @@ import dev.kvtier.core.geometry.ModelGeometry;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.harness.profile.HostCostProfile;
-import dev.kvtier.sim.run.SimSpec;
+import dev.kvtier.harness.run.RunSpec;
+import dev.kvtier.sim.run.SimModel;
 import dev.kvtier.harness.workload.PhaseSpec;
 import dev.kvtier.harness.workload.WorkloadSpec;
 import java.io.IOException;
@@ -97,6 +98,9 @@ public final class ScenarioLoader {
     }
 
     /** Reads the tables in order; each getter validates its key. */
+    /** What the {@code [sim]} table holds: the simulator's model and the run's liveness bound. */
+    private record SimTable(SimModel model, long livenessBoundNs) { }
+
     private static final class Builder {
         private final String source;
         private final String text;
@@ -126,10 +130,11 @@ public final class ScenarioLoader {
             final ModelGeometry model = model();
             final WorkloadSpec workload = workload(model);
             final CoreConfig core = core(model, workload);
-            final SimSpec spec = sim(name, core, workload);
+            final SimTable sim = sim();
+            final RunSpec spec = new RunSpec(name, core, workload, sim.livenessBoundNs());
             final Scenario.Gate gate = gate();
             knobs.put("scenario.name", name);
-            return new Scenario(name, source, text, model, spec, knobs, gate, swarm(), signoff());
+            return new Scenario(name, source, text, model, spec, sim.model(), knobs, gate, swarm(), signoff());
         }
 
         private Section section(final String name) throws ScenarioException {
@@ -267,7 +272,8 @@ public final class ScenarioLoader {
             return fallback;
         }
 
-        private SimSpec sim(final String name, final CoreConfig core, final WorkloadSpec w) throws ScenarioException {
+        /** {@code [sim]}: the simulator's model, and the liveness bound (which both modes use). */
+        private SimTable sim() throws ScenarioException {
             final Section s = section("sim");
             final String deviceName = s.string("device", "datacenter-nvme");
             final String hostName = s.string("host", "java-core");
@@ -280,7 +286,7 @@ public final class ScenarioLoader {
             knobs.put("sim.host", host.name());
             record("sim", "maxEvents", maxEvents);
             record("sim", "livenessBoundSeconds", bound);
-            return new SimSpec(name, core, device, host, w, maxEvents, bound * 1_000_000_000L, faults());
+            return new SimTable(new SimModel(device, host, faults(), maxEvents), bound * 1_000_000_000L);
         }
 
         /**

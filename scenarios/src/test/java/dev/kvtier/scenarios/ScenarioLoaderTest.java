@@ -65,7 +65,7 @@ class ScenarioLoaderTest {
         assertFalse(s.spec().core().coalesceStoreSpans());
         assertEquals(10, s.spec().workload().prompts());
         assertEquals(7, s.spec().workload().phases().get(1).requests());
-        assertEquals(DeviceProfile.CI_EXT4, s.spec().device());
+        assertEquals(DeviceProfile.CI_EXT4, s.sim().device());
         assertEquals(ReplacementKind.LRU, s.spec().core().replacement());
         assertEquals("false", s.knobs().get("core.coalesceStoreSpans"));
     }
@@ -144,8 +144,8 @@ class ScenarioLoaderTest {
             """);
         Files.writeString(dir.resolve("s.toml"), MINIMAL + "[sim]\ndevice = \"disk.toml\"\n");
         final Scenario s = ScenarioLoader.load(dir.resolve("s.toml").toString(), List.of());
-        assertEquals("my-disk", s.spec().device().name());
-        assertEquals(8, s.spec().device().parallelism());
+        assertEquals("my-disk", s.sim().device().name());
+        assertEquals(8, s.sim().device().parallelism());
     }
 
     @Test
@@ -172,27 +172,27 @@ class ScenarioLoaderTest {
             metaFullAfterWrites = 9
             volatileWriteCache = true
             crashAtEvent = 10
-            """, List.of(), null).spec().faults();
+            """, List.of(), null).sim().faults();
         assertEquals(new FaultPlan(1, 2, 3, 4, 5, 6_000_000_000L, 7, 8, 9, true, 10), f);
     }
 
     @Test
     void shouldDefaultTheNewFaultKeysToNone() throws ScenarioException {
         final FaultPlan f = ScenarioLoader.parse("t.toml", MINIMAL + "[faults]\nwriteErrorsPerMillion = 5\n",
-            List.of(), null).spec().faults();
+            List.of(), null).sim().faults();
         assertEquals(new FaultPlan(0, 5, 0, 10_000_000, 1, 3_600_000_000_000L), f);
         assertEquals(0, f.corruptionsPerMillion() + f.misdirectsPerMillion() + f.metaFullAfterWrites());
         assertFalse(f.volatileWriteCache());
         assertEquals(-1, f.crashAtEvent());
         assertFalse(f.writeCacheEnabled());
-        assertEquals(FaultPlan.NONE, ScenarioLoader.parse("t.toml", MINIMAL, List.of(), null).spec().faults());
+        assertEquals(FaultPlan.NONE, ScenarioLoader.parse("t.toml", MINIMAL, List.of(), null).sim().faults());
     }
 
     @Test
     void shouldSetTheNewFaultKeysFromTheCommandLine() throws ScenarioException {
         final FaultPlan f = ScenarioLoader.parse("t.toml", MINIMAL, List.of("faults.corruptionsPerMillion=1000",
             "faults.misdirectsPerMillion=20", "faults.crashAtEvent=5000", "faults.metaFullAfterWrites=3"), null)
-            .spec().faults();
+            .sim().faults();
         assertEquals(1000, f.corruptionsPerMillion());
         assertEquals(20, f.misdirectsPerMillion());
         assertEquals(3, f.metaFullAfterWrites());
@@ -236,7 +236,7 @@ class ScenarioLoaderTest {
         assertEquals(List.of("false", "true"), s.swarm().get("faults.volatileWriteCache"));
         final Scenario drawn = ScenarioLoader.parse("t.toml", s.text(), List.of("faults.volatileWriteCache=true",
             "faults.corruptionsPerMillion=10000"), null);
-        assertTrue(drawn.spec().faults().volatileWriteCache());
-        assertEquals(10_000, drawn.spec().faults().corruptionsPerMillion());
+        assertTrue(drawn.sim().faults().volatileWriteCache());
+        assertEquals(10_000, drawn.sim().faults().corruptionsPerMillion());
     }
 }

@@ -103,7 +103,7 @@ public final class Explorer {
         }
         final RunReport r;
         try {
-            r = new SimRun(sc.spec(), plan.seed(), List.of()).run();
+            r = new SimRun(sc.spec(), sc.sim(), plan.seed(), List.of()).run();
         } catch (final RuntimeException e) {
             return report(plan, sc, journals, "crash (a bug): " + e, ExitCodes.CRASH, run, t0);
         }
@@ -118,7 +118,7 @@ public final class Explorer {
         try {
             final JournalRecording recording = JournalRecording.open(dir, sc, plan.seed(), "virtual");
             try {
-                recording.run(sc.spec(), plan.seed());
+                recording.run(sc.spec(), sc.sim(), plan.seed());
             } catch (final RuntimeException e) {
                 err.println("(the journal ends at the crash)");
             }

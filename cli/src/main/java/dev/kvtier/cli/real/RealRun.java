@@ -19,7 +19,7 @@ import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.run.FanOutSink;
 import dev.kvtier.harness.run.RunRecorder;
 import dev.kvtier.harness.run.RunReport;
-import dev.kvtier.sim.run.SimSpec;
+import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.harness.workload.WorkloadDriver;
 import java.util.List;
 import java.util.function.Consumer;
@@ -41,7 +41,7 @@ import java.util.function.Function;
  */
 public final class RealRun {
 
-    private final SimSpec spec;
+    private final RunSpec spec;
     private final long seed;
     private final PolledDevice device;
     private final PolledDevice indexDevice;
@@ -82,7 +82,7 @@ public final class RealRun {
     }
 
     /** Native memory a run needs: L1 pool, staging, engine KV, the index buffer, with 64 MiB to spare. */
-    public static long memoryBytes(final SimSpec spec) {
+    public static long memoryBytes(final RunSpec spec) {
         final CoreConfig c = spec.core();
         return c.l1PoolBytes() + c.stagingPoolBytes() + WorkloadDriver.gpuBytes(spec.workload(), c.slotBytes())
             + indexBufferBytes(c) + (64L << 20);
@@ -103,7 +103,7 @@ public final class RealRun {
      * @param indexDevice the index device, at least {@link #indexDeviceBytes}, a different file
      * @param recover     recover the index from {@code indexDevice} rather than format a fresh one
      */
-    public RealRun(final SimSpec spec, final long seed, final PolledDevice device, final PolledDevice indexDevice,
+    public RealRun(final RunSpec spec, final long seed, final PolledDevice device, final PolledDevice indexDevice,
                    final NativeMemory memory, final boolean recover) {
         if (indexDevice.capacityBytes() < indexDeviceBytes(spec.core())) {
             throw new IllegalArgumentException("index device of " + indexDevice.capacityBytes() + " B, the index needs "

@@ -10,6 +10,7 @@ import dev.kvtier.core.server.KvServer;
 import dev.kvtier.harness.run.FanOutSink;
 import dev.kvtier.harness.run.RunRecorder;
 import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.journal.codec.EventDigest;
 import dev.kvtier.harness.check.CrashChecker;
 import dev.kvtier.harness.check.Invariant;
@@ -46,7 +47,8 @@ public final class SimRun {
     /** Request ids of the workload's life after crash n start at {@code 1 + n * this}. */
     private static final long REQUEST_IDS_PER_LIFE = 1L << 32;
 
-    private final SimSpec spec;
+    private final RunSpec spec;
+    private final SimModel model;
     private final long seed;
     private final EventLoop loop;
     private final ServerThread serverThread;
@@ -77,26 +79,27 @@ public final class SimRun {
         }
     }
 
-    public SimRun(final SimSpec spec, final long seed, final List<EventSink> extraSinks) {
+    public SimRun(final RunSpec spec, final SimModel model, final long seed, final List<EventSink> extraSinks) {
         this.spec = spec;
+        this.model = model;
         this.seed = seed;
-        this.loop = new EventLoop(spec.maxEvents());
+        this.loop = new EventLoop(model.maxEvents());
         this.serverThread = new ServerThread(loop);
-        this.costs = new HostCostModel(spec.host(), serverThread, GPU_REGION);
+        this.costs = new HostCostModel(model.host(), serverThread, GPU_REGION);
         this.metrics = new RunMetrics(serverThread);
         memory.setListener(costs);
         final SeededEntropy root = new SeededEntropy(seed);
-        this.device = new SimDevice(spec.device(), spec.core().l2Bytes(), loop, serverThread,
-            c -> serverThread.submit(() -> server.onIoComplete(c)), spec.faults(), root.child("faults"));
-        this.indexDevice = new SimMetaDevice(spec.device(), KvServer.indexLayout(spec.core()).deviceBytes(), loop,
-            serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, spec.faults());
+        this.device = new SimDevice(model.device(), spec.core().l2Bytes(), loop, serverThread,
+            c -> serverThread.submit(() -> server.onIoComplete(c)), model.faults(), root.child("faults"));
+        this.indexDevice = new SimMetaDevice(model.device(), KvServer.indexLayout(spec.core()).deviceBytes(), loop,
+            serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults());
         this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice);
         this.checker = InvariantChecker.standard(spec.core(), serverThread,
             () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(),
-            spec.livenessBoundNs(), spec.faults().windowed() ? spec.faults().untilNs() : 0, List.of(crashChecker));
+            spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0, List.of(crashChecker));
         this.recorder = new RunRecorder(checker);
         this.server = newServer();
-        final long crashAt = spec.faults().crashAtEvent();
+        final long crashAt = model.faults().crashAtEvent();
         sink.add(event -> {
             if (coreEvents++ == crashAt) {
                 throw new PowerLoss();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.sim.device.CrashOutcome;
 import dev.kvtier.sim.device.FaultPlan;
 import java.util.List;
@@ -21,23 +22,22 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class CrashSweepTest {
     /** Three prompts of 16 blocks, one lane, L1 = 90 % of the workload: small enough to crash at every event. */
-    static SimSpec tiny(final CommitMode mode, final FaultPlan faults) {
-        final SimSpec s = Specs.small(3, 1);
-        return new SimSpec("tiny-" + mode, s.core().withCommitMode(mode), s.device(), s.host(), s.workload(),
-            s.maxEvents(), s.livenessBoundNs(), faults);
+    static RunSpec tiny(final CommitMode mode) {
+        return Specs.inMode("tiny-" + mode, Specs.small(3, 1), mode);
     }
 
     @ParameterizedTest
     @EnumSource(CommitMode.class)
     void shouldNeverServeWrongBytesNorLoseDurableCommitsWhereverTheCrashFalls(final CommitMode mode) {
-        final RunReport clean = new SimRun(tiny(mode, FaultPlan.NONE), 11, List.of()).run();
+        final RunReport clean = new SimRun(tiny(mode), Specs.MODEL, 11, List.of()).run();
         assertNull(clean.violation(), clean.violation());
         final long events = clean.events();
         long survivorsChecked = 0;
         long torn = 0;
         long lostPages = 0;
         for (long at = 0; at < events; at++) {
-            final SimRun run = new SimRun(tiny(mode, FaultPlan.NONE.withCrashAtEvent(at)), 11, List.of());
+            final SimRun run = new SimRun(tiny(mode), Specs.model(FaultPlan.NONE.withCrashAtEvent(at)), 11,
+                List.of());
             final RunReport r = run.run();
             assertNull(r.violation(), "crash at event " + at + " of " + events + ": " + r.violation());
             assertEquals(1, run.crashChecker().crashes(), "crashed at event " + at);
@@ -66,16 +66,12 @@ class CrashSweepTest {
     void shouldHoldUnderFaultsAtEveryCrashPointOfALargerWorkload(final CommitMode mode) {
         final FaultPlan faults = new FaultPlan(20_000, 20_000, 0, 0, 1, Long.MAX_VALUE)
             .withCorruptionsPerMillion(20_000);
-        final SimSpec base = Specs.small(32, 4);
-        final SimSpec spec = new SimSpec("deep-" + mode, base.core().withCommitMode(mode), base.device(), base.host(),
-            base.workload(), base.maxEvents(), base.livenessBoundNs(), faults);
-        final RunReport clean = new SimRun(spec, 13, List.of()).run();
+        final RunSpec spec = Specs.inMode("deep-" + mode, Specs.small(32, 4), mode);
+        final RunReport clean = new SimRun(spec, Specs.model(faults), 13, List.of()).run();
         assertNull(clean.violation(), clean.violation());
         long injected = 0;
         for (long at = 0; at < clean.events(); at++) {
-            final SimSpec crashing = new SimSpec(spec.scenario(), spec.core(), spec.device(), spec.host(),
-                spec.workload(), spec.maxEvents(), spec.livenessBoundNs(), faults.withCrashAtEvent(at));
-            final SimRun run = new SimRun(crashing, 13, List.of());
+            final SimRun run = new SimRun(spec, Specs.model(faults.withCrashAtEvent(at)), 13, List.of());
             final RunReport r = run.run();
             assertNull(r.violation(), "crash at event " + at + ": " + r.violation());
             injected += run.device().injectedErrors() + run.device().injectedCorruptions();

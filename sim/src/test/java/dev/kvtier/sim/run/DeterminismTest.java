@@ -19,8 +19,8 @@ class DeterminismTest {
     void shouldGiveTheSameDigestForTheSameSeedAndDifferentOnesAcrossSeeds() {
         final Set<String> digests = new HashSet<>();
         for (long seed = 1; seed <= 12; seed++) {
-            final RunReport a = new SimRun(Specs.small(12, 4), seed, List.of()).run();
-            final RunReport b = new SimRun(Specs.small(12, 4), seed, List.of()).run();
+            final RunReport a = new SimRun(Specs.small(12, 4), Specs.MODEL, seed, List.of()).run();
+            final RunReport b = new SimRun(Specs.small(12, 4), Specs.MODEL, seed, List.of()).run();
             assertEquals(a.eventDigest(), b.eventDigest(), "seed " + seed);
             assertEquals(a, b, "seed " + seed);
             assertTrue(a.ok(), a.violation());
@@ -37,6 +37,6 @@ class DeterminismTest {
         final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "child JVM finished");
         assertEquals(0, p.exitValue(), new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-        assertEquals(new SimRun(Specs.small(12, 4), 42, List.of()).run().eventDigest(), out);
+        assertEquals(new SimRun(Specs.small(12, 4), Specs.MODEL, 42, List.of()).run().eventDigest(), out);
     }
 }

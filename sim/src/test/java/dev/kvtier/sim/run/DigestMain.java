@@ -9,6 +9,6 @@ public final class DigestMain {
 
     public static void main(final String[] args) {
         final long seed = Long.parseLong(args[0]);
-        System.out.println(new SimRun(Specs.small(12, 4), seed, List.of()).run().eventDigest());
+        System.out.println(new SimRun(Specs.small(12, 4), Specs.MODEL, seed, List.of()).run().eventDigest());
     }
 }

@@ -12,16 +12,13 @@ import org.junit.jupiter.api.Test;
 
 /** Device faults from the seeded fault stream: the core handles each kind and every invariant still holds. */
 class FaultInjectionTest {
-
-    private static SimSpec with(final FaultPlan faults) {
-        final SimSpec s = Specs.small(20, 4);
-        return new SimSpec(s.scenario(), s.core(), s.device(), s.host(), s.workload(), s.maxEvents(),
-            s.livenessBoundNs(), faults);
+    private static SimRun sim(final FaultPlan faults, final long seed) {
+        return new SimRun(Specs.small(20, 4), Specs.model(faults), seed, List.of());
     }
 
     @Test
     void shouldSurviveWriteErrorsWithoutServingBytesThatNeverReachedL2() {
-        final SimRun run = new SimRun(with(new FaultPlan(0, 200_000, 0, 0, 1, Long.MAX_VALUE)), 3, List.of());
+        final SimRun run = sim(new FaultPlan(0, 200_000, 0, 0, 1, Long.MAX_VALUE), 3);
         final RunReport r = run.run();
         assertNull(r.violation(), r.violation());
         assertTrue(r.metrics().injectedIoErrors() > 0, "some writes failed");
@@ -32,7 +29,7 @@ class FaultInjectionTest {
 
     @Test
     void shouldFailLoadsOnReadErrorsAndRecompute() {
-        final RunReport r = new SimRun(with(new FaultPlan(300_000, 0, 0, 0, 1, Long.MAX_VALUE)), 3, List.of()).run();
+        final RunReport r = sim(new FaultPlan(300_000, 0, 0, 0, 1, Long.MAX_VALUE), 3).run();
         assertNull(r.violation(), r.violation());
         assertTrue(r.metrics().injectedIoErrors() > 0);
         assertTrue(r.metrics().loadFailures() > 0, "a failed read fails its load");
@@ -41,9 +38,8 @@ class FaultInjectionTest {
 
     @Test
     void shouldOnlyCostTimeForSpikesAndSlowness() {
-        final RunReport clean = new SimRun(with(FaultPlan.NONE), 3, List.of()).run();
-        final RunReport slow = new SimRun(with(new FaultPlan(0, 0, 500_000, 50_000_000, 4, Long.MAX_VALUE)), 3,
-            List.of()).run();
+        final RunReport clean = sim(FaultPlan.NONE, 3).run();
+        final RunReport slow = sim(new FaultPlan(0, 0, 500_000, 50_000_000, 4, Long.MAX_VALUE), 3).run();
         assertNull(slow.violation(), slow.violation());
         assertTrue(slow.virtualNanos() > clean.virtualNanos(), "slower, not wrong");
         assertEquals(clean.metrics().storedBytes(), slow.metrics().storedBytes());
@@ -53,12 +49,12 @@ class FaultInjectionTest {
     @Test
     void shouldStopInjectingAtUntilAndStayDeterministic() {
         final FaultPlan early = new FaultPlan(300_000, 300_000, 0, 0, 1, 1);
-        final RunReport r = new SimRun(with(early), 3, List.of()).run();
+        final RunReport r = sim(early, 3).run();
         assertEquals(0, r.metrics().injectedIoErrors(), "no fault after 1 ns");
         final FaultPlan plan = new FaultPlan(100_000, 100_000, 100_000, 1_000_000, 2, Long.MAX_VALUE);
-        final RunReport a = new SimRun(with(plan), 5, List.of()).run();
-        final RunReport b = new SimRun(with(plan), 5, List.of()).run();
+        final RunReport a = sim(plan, 5).run();
+        final RunReport b = sim(plan, 5).run();
         assertEquals(a.eventDigest(), b.eventDigest(), "faults come from the seed");
-        assertNotEquals(a.eventDigest(), new SimRun(with(plan), 6, List.of()).run().eventDigest());
+        assertNotEquals(a.eventDigest(), sim(plan, 6).run().eventDigest());
     }
 }

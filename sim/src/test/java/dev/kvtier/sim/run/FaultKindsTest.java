@@ -10,6 +10,7 @@ import dev.kvtier.core.event.CoreEvent.LoadFailure;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.sim.device.FaultPlan;
 import java.util.List;
 import java.util.Map;
@@ -44,15 +45,13 @@ class FaultKindsTest {
         }
     }
 
-    private static SimSpec spec(final CommitMode mode, final FaultPlan faults) {
-        final SimSpec s = Specs.small(12, 4);
-        return new SimSpec("faults-" + mode, s.core().withCommitMode(mode), s.device(), s.host(), s.workload(),
-            s.maxEvents(), s.livenessBoundNs(), faults);
+    private static RunSpec spec(final CommitMode mode) {
+        return Specs.inMode("faults-" + mode, Specs.small(12, 4), mode);
     }
 
     private static Counts run(final CommitMode mode, final FaultPlan faults, final SimRun[] out) {
         final Counts counts = new Counts();
-        final SimRun run = new SimRun(spec(mode, faults), 5, List.of(counts));
+        final SimRun run = new SimRun(spec(mode), Specs.model(faults), 5, List.of(counts));
         final RunReport r = run.run();
         assertNull(r.violation(), r.violation());
         assertEquals(0, r.metrics().wrongBytes(), "no wrong byte served");
@@ -99,7 +98,7 @@ class FaultKindsTest {
             new FaultPlan(0, 0, 0, 0, 1, FOREVER).withMetaFullAfterWrites(1), run);
         assertTrue(full.of("CommitRefused") > 0, "durable commits refused: " + full.byName);
         assertEquals(0, full.of("Committed"), "nothing became visible without a durable record");
-        final long half = new SimRun(spec(CommitMode.DURABLE, FaultPlan.NONE), 5, List.of()).run().virtualNanos() / 2;
+        final long half = new SimRun(spec(CommitMode.DURABLE), Specs.MODEL, 5, List.of()).run().virtualNanos() / 2;
         final Counts healed = run(CommitMode.DURABLE,
             new FaultPlan(0, 0, 0, 0, 1, half).withMetaFullAfterWrites(1), run);
         assertTrue(healed.of("CommitRefused") > 0 && healed.of("Committed") > 0,

@@ -13,7 +13,7 @@ class SimRunTest {
 
     @Test
     void shouldRunColdThenWarmWithEveryInvariantHolding() {
-        final RunReport r = new SimRun(Specs.small(20, 4), 1, List.of()).run();
+        final RunReport r = new SimRun(Specs.small(20, 4), Specs.MODEL, 1, List.of()).run();
         assertNull(r.violation(), r.violation());
         assertEquals(2, r.phases().size());
         assertEquals(20L * 16 * Specs.SLOT, r.metrics().storedBytes());
@@ -27,8 +27,8 @@ class SimRunTest {
 
     @Test
     void shouldGiveOneDigestPerSeed() {
-        final RunReport a = new SimRun(Specs.small(10, 4), 7, List.of()).run();
-        final RunReport b = new SimRun(Specs.small(10, 4), 7, List.of()).run();
+        final RunReport a = new SimRun(Specs.small(10, 4), Specs.MODEL, 7, List.of()).run();
+        final RunReport b = new SimRun(Specs.small(10, 4), Specs.MODEL, 7, List.of()).run();
         assertEquals(a.eventDigest(), b.eventDigest());
         assertEquals(a, b);
     }
