@@ -1,6 +1,6 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.cli.real.RecoveryBench;
+import dev.kvtier.realio.bench.RecoveryBench;
 import dev.kvtier.realio.device.IoChoice;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -44,18 +44,11 @@ public final class BenchRecoveryCommand implements Callable<Integer> {
     int repeat = 3;
 
     @Option(names = "--io", description = "auto (io_uring, else FileChannel), uring or filechannel")
-    String io = "auto";
+    IoChoice io = IoChoice.AUTO;
 
     @Override
     public Integer call() {
         final PrintStream out = System.out;
-        final IoChoice choice;
-        try {
-            choice = RealMode.choice(io);
-        } catch (final RealMode.BadDevice e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
-        }
         final int ring = slots != null ? slots : Math.max(TEN_GIB_SLOTS, RecoveryBench.slotsFor(records));
         if (repeat < 1 || slotBytes <= 0 || slotBytes % 4096 != 0 || ring < 1 || records < 0
             || chunks != null && (chunks < 0 || chunks > ring)) {
@@ -66,7 +59,7 @@ public final class BenchRecoveryCommand implements Callable<Integer> {
         final RecoveryBench.Spec spec = new RecoveryBench.Spec(ring, slotBytes, chunks != null ? chunks : ring,
             records);
         try {
-            return bench(spec, choice, out);
+            return bench(spec, io, out);
         } catch (final IOException | IllegalArgumentException | IllegalStateException e) {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;

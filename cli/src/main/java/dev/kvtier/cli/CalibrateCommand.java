@@ -1,8 +1,8 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.cli.real.HostCalibration;
-import dev.kvtier.realio.calibrate.DeviceCalibration;
 import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.realio.calibrate.DeviceCalibration;
+import dev.kvtier.realio.calibrate.HostCalibration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

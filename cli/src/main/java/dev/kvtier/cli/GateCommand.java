@@ -1,9 +1,9 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
-import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.sim.run.SimRun;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,10 +8,6 @@ import dev.kvtier.journal.file.JournalHeader;
 import dev.kvtier.journal.file.JournalWriter;
 import dev.kvtier.journal.replay.ConfigDigest;
 import dev.kvtier.scenarios.Scenario;
-import dev.kvtier.harness.run.RunReport;
-import dev.kvtier.harness.run.RunSpec;
-import dev.kvtier.sim.run.SimRun;
-import dev.kvtier.sim.run.SimModel;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -24,7 +20,9 @@ import java.util.concurrent.TimeUnit;
  * {@code kvtier run --journal DIR}: a journal written beside a run. The header holds the scenario's full text, the
  * seed, every effective knob, their {@link ConfigDigest}, the code version ({@code git rev-parse HEAD}, else
  * "unknown") and the mode; every event is stamped with the clock of the thread that serves the core (the simulated
- * server thread in virtual mode). Without a directory it records nothing and only runs.
+ * server thread in virtual mode, the wall-clock loop in real mode), which the run's composition root hands it before
+ * the first event ({@link Dispatch}). It is a sink and a clock, nothing more: it runs nothing. Without a directory it
+ * records nothing.
  */
 public final class JournalRecording implements EventSink, Clock {
     /** How long {@code git rev-parse} may take before the version is "unknown". */
@@ -61,23 +59,12 @@ public final class JournalRecording implements EventSink, Clock {
         return recording;
     }
 
-    /** Runs {@code spec} in virtual time with this recording as an extra sink, then closes the journal. */
-    public RunReport run(final RunSpec spec, final SimModel model, final long seed) {
-        final SimRun sim = new SimRun(spec, model, seed, writer == null ? List.of() : List.of(this));
-        start(sim.serverClock());
-        try {
-            return sim.run();
-        } finally {
-            close();
-        }
-    }
-
     /** The sinks a runner adds: this recording when it writes a journal, else none. */
     public List<EventSink> sinks() {
         return writer == null ? List.of() : List.of(this);
     }
 
-    /** Sets the clock that stamps events (for runners other than {@link #run}); before the first event. */
+    /** Sets the clock that stamps events (the run's server clock); before the first event. */
     public void start(final Clock eventClock) {
         if (clock != null) {
             throw new IllegalStateException("the recording already has a clock");

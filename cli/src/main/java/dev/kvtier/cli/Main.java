@@ -18,6 +18,8 @@ public final class Main implements Runnable {
     /** Runs the command line and returns the exit code (bad usage is {@link ExitCodes#BAD_INPUT}). */
     public static int execute(final String... args) {
         final CommandLine cl = new CommandLine(new Main());
+        // Enum options (--mode, --io) take their values in any case: --mode real, --io filechannel.
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExitCodeExceptionMapper(e -> ExitCodes.CRASH);
         cl.setParameterExceptionHandler((ex, a) -> {
             cl.getErr().println("kvtier: " + ex.getMessage());

@@ -1,13 +1,15 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.cli.real.RealRun;
+import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
+import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.journal.file.JournalException;
+import dev.kvtier.realio.device.IoChoice;
+import dev.kvtier.realio.run.BadDevice;
+import dev.kvtier.realio.run.RealRun;
+import dev.kvtier.realio.run.RealTarget;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
-import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
-import dev.kvtier.harness.run.RunReport;
-import dev.kvtier.sim.run.SimRun;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -17,15 +19,21 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code kvtier run SCENARIO}: one run in virtual time, every invariant checked at every event. */
+/**
+ * {@code kvtier run SCENARIO}: one run, every invariant checked at every event; in virtual time (the simulator's
+ * root, {@code SimRun}) or with {@code --mode real} on a real disk (realio's root, {@code RealRun}). This class parses
+ * the options, hands the run to its mode's root ({@link Dispatch}) and prints the summary.
+ */
 @Command(name = "run", mixinStandardHelpOptions = true,
-    description = "Run a scenario (a library name or a TOML path) in virtual time and check every invariant.")
+    description = "Run a scenario (a library name or a TOML path) in virtual time (or on a real disk with --mode "
+        + "real) and check every invariant.")
 public final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "library name (${COMPLETION-CANDIDATES}) or path",
         completionCandidates = Library.class)
@@ -55,7 +63,7 @@ public final class RunCommand implements Callable<Integer> {
     Path device;
 
     @Option(names = "--io", description = "real mode: auto (io_uring, else FileChannel), uring or filechannel")
-    String io = "auto";
+    IoChoice io = IoChoice.AUTO;
 
     @Option(names = "--index-device", paramLabel = "PATH",
         description = "real mode: the crash-safe index's file or block device (default: DEVICE.index)")
@@ -99,6 +107,10 @@ public final class RunCommand implements Callable<Integer> {
             System.err.println("kvtier: --index-device and --recover go with --mode real");
             return ExitCodes.BAD_INPUT;
         }
+        if (timeoutSeconds < 1 || timeoutSeconds > Long.MAX_VALUE / 1_000_000_000L) {
+            System.err.println("kvtier: --timeout must be a positive number of seconds, got " + timeoutSeconds);
+            return ExitCodes.BAD_INPUT;
+        }
         out.println("SEED=" + seed + " scenario=" + sc.name() + " mode=" + mode);
         sc.knobs().forEach((k, v) -> out.println("  " + k + " = " + v));
         final JournalRecording recording;
@@ -113,13 +125,13 @@ public final class RunCommand implements Callable<Integer> {
         RealRun.Result real = null;
         try {
             if (mode.equals("real")) {
-                real = RealMode.run(sc, seed, new RealMode.Options(device, indexDevice, recover, io, timeoutSeconds),
-                    recording, out);
+                real = Dispatch.real(sc, seed, new RealTarget(device, indexDevice, recover, io,
+                    timeoutSeconds * 1_000_000_000L), recording, out);
                 r = real.report();
             } else {
-                r = recording.run(sc.spec(), sc.sim(), seed);
+                r = Dispatch.virtual(sc, seed, recording);
             }
-        } catch (final RealMode.BadDevice e) {
+        } catch (final BadDevice e) {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         } catch (final RuntimeException e) {
@@ -159,7 +171,8 @@ public final class RunCommand implements Callable<Integer> {
     private String reproduce() {
         final StringBuilder b = new StringBuilder("./kvtier run ").append(scenario).append(" --seed ").append(seed);
         if (device != null) {
-            b.append(" --mode real --device ").append(device).append(" --io ").append(io);
+            b.append(" --mode real --device ").append(device).append(" --io ")
+                .append(io.name().toLowerCase(Locale.ROOT));
             if (indexDevice != null) {
                 b.append(" --index-device ").append(indexDevice);
             }

@@ -1,20 +1,23 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.cli.real.HostCalibration;
 import dev.kvtier.cli.signoff.Results;
 import dev.kvtier.cli.signoff.SignoffReport;
 import dev.kvtier.core.port.IoOp;
-import dev.kvtier.journal.file.JournalException;
+import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.realio.bench.FioRunner;
 import dev.kvtier.realio.calibrate.DeviceCalibration;
+import dev.kvtier.realio.calibrate.HostCalibration;
 import dev.kvtier.realio.calibrate.Measurement;
+import dev.kvtier.realio.device.IoChoice;
+import dev.kvtier.realio.run.BadDevice;
+import dev.kvtier.realio.run.RealRun;
+import dev.kvtier.realio.run.RealTarget;
 import dev.kvtier.scenarios.Profiles;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
-import dev.kvtier.harness.profile.DeviceProfile;
-import dev.kvtier.harness.profile.HostCostProfile;
-import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.sim.run.SimRun;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -39,6 +42,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "signoff", mixinStandardHelpOptions = true,
     description = "Real run + calibrated simulation + fio on one disk; write results/ and check the thresholds.")
 public final class SignoffCommand implements Callable<Integer> {
+    /** Wall-time limit of the real run. */
+    private static final long REAL_RUN_TIMEOUT_NS = 3_600_000_000_000L;
+
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "library name or path")
     String scenario;
 
@@ -46,7 +52,7 @@ public final class SignoffCommand implements Callable<Integer> {
     Path device;
 
     @Option(names = "--io", description = "auto, uring or filechannel (default auto)")
-    String io = "auto";
+    IoChoice io = IoChoice.AUTO;
 
     @Option(names = "--seed", description = "seed of both runs (default 1)")
     long seed = 1;
@@ -81,10 +87,10 @@ public final class SignoffCommand implements Callable<Integer> {
         Files.createDirectories(results);
         out.println("== real run of " + sc.name() + " on " + device);
         final RunReport real;
-        try {
-            real = RealMode.run(sc, seed, new RealMode.Options(device, null, false, io, 3600),
-                JournalRecording.open(null, sc, seed, "real"), out).report();
-        } catch (final RealMode.BadDevice | JournalException e) {
+        try (RealRun run = RealRun.open(sc.spec(), seed, new RealTarget(device, null, false, io,
+            REAL_RUN_TIMEOUT_NS), List.of(), out)) {
+            real = run.run().report();
+        } catch (final BadDevice e) {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }

@@ -1,13 +1,10 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.cli.real.RealRun;
-import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.port.EventSink;
-import dev.kvtier.realio.device.Devices;
 import dev.kvtier.realio.device.IoChoice;
-import dev.kvtier.realio.device.PolledDevice;
-import dev.kvtier.realio.memory.NativeMemory;
+import dev.kvtier.realio.run.RealRun;
+import dev.kvtier.realio.run.RealTarget;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioLoader;
 import java.io.FileDescriptor;
@@ -20,7 +17,7 @@ import java.util.List;
 /**
  * The child JVM of the kill test: runs a real-mode workload that keeps writing (thousands of distinct prompts through a
  * small L2 ring, which wraps every few requests) on two files, and prints one line per event the parent needs:
- * {@code OPENED} once the index is formatted, {@code COMMIT hi lo allocationId} for every commit acknowledged (in
+ * {@code OPENED} once the index is formatted (its IndexOpened decision), {@code COMMIT hi lo allocationId} for every commit acknowledged (in
  * durable mode, only after its bytes and its index record are durable), {@code EVICT hi lo allocationId} for every
  * chunk that leaves the ring. Each line is written to the pipe before the core goes on, so the core submits no I/O
  * the parent has not been told about; the parent kills this JVM with SIGKILL mid-run.
@@ -67,17 +64,13 @@ public final class CrashWorker {
 
     public static void main(final String[] args) throws Exception {
         final Scenario sc = ScenarioLoader.load(args[0], List.of());
-        final CoreConfig config = sc.spec().core();
         final IoChoice choice = IoChoice.valueOf(args[3].toUpperCase(java.util.Locale.ROOT));
         final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true,
             StandardCharsets.US_ASCII);
-        try (PolledDevice data = Devices.open(Path.of(args[1]), config.l2Bytes(), config.concurrentIos(), choice)
-                 .orThrow();
-             PolledDevice index = Devices.open(Path.of(args[2]), RealRun.indexDeviceBytes(config), 1,
-                 data.kind().equals("io_uring") ? IoChoice.URING : IoChoice.FILECHANNEL).orThrow();
-             NativeMemory memory = new NativeMemory(RealRun.memoryBytes(sc.spec()))) {
-            final RealRun.Result r = new RealRun(sc.spec(), 1, data, index, memory, false)
-                .run(loop -> List.of(printer(out)), TIMEOUT_NS, opened -> out.println("OPENED"));
+        // The root's progress lines go to stderr: stdout carries only the lines the parent parses.
+        try (RealRun run = RealRun.open(sc.spec(), 1, new RealTarget(Path.of(args[1]), Path.of(args[2]), false,
+            choice, TIMEOUT_NS), List.of(printer(out)), System.err)) {
+            final RealRun.Result r = run.run();
             out.println("FINISHED " + (r.report().ok() ? "ok" : r.report().violation()));
         }
     }
@@ -87,8 +80,9 @@ public final class CrashWorker {
             switch (e) {
                 case CoreEvent.Committed c -> line(out, "COMMIT", c.key().hi(), c.key().lo(), c.allocationId());
                 case CoreEvent.RingEvicted v -> line(out, "EVICT", v.key().hi(), v.key().lo(), v.allocationId());
+                case CoreEvent.IndexOpened o -> out.println("OPENED");
                 default -> {
-                    // the parent needs commits and evictions only
+                    // the parent needs the index opening, commits and evictions only
                 }
             }
         };

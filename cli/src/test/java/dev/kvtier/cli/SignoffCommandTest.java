@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.cli.signoff.Results;
 import dev.kvtier.cli.signoff.SignoffReport;
+import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioLoader;
-import dev.kvtier.harness.run.RunReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

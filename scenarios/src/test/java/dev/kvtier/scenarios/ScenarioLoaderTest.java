@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.ReplacementKind;
 import dev.kvtier.harness.profile.DeviceProfile;
-import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.harness.workload.PhaseSpec;
+import dev.kvtier.sim.device.FaultPlan;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

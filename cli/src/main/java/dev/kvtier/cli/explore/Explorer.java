@@ -1,12 +1,13 @@
 package dev.kvtier.cli.explore;
 
+import dev.kvtier.cli.Dispatch;
 import dev.kvtier.cli.ExitCodes;
 import dev.kvtier.cli.JournalRecording;
+import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
-import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.sim.run.SimRun;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -118,7 +119,7 @@ public final class Explorer {
         try {
             final JournalRecording recording = JournalRecording.open(dir, sc, plan.seed(), "virtual");
             try {
-                recording.run(sc.spec(), sc.sim(), plan.seed());
+                Dispatch.virtual(sc, plan.seed(), recording);
             } catch (final RuntimeException e) {
                 err.println("(the journal ends at the crash)");
             }

@@ -1,8 +1,8 @@
 package dev.kvtier.cli.signoff;
 
 import dev.kvtier.cli.ReportJson;
-import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.scenarios.Scenario;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

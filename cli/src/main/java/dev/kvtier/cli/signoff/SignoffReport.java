@@ -1,9 +1,9 @@
 package dev.kvtier.cli.signoff;
 
-import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.scenarios.Scenario;
 import java.util.List;
 
 /**

@@ -1,27 +1,45 @@
 package dev.kvtier.harness.run;
 
 import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.port.Clock;
 import dev.kvtier.harness.check.Invariant;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.workload.WorkloadDriver;
+import dev.kvtier.journal.codec.EventDigest;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a runner (virtual or real) keeps of a workload besides events: phase times relative to the run's start, wrong
- * bytes (each also reported to the checker as invariant 12), and when the workload finished; and the report built
- * from it with the run's metrics. One per run.
+ * What a run keeps, in either mode: its own observers of every event (the invariant checker, the metrics and the
+ * event digest), and what the workload reports besides events: phase times relative to the run's start, wrong bytes
+ * (each also reported to the checker as invariant 12), and when the workload finished; and the report built from
+ * all of it. One per run; the composition root of each mode builds it.
  */
 public final class RunRecorder implements WorkloadDriver.Observer {
     private final InvariantChecker checker;
+    private final RunMetrics metrics;
+    private final Clock eventClock;
+    private final EventDigest digest = new EventDigest();
     private final List<RunReport.Phase> phases = new ArrayList<>();
     private long originNs;
     private long wrongBytes;
     private long finishedNs = -1;
 
-    public RunRecorder(final InvariantChecker checker) {
+    /**
+     * @param checker    the run's invariant checker
+     * @param metrics    the run's metrics
+     * @param eventClock the clock that stamps every event in the digest (the server's: virtual or wall)
+     */
+    public RunRecorder(final InvariantChecker checker, final RunMetrics metrics, final Clock eventClock) {
         this.checker = checker;
+        this.metrics = metrics;
+        this.eventClock = eventClock;
+    }
+
+    /** Adds the run's own observers to {@code sink}, in this order: the checker, the metrics, the digest. */
+    public FanOutSink observe(final FanOutSink sink) {
+        return sink.add(checker).add(metrics).add(digest.sink(eventClock));
     }
 
     /** Phase times are reported relative to {@code timeNs} (0 in virtual time; the wall clock at start in real). */
@@ -58,16 +76,19 @@ public final class RunRecorder implements WorkloadDriver.Observer {
     /** Extra figures that only the runner knows. */
     public record Extras(long serverBusyNanos, long injectedIoErrors, long writeErrors) { }
 
-    /** The report of a run: identity, the digest's figures, the metrics and what was recorded here. */
-    public RunReport report(final String scenario, final String mode, final long seed, final long events,
-                            final long nanos, final String digest, final String violation, final RunMetrics m,
-                            final Extras extras) {
-        final RunReport.Metrics metrics = new RunReport.Metrics(m.storedBytes(), m.loadedBytes(), m.l1HitRatio(),
+    /**
+     * The report of a run: identity, the digest's figures, the metrics and what was recorded here; {@code nanos} is
+     * the run's elapsed time on its clock. Finishes the digest: call it once, after the last event.
+     */
+    public RunReport report(final String scenario, final String mode, final long seed, final long nanos,
+                            final String violation, final Extras extras) {
+        final RunMetrics m = metrics;
+        final RunReport.Metrics figures = new RunReport.Metrics(m.storedBytes(), m.loadedBytes(), m.l1HitRatio(),
             m.l2Reads(), m.l2Writes(), m.writeOps(), m.meanWriteBytes(), phaseNanos("cold"), phaseNanos("warm"),
             m.storeAck(), m.load(), m.ttft(), m.loadFailures(), m.ringEvictions(), m.l1Evictions(), m.memoryWaits(),
             extras.serverBusyNanos(), wrongBytes, extras.injectedIoErrors(), extras.writeErrors());
-        return new RunReport(scenario, mode, seed, events, nanos, digest, violation == null ? 0 : 1, violation,
-            metrics, phases);
+        return new RunReport(scenario, mode, seed, digest.eventCount(), nanos, digest.finish(),
+            violation == null ? 0 : 1, violation, figures, phases);
     }
 
     private long phaseNanos(final String name) {

@@ -1,6 +1,7 @@
 package dev.kvtier.realio.calibrate;
 
 import dev.kvtier.core.port.IoOp;
+import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.realio.device.IoUringDevice;
 import dev.kvtier.realio.device.OpenResult;
 import dev.kvtier.realio.device.PolledDevice;
@@ -79,7 +80,7 @@ public final class DeviceCalibration {
     }
 
     /** Runs {@code plan} on {@code device} with I/O memory from {@code memory}; logs one line per cell. */
-    public static DeviceProfileData calibrate(final PolledDevice device, final NativeMemory memory,
+    public static Calibration calibrate(final PolledDevice device, final NativeMemory memory,
                                               final String name, final Plan plan, final PrintStream log) {
         final NativeRegion buffers = memory.allocate("calibration", Math.max(plan.blockMax() * 8, 64 * 4 * KIB));
         if (device instanceof IoUringDevice u) {
@@ -110,9 +111,9 @@ public final class DeviceCalibration {
         final Measurement write4k = find(all, IoOp.WRITE, 4 * KIB, 1);
         final Measurement read32 = find(all, IoOp.READ, 4 * KIB, 32);
         final long parallel = Math.round(read32.iops() * (double) read4k.meanLatencyNs() / 1e9);
-        return new DeviceProfileData(name, Math.max(1, read4k.meanLatencyNs()), Math.max(1, write4k.meanLatencyNs()),
-            flushNs, find(all, IoOp.READ, MIB, 16).bytesPerSec(), find(all, IoOp.WRITE, MIB, 16).bytesPerSec(),
-            (int) Math.clamp(parallel, 1, 1024), all);
+        return new Calibration(new DeviceProfile(name, Math.max(1, read4k.meanLatencyNs()),
+            Math.max(1, write4k.meanLatencyNs()), flushNs, find(all, IoOp.READ, MIB, 16).bytesPerSec(),
+            find(all, IoOp.WRITE, MIB, 16).bytesPerSec(), (int) Math.clamp(parallel, 1, 1024)), all);
     }
 
     private static Measurement find(final List<Measurement> all, final IoOp op, final long block, final int depth) {
@@ -138,8 +139,9 @@ public final class DeviceCalibration {
         }
         try (PolledDevice device = opened.orThrow();
              NativeMemory memory = new NativeMemory(plan.blockMax() * 8 + 64 * MIB)) {
-            final DeviceProfileData p = calibrate(device, memory, name, plan, out);
-            final String toml = ProfileToml.write(p, "kvtier device profile of " + file.toAbsolutePath()
+            final Calibration calibration = calibrate(device, memory, name, plan, out);
+            final DeviceProfile p = calibration.profile();
+            final String toml = ProfileToml.write(calibration, "kvtier device profile of " + file.toAbsolutePath()
                 + " (io_uring, O_DIRECT, " + (quick ? "quick" : "full") + " plan)");
             Files.writeString(profile, toml, StandardCharsets.UTF_8);
             out.println("profile " + name + ": read " + p.readLatencyNs() + " ns, write " + p.writeLatencyNs()

@@ -1,9 +1,10 @@
 package dev.kvtier.realio.calibrate;
 
+import dev.kvtier.harness.profile.DeviceProfile;
 import java.util.Locale;
 
 /**
- * Writes a {@link DeviceProfileData} as TOML: the seven top-level keys the simulator's DeviceProfile takes
+ * Writes a {@link Calibration} as TOML: the seven top-level keys of its {@link DeviceProfile}
  * ({@code name}, {@code readLatencyNs}, {@code writeLatencyNs}, {@code flushLatencyNs}, {@code readBytesPerSec},
  * {@code writeBytesPerSec}, {@code parallelism}), then one {@code [[measurement]]} table per cell with {@code op},
  * {@code blockBytes}, {@code depth}, {@code bytesPerSec}, {@code iops}, {@code meanLatencyNs}. A writer only; realio
@@ -14,8 +15,9 @@ public final class ProfileToml {
     }
 
     /** The TOML text; {@code comment} (one line, may be empty) goes first as a comment. */
-    public static String write(final DeviceProfileData p, final String comment) {
-        final StringBuilder out = new StringBuilder(256 + 160 * p.measurements().size());
+    public static String write(final Calibration calibration, final String comment) {
+        final DeviceProfile p = calibration.profile();
+        final StringBuilder out = new StringBuilder(256 + 160 * calibration.measurements().size());
         if (!comment.isEmpty()) {
             if (comment.contains("\n")) {
                 throw new IllegalArgumentException("the comment is one line");
@@ -29,7 +31,7 @@ public final class ProfileToml {
         out.append("readBytesPerSec = ").append(p.readBytesPerSec()).append('\n');
         out.append("writeBytesPerSec = ").append(p.writeBytesPerSec()).append('\n');
         out.append("parallelism = ").append(p.parallelism()).append('\n');
-        for (final Measurement m : p.measurements()) {
+        for (final Measurement m : calibration.measurements()) {
             out.append("\n[[measurement]]\n");
             out.append("op = ").append(string(m.op().name().toLowerCase(Locale.ROOT))).append('\n');
             out.append("blockBytes = ").append(m.blockBytes()).append('\n');

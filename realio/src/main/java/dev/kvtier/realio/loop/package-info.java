@@ -3,6 +3,7 @@
  * {@code System.nanoTime} and drives one polled device on one thread: each step reads the clock once, runs the
  * timers that are due, flushes the device's batch of submissions and hands its completions to a consumer (the
  * composition root wires that to {@code KvServer::onIoComplete}). When a step did nothing it blocks in the device
- * until a completion or the next timer, instead of spinning.
+ * until a completion or the next timer, instead of spinning. A caller waits for one asynchronous call into the core
+ * (open, shutdown) with a {@link dev.kvtier.realio.loop.Completion}.
  */
 package dev.kvtier.realio.loop;

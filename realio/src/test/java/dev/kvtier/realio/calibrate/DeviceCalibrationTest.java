@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.port.IoOp;
+import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.realio.testkit.Scratch;
 import dev.kvtier.realio.testkit.Uring;
 import java.io.ByteArrayOutputStream;
@@ -43,7 +44,7 @@ class DeviceCalibrationTest {
     @Test
     void shouldEscapeStringsAndNeverWriteABareNewline() {
         assertEquals("\"a\\\"b\\\\c\\nd\"", ProfileToml.string("a\"b\\c\nd"));
-        final DeviceProfileData p = new DeviceProfileData("x", 1, 2, 3, 4, 5, 6,
+        final Calibration p = new Calibration(new DeviceProfile("x", 1, 2, 3, 4, 5, 6),
             List.of(new Measurement(IoOp.WRITE, 4096, 1, 10, 2, 500, 20, 0)));
         final String text = ProfileToml.write(p, "");
         assertTrue(text.startsWith("name = \"x\"\nreadLatencyNs = 1\n"), text);

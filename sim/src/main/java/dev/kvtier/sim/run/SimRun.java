@@ -7,15 +7,17 @@ import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
-import dev.kvtier.harness.run.FanOutSink;
-import dev.kvtier.harness.run.RunRecorder;
-import dev.kvtier.harness.run.RunReport;
-import dev.kvtier.harness.run.RunSpec;
-import dev.kvtier.journal.codec.EventDigest;
 import dev.kvtier.harness.check.CrashChecker;
 import dev.kvtier.harness.check.Invariant;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.check.InvariantViolation;
+import dev.kvtier.harness.entropy.SeededEntropy;
+import dev.kvtier.harness.metrics.RunMetrics;
+import dev.kvtier.harness.run.FanOutSink;
+import dev.kvtier.harness.run.RunRecorder;
+import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.harness.run.RunSpec;
+import dev.kvtier.harness.workload.WorkloadDriver;
 import dev.kvtier.sim.device.CrashOutcome;
 import dev.kvtier.sim.device.FileRange;
 import dev.kvtier.sim.device.MisdirectedWrite;
@@ -23,11 +25,8 @@ import dev.kvtier.sim.device.SimDevice;
 import dev.kvtier.sim.device.SimMetaDevice;
 import dev.kvtier.sim.host.HostCostModel;
 import dev.kvtier.sim.loop.EventLoop;
-import dev.kvtier.harness.entropy.SeededEntropy;
 import dev.kvtier.sim.loop.ServerThread;
 import dev.kvtier.sim.memory.ProvenanceMemory;
-import dev.kvtier.harness.metrics.RunMetrics;
-import dev.kvtier.harness.workload.WorkloadDriver;
 import java.util.List;
 
 /**
@@ -54,8 +53,6 @@ public final class SimRun {
     private final ServerThread serverThread;
     private final ProvenanceMemory memory = new ProvenanceMemory();
     private final FanOutSink sink = new FanOutSink();
-    private final EventDigest digest = new EventDigest();
-    private final RunMetrics metrics;
     private final HostCostModel costs;
     private final SimDevice device;
     private final SimMetaDevice indexDevice;
@@ -86,7 +83,6 @@ public final class SimRun {
         this.loop = new EventLoop(model.maxEvents());
         this.serverThread = new ServerThread(loop);
         this.costs = new HostCostModel(model.host(), serverThread, GPU_REGION);
-        this.metrics = new RunMetrics(serverThread);
         memory.setListener(costs);
         final SeededEntropy root = new SeededEntropy(seed);
         this.device = new SimDevice(model.device(), spec.core().l2Bytes(), loop, serverThread,
@@ -97,7 +93,7 @@ public final class SimRun {
         this.checker = InvariantChecker.standard(spec.core(), serverThread,
             () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(),
             spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0, List.of(crashChecker));
-        this.recorder = new RunRecorder(checker);
+        this.recorder = new RunRecorder(checker, new RunMetrics(serverThread), serverThread);
         this.server = newServer();
         final long crashAt = model.faults().crashAtEvent();
         sink.add(event -> {
@@ -105,7 +101,8 @@ public final class SimRun {
                 throw new PowerLoss();
             }
         });
-        sink.add(costs).add(checker).add(metrics).add(digest.sink(serverThread));
+        sink.add(costs);
+        recorder.observe(sink);
         for (final EventSink extra : extraSinks) {
             sink.add(extra);
         }
@@ -231,9 +228,8 @@ public final class SimRun {
     }
 
     private RunReport report(final String violation) {
-        return recorder.report(spec.scenario(), "virtual", seed, digest.eventCount(), loop.nowNs(), digest.finish(),
-            violation, metrics, new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(),
-                server.engine().writeErrors()));
+        return recorder.report(spec.scenario(), "virtual", seed, loop.nowNs(), violation,
+            new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(), server.engine().writeErrors()));
     }
 
     /** The simulated data device, for tests and reports. */

@@ -1,4 +1,4 @@
-package dev.kvtier.cli.real;
+package dev.kvtier.realio.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package dev.kvtier.cli.real;
+package dev.kvtier.realio.calibrate;
 
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.geometry.PrefixKey;
@@ -12,8 +12,8 @@ import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.store.LoadRange;
-import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.realio.memory.NativeMemory;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

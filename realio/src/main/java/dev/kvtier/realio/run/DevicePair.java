@@ -1,4 +1,4 @@
-package dev.kvtier.cli.real;
+package dev.kvtier.realio.run;
 
 import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;

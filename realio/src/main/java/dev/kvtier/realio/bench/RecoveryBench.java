@@ -1,4 +1,4 @@
-package dev.kvtier.cli.real;
+package dev.kvtier.realio.bench;
 
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
@@ -7,14 +7,17 @@ import dev.kvtier.core.index.IndexChunk;
 import dev.kvtier.core.index.IndexCodec;
 import dev.kvtier.core.index.IndexLayout;
 import dev.kvtier.core.port.Device;
+import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.realio.device.Devices;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.device.OpenResult;
 import dev.kvtier.realio.device.PolledDevice;
+import dev.kvtier.realio.loop.Completion;
 import dev.kvtier.realio.loop.RealLoop;
 import dev.kvtier.realio.memory.NativeMemory;
+import dev.kvtier.realio.run.RealRun;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -77,6 +80,20 @@ public final class RecoveryBench {
 
     /** The built index: what recovery must find. */
     public record Built(int liveChunks, long records, long logBytes) { }
+
+    /** The core's {@link CoreEvent.IndexOpened} decision and the wall time it was made at. */
+    private static final class Recovered implements EventSink {
+        private CoreEvent.IndexOpened event;
+        private long atNs;
+
+        @Override
+        public void emit(final CoreEvent e) {
+            if (e instanceof CoreEvent.IndexOpened o) {
+                atNs = System.nanoTime();
+                event = o;
+            }
+        }
+    }
 
     private RecoveryBench() {
     }
@@ -148,33 +165,23 @@ public final class RecoveryBench {
             .withL1Bytes(spec.slotBytes());
         final long bufferBytes = RealRun.indexBufferBytes(config);
         final OpenResult opened = Devices.open(path, spec.layout().deviceBytes(), 1, choice);
-        final long[] recoveredAt = new long[1];
-        final CoreEvent.IndexOpened[] event = new CoreEvent.IndexOpened[1];
+        final Recovered recovered = new Recovered();
         try (PolledDevice index = opened.orThrow();
              NativeMemory memory = new NativeMemory(config.l1PoolBytes() + bufferBytes)) {
-            final KvServer server = new KvServer(config, memory, refusingDevice(config.l2Bytes()), index, e -> {
-                if (e instanceof CoreEvent.IndexOpened o) {
-                    recoveredAt[0] = System.nanoTime();
-                    event[0] = o;
-                }
-            });
+            final KvServer server = new KvServer(config, memory, refusingDevice(config.l2Bytes()), index, recovered);
             final RealLoop loop = RealLoop.over(index, server::onIoComplete);
-            final String[] error = {null};
-            final boolean[] done = {false};
+            final Completion open = new Completion();
             final long t0 = System.nanoTime();
-            server.open(true, e -> {
-                error[0] = e;
-                done[0] = true;
-            });
-            if (loop.runFor(() -> done[0], 3_600_000_000_000L) != RealLoop.Outcome.STOPPED) {
+            server.open(true, open);
+            if (loop.runFor(open::done, 3_600_000_000_000L) != RealLoop.Outcome.STOPPED) {
                 throw new IllegalStateException("open did not complete within an hour");
             }
             final long t1 = System.nanoTime();
-            if (error[0] != null) {
-                throw new IllegalStateException("the index did not open: " + error[0]);
+            if (open.error() != null) {
+                throw new IllegalStateException("the index did not open: " + open.error());
             }
-            return new Timing(recoveredAt[0] - t0, t1 - t0, event[0].recovered(), event[0].records(),
-                event[0].bytesRead());
+            final CoreEvent.IndexOpened event = recovered.event;
+            return new Timing(recovered.atNs - t0, t1 - t0, event.recovered(), event.records(), event.bytesRead());
         }
     }
 

@@ -1,0 +1,41 @@
+package dev.kvtier.cli;
+
+import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.realio.run.BadDevice;
+import dev.kvtier.realio.run.RealRun;
+import dev.kvtier.realio.run.RealTarget;
+import dev.kvtier.scenarios.Scenario;
+import dev.kvtier.sim.run.SimRun;
+import java.io.PrintStream;
+
+/**
+ * Hands a loaded scenario to the composition root of a mode, with a journal beside the run: the virtual run's root is
+ * {@link SimRun} (in {@code sim}), the real run's {@link RealRun} (in {@code realio}). The journal sees every event
+ * after the run's own checks, stamped by the root's event clock, and is closed when the run ends, however it ends.
+ */
+public final class Dispatch {
+    private Dispatch() {
+    }
+
+    /** Runs {@code sc} in virtual time with {@code seed}. */
+    public static RunReport virtual(final Scenario sc, final long seed, final JournalRecording journal) {
+        final SimRun sim = new SimRun(sc.spec(), sc.sim(), seed, journal.sinks());
+        journal.start(sim.serverClock());
+        try {
+            return sim.run();
+        } finally {
+            journal.close();
+        }
+    }
+
+    /** Runs {@code sc} on the real devices of {@code target} with {@code seed}; progress lines go to {@code out}. */
+    public static RealRun.Result real(final Scenario sc, final long seed, final RealTarget target,
+                                      final JournalRecording journal, final PrintStream out) throws BadDevice {
+        try (RealRun run = RealRun.open(sc.spec(), seed, target, journal.sinks(), out)) {
+            journal.start(run.eventClock());
+            return run.run();
+        } finally {
+            journal.close();
+        }
+    }
+}
