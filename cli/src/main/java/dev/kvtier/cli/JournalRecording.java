@@ -3,6 +3,7 @@ package dev.kvtier.cli;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
+import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.journal.file.JournalHeader;
 import dev.kvtier.journal.file.JournalWriter;
@@ -39,7 +40,7 @@ public final class JournalRecording implements EventSink, Clock {
     }
 
     /** A recording into {@code dir} (absent or empty), or none when {@code dir} is null. */
-    public static JournalRecording open(final Path dir, final Scenario sc, final long seed, final String mode)
+    public static JournalRecording open(final Path dir, final Scenario sc, final long seed, final RunMode mode)
         throws JournalException {
         return open(dir, sc, seed, mode, Long.MAX_VALUE);
     }
@@ -48,15 +49,23 @@ public final class JournalRecording implements EventSink, Clock {
      * As above, on a journal disk that holds at most {@code maxBytes} (a full disk, injected): past it the journal
      * keeps and seals the events before, and {@link #finish} reports the disk full.
      */
-    public static JournalRecording open(final Path dir, final Scenario sc, final long seed, final String mode,
+    public static JournalRecording open(final Path dir, final Scenario sc, final long seed, final RunMode mode,
                                         final long maxBytes) throws JournalException {
         final JournalRecording recording = new JournalRecording(dir);
         if (dir != null) {
             final JournalHeader header = JournalHeader.of(sc.text(), seed, sc.knobs(), ConfigDigest.of(sc.knobs()),
-                codeVersion(), mode);
+                codeVersion(), headerMode(mode));
             recording.writer = new JournalWriter(dir, header, recording, maxBytes);
         }
         return recording;
+    }
+
+    /** The mode as the journal header spells it. */
+    private static String headerMode(final RunMode mode) {
+        return switch (mode) {
+            case VIRTUAL -> JournalHeader.VIRTUAL;
+            case REAL -> JournalHeader.REAL;
+        };
     }
 
     /** The sinks a runner adds: this recording when it writes a journal, else none. */

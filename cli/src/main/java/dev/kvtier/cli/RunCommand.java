@@ -1,6 +1,7 @@
 package dev.kvtier.cli;
 
 import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
+import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.realio.device.IoChoice;
@@ -57,7 +58,7 @@ public final class RunCommand implements Callable<Integer> {
     long journalMaxBytes = Long.MAX_VALUE;
 
     @Option(names = "--mode", description = "virtual (default) or real")
-    String mode = "virtual";
+    RunMode mode = RunMode.VIRTUAL;
 
     @Option(names = "--device", paramLabel = "PATH", description = "real mode: the L2 file or block device")
     Path device;
@@ -95,20 +96,9 @@ public final class RunCommand implements Callable<Integer> {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }
-        if (!mode.equals("virtual") && !mode.equals("real")) {
-            System.err.println("kvtier: --mode must be virtual or real, got '" + mode + "'");
-            return ExitCodes.BAD_INPUT;
-        }
-        if (mode.equals("real") != (device != null)) {
-            System.err.println("kvtier: --device PATH goes with --mode real (and only with it)");
-            return ExitCodes.BAD_INPUT;
-        }
-        if (device == null && (indexDevice != null || recover)) {
-            System.err.println("kvtier: --index-device and --recover go with --mode real");
-            return ExitCodes.BAD_INPUT;
-        }
-        if (timeoutSeconds < 1 || timeoutSeconds > Long.MAX_VALUE / 1_000_000_000L) {
-            System.err.println("kvtier: --timeout must be a positive number of seconds, got " + timeoutSeconds);
+        final String bad = badOptions();
+        if (bad != null) {
+            System.err.println("kvtier: " + bad);
             return ExitCodes.BAD_INPUT;
         }
         out.println("SEED=" + seed + " scenario=" + sc.name() + " mode=" + mode);
@@ -121,16 +111,9 @@ public final class RunCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         final long t0 = System.nanoTime();
-        final RunReport r;
-        RealRun.Result real = null;
+        final Outcome outcome;
         try {
-            if (mode.equals("real")) {
-                real = Dispatch.real(sc, seed, new RealTarget(device, indexDevice, recover, io,
-                    timeoutSeconds * 1_000_000_000L), recording, out);
-                r = real.report();
-            } else {
-                r = Dispatch.virtual(sc, seed, recording);
-            }
+            outcome = dispatch(sc, recording, out);
         } catch (final BadDevice e) {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
@@ -140,11 +123,47 @@ public final class RunCommand implements Callable<Integer> {
             System.err.println("reproduce: " + reproduce());
             return ExitCodes.CRASH;
         }
-        final long wallNs = System.nanoTime() - t0;
-        summary(out, r, wallNs);
-        if (real != null) {
-            realSummary(out, real);
+        summary(out, outcome.report(), System.nanoTime() - t0);
+        if (outcome.real() != null) {
+            realSummary(out, outcome.real());
         }
+        return finish(outcome, recording, out);
+    }
+
+    /** What a run of either mode returned: its report, and in real mode what only the real root knows. */
+    private record Outcome(RunReport report, RealRun.Result real) { }
+
+    /** Null, or what is wrong with the options' combination (each option parsed on its own already). */
+    private String badOptions() {
+        if ((mode == RunMode.REAL) != (device != null)) {
+            return "--device PATH goes with --mode real (and only with it)";
+        }
+        if (device == null && (indexDevice != null || recover)) {
+            return "--index-device and --recover go with --mode real";
+        }
+        if (timeoutSeconds < 1 || timeoutSeconds > Long.MAX_VALUE / 1_000_000_000L) {
+            return "--timeout must be a positive number of seconds, got " + timeoutSeconds;
+        }
+        return null;
+    }
+
+    /** Hands the run to the root of its mode. */
+    private Outcome dispatch(final Scenario sc, final JournalRecording recording, final PrintStream out)
+        throws BadDevice {
+        return switch (mode) {
+            case VIRTUAL -> new Outcome(Dispatch.virtual(sc, seed, recording), null);
+            case REAL -> {
+                final RealRun.Result real = Dispatch.real(sc, seed, new RealTarget(device, indexDevice, recover, io,
+                    timeoutSeconds * 1_000_000_000L), recording, out);
+                yield new Outcome(real.report(), real);
+            }
+        };
+    }
+
+    /** Closes the journal, writes the report, and says how the run ended (its exit code). */
+    private int finish(final Outcome outcome, final JournalRecording recording, final PrintStream out) {
+        final RunReport r = outcome.report();
+        final RealRun.Result real = outcome.real();
         if (!recording.finish(out, System.err)) {
             return ExitCodes.BAD_INPUT;
         }
@@ -188,13 +207,12 @@ public final class RunCommand implements Callable<Integer> {
 
     static void summary(final PrintStream out, final RunReport r, final long wallNs) {
         final RunReport.Metrics m = r.metrics();
-        if (r.mode().equals("real")) {
-            out.printf("events %,d  run %.3f s of wall time (%.3f s with set-up and tear-down), peak heap %d MiB%n",
-                r.events(), r.virtualNanos() / 1e9, wallNs / 1e9, peakHeapBytes() >> 20);
-        } else {
-            out.printf("events %,d  virtual %.3f s  wall %.3f s  (%.0f events/s, virtual/wall %.1fx, peak heap %d MiB)%n",
-                r.events(), r.virtualNanos() / 1e9, wallNs / 1e9, r.events() / (wallNs / 1e9),
-                (double) r.virtualNanos() / wallNs, peakHeapBytes() >> 20);
+        switch (r.mode()) {
+            case REAL -> out.printf("events %,d  run %.3f s of wall time (%.3f s with set-up and tear-down), peak heap "
+                + "%d MiB%n", r.events(), r.elapsedNanos() / 1e9, wallNs / 1e9, peakHeapBytes() >> 20);
+            case VIRTUAL -> out.printf("events %,d  virtual %.3f s  wall %.3f s  (%.0f events/s, virtual/wall %.1fx, "
+                + "peak heap %d MiB)%n", r.events(), r.elapsedNanos() / 1e9, wallNs / 1e9, r.events() / (wallNs / 1e9),
+                (double) r.elapsedNanos() / wallNs, peakHeapBytes() >> 20);
         }
         for (final RunReport.Phase p : r.phases()) {
             out.printf("phase %-6s %.3f s%n", p.name(), p.durationNanos() / 1e9);
@@ -212,7 +230,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         out.printf("store ack p50 %.2f ms p99 %.2f ms  load p50 %.2f ms p99 %.2f ms  server busy %.1f %%%n",
             m.storeAckNanos().p50() / 1e6, m.storeAckNanos().p99() / 1e6, m.loadNanos().p50() / 1e6,
-            m.loadNanos().p99() / 1e6, 100.0 * m.serverBusyNanos() / Math.max(1, r.virtualNanos()));
+            m.loadNanos().p99() / 1e6, 100.0 * m.serverBusyNanos() / Math.max(1, r.elapsedNanos()));
         out.println("digest " + r.eventDigest());
         out.println(r.ok() ? "OK: all invariants held" : "VIOLATION: " + r.violation());
     }

@@ -94,7 +94,7 @@ public final class SignoffCommand implements Callable<Integer> {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }
-        RunCommand.summary(out, real, real.virtualNanos());
+        RunCommand.summary(out, real, real.elapsedNanos());
         final Path deviceToml = profile != null ? profile : results.resolve(base + "-device.toml");
         if (profile == null) {
             out.println("== calibrating " + device + " -> " + deviceToml);

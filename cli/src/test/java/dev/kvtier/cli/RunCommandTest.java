@@ -18,7 +18,7 @@ class RunCommandTest {
         assertEquals(ExitCodes.OK, Main.execute("run", "pr90-evict-small", "--seed", "3", "--report",
             report.toString()));
         final JsonNode r = ReportJson.mapper().readTree(Files.readString(report));
-        for (final String field : new String[] {"scenario", "mode", "seed", "events", "virtualNanos", "eventDigest",
+        for (final String field : new String[] {"scenario", "mode", "seed", "events", "elapsedNanos", "eventDigest",
             "invariantViolations"}) {
             assertTrue(r.has(field), field);
         }

@@ -3,6 +3,7 @@ package dev.kvtier.cli.explore;
 import dev.kvtier.cli.Dispatch;
 import dev.kvtier.cli.ExitCodes;
 import dev.kvtier.cli.JournalRecording;
+import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.scenarios.Scenario;
@@ -117,7 +118,7 @@ public final class Explorer {
         err.println("FAILED at seed " + plan.seed() + ": " + failure);
         err.println("reproduce: " + plan.runCommand(scenario));
         try {
-            final JournalRecording recording = JournalRecording.open(dir, sc, plan.seed(), "virtual");
+            final JournalRecording recording = JournalRecording.open(dir, sc, plan.seed(), RunMode.VIRTUAL);
             try {
                 Dispatch.virtual(sc, plan.seed(), recording);
             } catch (final RuntimeException e) {

@@ -7,12 +7,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Invariant 16: every request that arrives finishes exactly once, within {@code boundNs} of virtual time; every
- * save is released exactly once and then committed; every grouped store that reached the server completes (a
- * store that waited for memory proceeded); every load finishes. Checked as events arrive (a second release, a
- * late finish) and at the end of the run (anything left open). Skips: the time bound for requests that arrived
- * while device faults were still being injected (before {@code faultsUntilNs}); they must still finish. Maps are
- * used for point look-ups only.
+ * Invariant 16: every request that arrives finishes exactly once, within {@code boundNs} on the run's clock (virtual
+ * time in a simulated run, wall time in a real one); every save is released exactly once and then committed; every
+ * grouped store that reached the server completes (a store that waited for memory proceeded); every load finishes.
+ * Checked as events arrive (a second release, a late finish) and at the end of the run (anything left open). Skips:
+ * the time bound for requests that arrived while device faults were still being injected (before
+ * {@code faultsUntilNs}); they must still finish. Maps are used for point look-ups only.
  */
 public final class LivenessChecker implements Checker {
     private final long boundNs;

@@ -80,7 +80,7 @@ public final class RunRecorder implements WorkloadDriver.Observer {
      * The report of a run: identity, the digest's figures, the metrics and what was recorded here; {@code nanos} is
      * the run's elapsed time on its clock. Finishes the digest: call it once, after the last event.
      */
-    public RunReport report(final String scenario, final String mode, final long seed, final long nanos,
+    public RunReport report(final String scenario, final RunMode mode, final long seed, final long nanos,
                             final String violation, final Extras extras) {
         final RunMetrics m = metrics;
         final RunReport.Metrics figures = new RunReport.Metrics(m.storedBytes(), m.loadedBytes(), m.l1HitRatio(),

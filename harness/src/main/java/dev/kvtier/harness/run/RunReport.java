@@ -8,17 +8,18 @@ import java.util.Map;
  * The result of one run, in the shape the CLI writes as JSON.
  *
  * @param scenario            scenario name
- * @param mode                "virtual" or "real"
+ * @param mode                how the run kept time (written {@code virtual} or {@code real})
  * @param seed                the root seed
  * @param events              core and driver events emitted
- * @param virtualNanos        virtual (or wall, in real mode) time at the end
+ * @param elapsedNanos        the run's elapsed time on its clock: virtual time in mode {@code virtual}, wall time (from
+ *                            the workload's start to its end) in mode {@code real}
  * @param eventDigest         SHA-256 over the canonical encoding of every event with its time, in order
  * @param invariantViolations 0, or 1 with {@code violation} saying which
  * @param violation           the first violation's message, or null
  * @param metrics             the figures
  * @param phases              each phase's name and duration
  */
-public record RunReport(String scenario, String mode, long seed, long events, long virtualNanos, String eventDigest,
+public record RunReport(String scenario, RunMode mode, long seed, long events, long elapsedNanos, String eventDigest,
                         int invariantViolations, String violation, Metrics metrics, List<Phase> phases) {
 
     /** One phase's duration. */

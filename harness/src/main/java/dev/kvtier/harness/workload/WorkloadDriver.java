@@ -25,8 +25,9 @@ import java.util.function.Consumer;
  * Drives a {@link WorkloadSpec} through the core: a closed loop of engine lanes, each request doing lookup, load of
  * the cached prefix (every loaded slot checked against its key's content), allocation, prefill on a shared GPU, and
  * save; phases drained one after another. Works on any loop: the simulator's virtual one or the real wall-clock
- * one. Every call into the core goes through {@code serverInputs} (the simulator's server thread, so it costs host
- * time and is served in order), and {@code serverClock} is the time of the server's work.
+ * one. Every call into the core goes through {@code serverInputs} (in virtual time the simulated server thread, so it
+ * costs host time and is served in order; on the wall clock a direct call), and {@code serverClock} is the time of the
+ * server's work.
  */
 public final class WorkloadDriver {
     /** What the driver reports besides events. */

@@ -13,6 +13,7 @@ import dev.kvtier.harness.check.InvariantViolation;
 import dev.kvtier.harness.entropy.SeededEntropy;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.run.FanOutSink;
+import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.run.RunRecorder;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.harness.run.RunSpec;
@@ -211,7 +212,7 @@ public final class RealRun implements AutoCloseable {
             violation = v.getMessage();
         }
         final long end = recorder.done() ? recorder.finishedNs() : System.nanoTime();
-        final RunReport report = recorder.report(spec.scenario(), "real", seed, end - startNs, violation,
+        final RunReport report = recorder.report(spec.scenario(), RunMode.REAL, seed, end - startNs, violation,
             new RunRecorder.Extras(0, 0, server.engine().writeErrors()));
         return new Result(report, index, server.engine().durableCommits(), shutdownError);
     }

@@ -14,6 +14,7 @@ import dev.kvtier.harness.check.InvariantViolation;
 import dev.kvtier.harness.entropy.SeededEntropy;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.run.FanOutSink;
+import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.run.RunRecorder;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.harness.run.RunSpec;
@@ -30,10 +31,11 @@ import dev.kvtier.sim.memory.ProvenanceMemory;
 import java.util.List;
 
 /**
- * The simulator's composition root: wires one core to a simulated data device, a simulated index device and memory,
- * a host cost model, the invariant checker, metrics and the event digest, drives the workload in virtual time, and
- * reports. One spec and one seed give one run, bit for bit: nothing here reads the wall clock, starts a thread or
- * draws unseeded randomness, and every collection whose order matters is ordered.
+ * The virtual run's composition root: wires one core to a simulated data device, a simulated index device and memory
+ * and a host cost model (all as the {@link SimModel} says), and to the run's checker, metrics and event digest
+ * ({@link RunRecorder}, shared with the real root), drives the workload in virtual time, and reports. One
+ * {@link RunSpec}, one model and one seed give one run, bit for bit: nothing here reads the wall clock, starts a
+ * thread or draws unseeded randomness, and every collection whose order matters is ordered.
  *
  * <p>A crash ({@code faults.crashAtEvent}, counted in core events from 0) is a simulated power loss at that event:
  * the core, its client and the workload's requests in flight vanish with every scheduled loop event; the devices lose
@@ -228,7 +230,7 @@ public final class SimRun {
     }
 
     private RunReport report(final String violation) {
-        return recorder.report(spec.scenario(), "virtual", seed, loop.nowNs(), violation,
+        return recorder.report(spec.scenario(), RunMode.VIRTUAL, seed, loop.nowNs(), violation,
             new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(), server.engine().writeErrors()));
     }
 

@@ -98,7 +98,7 @@ class FaultKindsTest {
             new FaultPlan(0, 0, 0, 0, 1, FOREVER).withMetaFullAfterWrites(1), run);
         assertTrue(full.of("CommitRefused") > 0, "durable commits refused: " + full.byName);
         assertEquals(0, full.of("Committed"), "nothing became visible without a durable record");
-        final long half = new SimRun(spec(CommitMode.DURABLE), Specs.MODEL, 5, List.of()).run().virtualNanos() / 2;
+        final long half = new SimRun(spec(CommitMode.DURABLE), Specs.MODEL, 5, List.of()).run().elapsedNanos() / 2;
         final Counts healed = run(CommitMode.DURABLE,
             new FaultPlan(0, 0, 0, 0, 1, half).withMetaFullAfterWrites(1), run);
         assertTrue(healed.of("CommitRefused") > 0 && healed.of("Committed") > 0,
