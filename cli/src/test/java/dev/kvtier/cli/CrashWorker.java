@@ -17,9 +17,9 @@ import java.util.List;
 /**
  * The child JVM of the kill test: runs a real-mode workload that keeps writing (thousands of distinct prompts through a
  * small L2 ring, which wraps every few requests) on two files, and prints one line per event the parent needs:
- * {@code OPENED} once the index is formatted (its IndexOpened decision), {@code COMMIT hi lo allocationId} for every commit acknowledged (in
- * durable mode, only after its bytes and its index record are durable), {@code EVICT hi lo allocationId} for every
- * chunk that leaves the ring. Each line is written to the pipe before the core goes on, so the core submits no I/O
+ * {@code OPENED} once the index is formatted (its IndexOpened decision), {@code COMMIT hi lo allocationId} for every
+ * commit acknowledged (in durable mode, only after its bytes and its index record are durable),
+ * {@code EVICT hi lo allocationId} for every chunk that leaves the ring. Each line is written to the pipe before the core goes on, so the core submits no I/O
  * the parent has not been told about; the parent kills this JVM with SIGKILL mid-run.
  *
  * <p>Arguments: {@code SCENARIO.toml DATA INDEX auto|uring|filechannel}.
