@@ -18,7 +18,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Architecture and determinism rules for {@code core} (ARCHITECTURE.md, STYLE.md rule 5): it depends on no other
- * kvtier module, and nothing in it reads the wall clock, sleeps, starts threads or uses unseeded randomness.
+ * kvtier module, and nothing in it reads the wall clock, sleeps, starts threads or uses unseeded randomness. The
+ * same determinism rules hold for {@code harness}, which shares run logic between both modes; they are checked with
+ * the simulator's ({@code SimDeterminismRulesTest}, whose module sees the harness) and in {@code harness} itself.
  */
 class ArchitectureTest {
     private static JavaClasses core;
@@ -32,8 +34,9 @@ class ArchitectureTest {
     @Test
     void coreShouldDependOnNoOtherKvtierModule() {
         noClasses().that().resideInAPackage("dev.kvtier.core..")
-            .should().dependOnClassesThat().resideInAnyPackage("dev.kvtier.journal..", "dev.kvtier.sim..",
-                "dev.kvtier.realio..", "dev.kvtier.scenarios..", "dev.kvtier.cli..", "dev.kvtier.property..")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.kvtier.journal..", "dev.kvtier.harness..",
+                "dev.kvtier.sim..", "dev.kvtier.realio..", "dev.kvtier.scenarios..", "dev.kvtier.cli..",
+                "dev.kvtier.property..")
             .check(core);
     }
 
