@@ -108,57 +108,76 @@ public final class IoMeter implements CompletionSink {
         }
     }
 
-    /** Writes {@code [0, spanBytes)} sequentially with {@code block} writes at depth 8, so reads hit real data. */
-    public void fill(final long block) {
-        final long[] next = {0};
-        final int[] pending = {0};
-        final CompletionSink done = (ioId, result) -> {
+    /** The fill's writes in flight; a failed write stops the calibration (the disk refused a plain write). */
+    private static final class FillWrites implements CompletionSink {
+        private final long block;
+        private int pending;
+
+        FillWrites(final long block) {
+            this.block = block;
+        }
+
+        @Override
+        public void complete(final long ioId, final long result) {
             if (result != block) {
                 throw new IllegalStateException("fill write at " + ioId + " failed: " + result);
             }
-            pending[0]--;
-        };
+            pending--;
+        }
+    }
+
+    /** One I/O a caller waits for, and its result once it completed. */
+    private static final class OneIo implements CompletionSink {
+        private boolean done;
+        private long result;
+
+        @Override
+        public void complete(final long ioId, final long r) {
+            result = r;
+            done = true;
+        }
+    }
+
+    /** Writes {@code [0, spanBytes)} sequentially with {@code block} writes at depth 8, so reads hit real data. */
+    public void fill(final long block) {
+        final FillWrites writes = new FillWrites(block);
         final int slots = (int) Math.max(1, Math.min(8, buffers.sizeBytes() / block));
-        while (next[0] < spanBytes || pending[0] > 0) {
-            while (next[0] < spanBytes && pending[0] < Math.min(slots, device.depth())) {
-                final long len = Math.min(block, spanBytes - next[0]);
-                device.submitBlock(next[0], IoOp.WRITE, next[0], buffers, (next[0] / block % slots) * block, len);
-                next[0] += len;
-                pending[0]++;
+        long next = 0;
+        while (next < spanBytes || writes.pending > 0) {
+            while (next < spanBytes && writes.pending < Math.min(slots, device.depth())) {
+                final long len = Math.min(block, spanBytes - next);
+                device.submitBlock(next, IoOp.WRITE, next, buffers, (next / block % slots) * block, len);
+                next += len;
+                writes.pending++;
             }
             device.await(1_000_000_000L);
-            device.poll(done, 64);
+            device.poll(writes, 64);
         }
     }
 
     /** Mean latency of a FLUSH after a 4 KiB write, over {@code samples} rounds. */
     public long flushLatencyNs(final int samples) {
-        final long[] result = {0};
-        final boolean[] done = {false};
-        final CompletionSink sink = (ioId, r) -> {
-            result[0] = r;
-            done[0] = true;
-        };
+        final OneIo io = new OneIo();
         long sum = 0;
         for (int i = 0; i < samples; i++) {
             final long at = (long) i % (spanBytes / 4096) * 4096;
-            waitOne(sink, done, () -> device.submitBlock(1, IoOp.WRITE, at, buffers, 0, 4096));
+            waitOne(io, () -> device.submitBlock(1, IoOp.WRITE, at, buffers, 0, 4096));
             final long start = System.nanoTime();
-            waitOne(sink, done, () -> device.submitBlock(2, IoOp.FLUSH, 0, null, 0, 0));
+            waitOne(io, () -> device.submitBlock(2, IoOp.FLUSH, 0, null, 0, 0));
             sum += System.nanoTime() - start;
-            if (result[0] != 0) {
-                throw new IllegalStateException("flush failed: " + result[0]);
+            if (io.result != 0) {
+                throw new IllegalStateException("flush failed: " + io.result);
             }
         }
         return sum / Math.max(1, samples);
     }
 
-    private void waitOne(final CompletionSink sink, final boolean[] done, final Runnable submit) {
-        done[0] = false;
+    private void waitOne(final OneIo io, final Runnable submit) {
+        io.done = false;
         submit.run();
-        while (!done[0]) {
+        while (!io.done) {
             device.await(1_000_000_000L);
-            device.poll(sink, 1);
+            device.poll(io, 1);
         }
     }
 }
