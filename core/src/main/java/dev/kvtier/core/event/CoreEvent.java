@@ -117,7 +117,7 @@ public sealed interface CoreEvent {
 
     /**
      * Decision: a grouped store of {@code spanCount} spans, {@code bytes} in all, reached the server. Not an input:
-     * the client sends it while it handles a {@link SaveQueued}, so replay compares it.
+     * the client's save queue sends it in the course of a save ({@link SaveQueued}), so replay compares it.
      */
     record StoreReceived(long storeId, int spanCount, long bytes) implements Decision { }
 
