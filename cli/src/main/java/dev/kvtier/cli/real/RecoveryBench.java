@@ -144,8 +144,8 @@ public final class RecoveryBench {
 
     /** Opens a core on the index file with recover, on the wall clock. */
     public static Timing open(final Path path, final Spec spec, final IoChoice choice) {
-        final CoreConfig config = CoreConfig.defaults(spec.slotBytes()).withL2Bytes(spec.l2Bytes())
-            .withL1Bytes(spec.slotBytes());
+        final CoreConfig config = CoreConfig.builder(spec.slotBytes()).l2Bytes(spec.l2Bytes())
+            .l1Bytes(spec.slotBytes()).build();
         final long bufferBytes = RealRun.indexBufferBytes(config);
         final OpenResult opened = Devices.open(path, spec.layout().deviceBytes(), 1, choice);
         final long[] recoveredAt = new long[1];

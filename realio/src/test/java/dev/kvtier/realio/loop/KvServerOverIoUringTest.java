@@ -42,7 +42,7 @@ class KvServerOverIoUringTest {
     @Test
     void shouldStoreEvictAndLoadBackEveryByteThroughTheRealDevice() {
         Uring.assumeAvailable();
-        final CoreConfig config = CoreConfig.defaults(SLOT).withL2Bytes(L2_SLOTS * SLOT).withL1Bytes(L1_SLOTS * SLOT);
+        final CoreConfig config = CoreConfig.builder(SLOT).l2Bytes(L2_SLOTS * SLOT).l1Bytes(L1_SLOTS * SLOT).build();
         final List<CoreEvent> events = new ArrayList<>();
         final EventSink sink = events::add;
         try (Scratch scratch = new Scratch(); NativeMemory memory = new NativeMemory(4L << 20);
