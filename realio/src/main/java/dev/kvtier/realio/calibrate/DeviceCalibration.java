@@ -131,13 +131,14 @@ public final class DeviceCalibration {
     public static int run(final Path file, final Path profile, final String name, final boolean quick,
                           final PrintStream out) {
         final Plan plan = quick ? quick() : full();
-        final OpenResult opened = IoUringDevice.open(file, plan.fileBytes(), plan.depthMax());
+        final NativeMemory memory = new NativeMemory(plan.blockMax() * 8 + 64 * MIB);
+        final OpenResult opened = IoUringDevice.open(file, plan.fileBytes(), plan.depthMax(), memory);
         if (opened instanceof OpenResult.Failed f) {
+            memory.close();
             out.println("calibration needs io_uring with O_DIRECT: " + f.message());
             return 2;
         }
-        try (PolledDevice device = opened.orThrow();
-             NativeMemory memory = new NativeMemory(plan.blockMax() * 8 + 64 * MIB)) {
+        try (memory; PolledDevice device = opened.orThrow()) {
             final DeviceProfileData p = calibrate(device, memory, name, plan, out);
             final String toml = ProfileToml.write(p, "kvtier device profile of " + file.toAbsolutePath()
                 + " (io_uring, O_DIRECT, " + (quick ? "quick" : "full") + " plan)");
