@@ -112,7 +112,7 @@ public final class DeviceCalibration {
         final long parallel = Math.round(read32.iops() * (double) read4k.meanLatencyNs() / 1e9);
         return new DeviceProfileData(name, Math.max(1, read4k.meanLatencyNs()), Math.max(1, write4k.meanLatencyNs()),
             flushNs, find(all, IoOp.READ, MIB, 16).bytesPerSec(), find(all, IoOp.WRITE, MIB, 16).bytesPerSec(),
-            (int) Math.clamp(parallel, 1, 1024), all);
+            Math.clamp(parallel, 1, 1024), all);
     }
 
     private static Measurement find(final List<Measurement> all, final IoOp op, final long block, final int depth) {

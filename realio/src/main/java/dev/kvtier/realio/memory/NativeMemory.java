@@ -228,8 +228,10 @@ public final class NativeMemory implements Memory, Stamping, RegionResolver<Nati
      * Large regions are anonymous mappings advised to use transparent huge pages and touched once up front, so the
      * run does not pay first-touch page faults (on this project's VMs, faulting 5 GiB in 4 KiB pages took about
      * 24 s; with huge pages about 8 s); the arena unmaps them at close. Small regions, or any mapping that fails,
-     * come from the arena's allocator.
+     * come from the arena's allocator. The segment over a mapping is made with {@code reinterpret}, a restricted
+     * method: it is sized to exactly what was mapped and bound to the arena, which unmaps it once, at close.
      */
+    @SuppressWarnings("restricted")
     private MemorySegment mapped(final long sizeBytes) {
         if (sizeBytes < HUGE_PAGE_BYTES || kernel == null) {
             return arena.allocate(sizeBytes, Alignment.BYTES);
