@@ -59,6 +59,6 @@ public final class Devices {
 
     private static OpenResult uring(final Kernel kernel, final Path path, final long sizeBytes, final int depth,
                                     final int maxRequests, final RegionResolver<NativeRegion> memory) {
-        return IoUringDevice.open(kernel, path, sizeBytes, new IoUringDevice.Limits(depth, maxRequests, 64), memory);
+        return IoUringDevice.open(kernel, path, sizeBytes, new IoUringLimits(depth, maxRequests, 64), memory);
     }
 }

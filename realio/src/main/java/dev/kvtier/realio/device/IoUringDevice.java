@@ -63,7 +63,8 @@ public final class IoUringDevice implements PolledDevice {
     private long enterCalls;
 
     private IoUringDevice(final Kernel kernel, final IoUring ring, final Path path, final int fileFd,
-                          final long sizeBytes, final Limits limits, final RegionResolver<NativeRegion> memory) {
+                          final long sizeBytes, final IoUringLimits limits,
+                          final RegionResolver<NativeRegion> memory) {
         this.kernel = kernel;
         this.ring = ring;
         this.path = path;
@@ -81,45 +82,18 @@ public final class IoUringDevice implements PolledDevice {
         this.sqeFlags = fixed ? UringConstants.SQE_FIXED_FILE : 0;
     }
 
-    /**
-     * The device's limits.
-     *
-     * @param depth       operations at the device at once, 1..4096
-     * @param maxRequests requests accepted and not completed at once, at least {@code depth}, at most 65536
-     * @param iovPerSqe   iovecs in one READV/WRITEV, 1..1024
-     */
-    public record Limits(int depth, int maxRequests, int iovPerSqe) {
-        public Limits {
-            if (depth < 1 || depth > 4096) {
-                throw new IllegalArgumentException("depth must be in [1, 4096], got " + depth);
-            }
-            if (maxRequests < depth || maxRequests > 65536) {
-                throw new IllegalArgumentException("maxRequests must be in [depth=" + depth + ", 65536], got "
-                    + maxRequests);
-            }
-            if (iovPerSqe < 1 || iovPerSqe > UringConstants.IOV_MAX) {
-                throw new IllegalArgumentException("iovPerSqe must be in [1, 1024], got " + iovPerSqe);
-            }
-        }
-
-        /** {@code depth}, with at least 64 requests accepted and 64 iovecs an SQE. */
-        public static Limits of(final int depth) {
-            return new Limits(depth, Math.max(64, depth), 64);
-        }
-    }
-
-    /** Opens {@code path} with the real kernel; see {@link #open(Kernel, Path, long, Limits, RegionResolver)}. */
+    /** Opens {@code path} with the real kernel and {@link IoUringLimits#of} {@code depth}; see the next method. */
     public static OpenResult open(final Path path, final long sizeBytes, final int depth,
                                   final RegionResolver<NativeRegion> memory) {
-        return open(LibcKernel.create(), path, sizeBytes, Limits.of(depth), memory);
+        return open(LibcKernel.create(), path, sizeBytes, IoUringLimits.of(depth), memory);
     }
 
     /**
      * Sets up a ring of {@code limits.depth()} (rounded up to a power of two) entries and opens {@code path} with
      * O_DIRECT, pre-sizing it to {@code sizeBytes}, to move the bytes of {@code memory}'s regions.
      */
-    public static OpenResult open(final Kernel kernel, final Path path, final long sizeBytes, final Limits limits,
-                                  final RegionResolver<NativeRegion> memory) {
+    public static OpenResult open(final Kernel kernel, final Path path, final long sizeBytes,
+                                  final IoUringLimits limits, final RegionResolver<NativeRegion> memory) {
         DeviceGuard.checkSize(sizeBytes);
         final IoUring ring;
         switch (UringSetup.create(kernel, Integer.highestOneBit(limits.depth() * 2 - 1))) {

@@ -50,7 +50,7 @@ class IoUringDeviceTest extends DeviceContract {
         device.close();
         final FailingKernel k = new FailingKernel(
             flags -> (flags & UringConstants.SETUP_DEFER_TASKRUN) != 0 ? Errno.EINVAL : 0, 0);
-        device = IoUringDevice.open(k, scratch.file("b.bin"), FILE_BYTES, new IoUringDevice.Limits(8, 64, 64), memory)
+        device = IoUringDevice.open(k, scratch.file("b.bin"), FILE_BYTES, new IoUringLimits(8, 64, 64), memory)
             .orThrow();
         assertEquals(2, k.setupCalls());
         assertEquals(0, uring().setupFlags() & UringConstants.SETUP_DEFER_TASKRUN);
@@ -76,7 +76,7 @@ class IoUringDeviceTest extends DeviceContract {
     void shouldSplitARequestWithMorePiecesThanOneSqeCarries() {
         device.close();
         device = IoUringDevice.open(LibcKernel.create(), scratch.file("c.bin"), FILE_BYTES,
-            new IoUringDevice.Limits(4, 64, 2), memory).orThrow();
+            new IoUringLimits(4, 64, 2), memory).orThrow();
         final NativeRegion src = memory.allocate("src", 16 * BLOCK);
         memory.stamp(src, 0, src.sizeBytes(), 31);
         final List<IoSegment> reversed = new ArrayList<>();
@@ -154,7 +154,7 @@ class IoUringDeviceTest extends DeviceContract {
     void shouldNameEnosysWhenTheKernelHasNoIoUring() {
         final FailingKernel none = new FailingKernel(flags -> Errno.ENOSYS, 0);
         final OpenResult.Failed f = assertInstanceOf(OpenResult.Failed.class,
-            IoUringDevice.open(none, scratch.file("n.bin"), FILE_BYTES, new IoUringDevice.Limits(8, 64, 64), memory));
+            IoUringDevice.open(none, scratch.file("n.bin"), FILE_BYTES, new IoUringLimits(8, 64, 64), memory));
         assertTrue(f.message().contains("ENOSYS"), f.message());
     }
 
