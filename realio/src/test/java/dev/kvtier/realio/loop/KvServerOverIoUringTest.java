@@ -46,8 +46,8 @@ class KvServerOverIoUringTest {
         final List<CoreEvent> events = new ArrayList<>();
         final EventSink sink = events::add;
         try (Scratch scratch = new Scratch(); NativeMemory memory = new NativeMemory(4L << 20);
-             IoUringDevice device = (IoUringDevice) IoUringDevice.open(scratch.file("l2.bin"), config.l2Bytes(), 8)
-                 .orThrow()) {
+             IoUringDevice device = (IoUringDevice) IoUringDevice.open(scratch.file("l2.bin"), config.l2Bytes(), 8,
+                 memory).orThrow()) {
             final KvServer server = new KvServer(config, memory, device, sink);
             assertEquals(0, device.registerBuffers(memory.liveSegments()), "the L1 pool as a fixed buffer");
             assertEquals(1, device.fixedBufferCount());
