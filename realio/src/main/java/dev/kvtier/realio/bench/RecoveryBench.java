@@ -161,13 +161,13 @@ public final class RecoveryBench {
 
     /** Opens a core on the index file with recover, on the wall clock. */
     public static Timing open(final Path path, final Spec spec, final IoChoice choice) {
-        final CoreConfig config = CoreConfig.defaults(spec.slotBytes()).withL2Bytes(spec.l2Bytes())
-            .withL1Bytes(spec.slotBytes());
+        final CoreConfig config = CoreConfig.builder(spec.slotBytes()).l2Bytes(spec.l2Bytes())
+            .l1Bytes(spec.slotBytes()).build();
         final long bufferBytes = RealRun.indexBufferBytes(config);
-        final OpenResult opened = Devices.open(path, spec.layout().deviceBytes(), 1, choice);
+        final NativeMemory memory = new NativeMemory(config.l1PoolBytes() + bufferBytes);
+        final OpenResult opened = Devices.open(path, spec.layout().deviceBytes(), 1, choice, memory);
         final Recovered recovered = new Recovered();
-        try (PolledDevice index = opened.orThrow();
-             NativeMemory memory = new NativeMemory(config.l1PoolBytes() + bufferBytes)) {
+        try (memory; PolledDevice index = opened.orThrow()) {
             final KvServer server = new KvServer(config, memory, refusingDevice(config.l2Bytes()), index, recovered);
             final RealLoop loop = RealLoop.over(index, server::onIoComplete);
             final Completion open = new Completion();

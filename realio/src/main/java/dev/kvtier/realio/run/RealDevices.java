@@ -5,6 +5,7 @@ import dev.kvtier.realio.device.Devices;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.device.OpenResult;
 import dev.kvtier.realio.device.PolledDevice;
+import dev.kvtier.realio.memory.NativeMemory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
@@ -13,16 +14,32 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Opens the two devices of a real run as one {@link DevicePair}: the L2 device and the crash-safe index's device (by
- * default {@code DEVICE.index}), the index opened with the same kind of I/O as the L2 device got (io_uring, or the
- * FileChannel device), each pre-sized and opened with O_DIRECT. Says what it opened on the run's log.
+ * The devices of a real run and the native memory whose bytes they move: the L2 device and the crash-safe index's
+ * device (by default {@code DEVICE.index}) as one {@link DevicePair}, the index opened with the same kind of I/O as the
+ * L2 device got (io_uring, or the FileChannel device), each pre-sized and opened with O_DIRECT. The memory is
+ * allocated before the devices and released after them. Says what it opened on the run's log.
+ *
+ * @param memory  the run's native memory (L1 pool, staging, engine KV, the index buffer)
+ * @param devices the L2 and the index device
  */
-final class RealDevices {
-    private RealDevices() {
+record RealDevices(NativeMemory memory, DevicePair devices) implements AutoCloseable {
+
+    /** Closes the index and the data device, then releases the memory. */
+    @Override
+    public void close() {
+        try {
+            devices.close();
+        } finally {
+            memory.close();
+        }
     }
 
-    /** Opens both devices for a core of {@code config}; nothing stays open when it throws. */
-    static DevicePair open(final CoreConfig config, final RealTarget target, final PrintStream log) throws BadDevice {
+    /**
+     * Allocates {@code memoryBytes} of native memory and opens both devices for a core of {@code config} over it;
+     * nothing stays open when it throws.
+     */
+    static RealDevices open(final CoreConfig config, final long memoryBytes, final RealTarget target,
+                            final PrintStream log) throws BadDevice {
         final Path indexPath = target.indexPath();
         if (indexPath.toAbsolutePath().normalize().equals(target.device().toAbsolutePath().normalize())) {
             throw new BadDevice("--index-device must be another file than --device (" + indexPath + ")");
@@ -33,15 +50,24 @@ final class RealDevices {
         final boolean newDevice = !Files.exists(target.device());
         final boolean newIndex = !Files.exists(indexPath);
         final long t0 = System.nanoTime();
-        final PolledDevice device = open("device", target.device(), config.l2Bytes(), config.concurrentIos(),
-            target.io(), log);
+        // The devices move this memory's bytes; it is closed after them.
+        final NativeMemory memory = new NativeMemory(memoryBytes);
+        final PolledDevice device;
+        try {
+            device = open("device", target.device(), config.l2Bytes(), config.concurrentIos(), target.io(), memory,
+                log);
+        } catch (final BadDevice e) {
+            memory.close();
+            throw e;
+        }
         final PolledDevice index;
         try {
             // The index takes the kind of I/O the L2 device got (after any fallback): one notice, one behaviour.
             index = open("index", indexPath, RealRun.indexDeviceBytes(config), 1,
-                device.kind().equals("io_uring") ? IoChoice.URING : IoChoice.FILECHANNEL, log);
+                device.kind().equals("io_uring") ? IoChoice.URING : IoChoice.FILECHANNEL, memory, log);
         } catch (final BadDevice e) {
             device.close();
+            memory.close();
             throw e;
         }
         try {
@@ -50,15 +76,17 @@ final class RealDevices {
         } catch (final BadDevice e) {
             index.close();
             device.close();
+            memory.close();
             throw e;
         }
         log.printf("devices opened and sized in %.1f s%n", (System.nanoTime() - t0) / 1e9);
-        return new DevicePair(device, index);
+        return new RealDevices(memory, new DevicePair(device, index));
     }
 
     private static PolledDevice open(final String role, final Path path, final long sizeBytes, final int depth,
-                                     final IoChoice choice, final PrintStream log) throws BadDevice {
-        final OpenResult opened = Devices.open(path, sizeBytes, depth, choice);
+                                     final IoChoice choice, final NativeMemory memory, final PrintStream log)
+        throws BadDevice {
+        final OpenResult opened = Devices.open(path, sizeBytes, depth, choice, memory);
         return switch (opened) {
             case OpenResult.Failed f -> throw new BadDevice(role.equals("device") ? f.message()
                 : "index device: " + f.message());

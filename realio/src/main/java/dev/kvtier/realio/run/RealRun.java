@@ -34,7 +34,7 @@ import java.util.Locale;
  * checked byte for byte; every invariant checker runs as in virtual time. The L1 pool, staging and the engine KV
  * region are registered with the data device's io_uring as fixed buffers.
  *
- * <p>{@link #open} opens the devices and native memory and wires the core to them; {@link #run} first opens the
+ * <p>{@link #open} allocates the native memory, opens the devices over it and wires the core to them; {@link #run} first opens the
  * index ({@link KvServer#open}): formats a fresh one, or with {@code recover} rebuilds it from the index device, so
  * that a run after a restart finds the keys an earlier run committed and loads them (every loaded byte still checked:
  * a wrong byte is invariant 12). Then the workload runs, and the run shuts down durably through the core
@@ -47,6 +47,7 @@ public final class RealRun implements AutoCloseable {
     private final long seed;
     private final RealTarget target;
     private final PrintStream log;
+    private final RealDevices opened;
     private final DevicePair devices;
     private final NativeMemory memory;
     private final FanOutSink sink = new FanOutSink();
@@ -103,8 +104,9 @@ public final class RealRun implements AutoCloseable {
         }
     }
 
-    private RealRun(final RunSpec spec, final long seed, final RealTarget target, final DevicePair devices,
-                    final NativeMemory memory, final List<EventSink> extraSinks, final PrintStream log) {
+    private RealRun(final RunSpec spec, final long seed, final RealTarget target, final RealDevices opened,
+                    final List<EventSink> extraSinks, final PrintStream log) {
+        final DevicePair devices = opened.devices();
         if (devices.index().capacityBytes() < indexDeviceBytes(spec.core())) {
             throw new IllegalArgumentException("index device of " + devices.index().capacityBytes()
                 + " B, the index needs " + indexDeviceBytes(spec.core()) + " B");
@@ -113,8 +115,9 @@ public final class RealRun implements AutoCloseable {
         this.seed = seed;
         this.target = target;
         this.log = log;
+        this.opened = opened;
         this.devices = devices;
-        this.memory = memory;
+        this.memory = opened.memory();
         this.server = new KvServer(spec.core(), memory, devices.data(), devices.index(), sink);
         this.loop = RealLoop.over(devices, server::onIoComplete);
         this.checker = InvariantChecker.standard(spec.core(), loop, () -> server.engine().l1().entries().size(),
@@ -136,19 +139,11 @@ public final class RealRun implements AutoCloseable {
      */
     public static RealRun open(final RunSpec spec, final long seed, final RealTarget target,
                                final List<EventSink> extraSinks, final PrintStream log) throws BadDevice {
-        final DevicePair devices = RealDevices.open(spec.core(), target, log);
-        NativeMemory memory = null;
+        final RealDevices opened = RealDevices.open(spec.core(), memoryBytes(spec), target, log);
         try {
-            memory = new NativeMemory(memoryBytes(spec));
-            return new RealRun(spec, seed, target, devices, memory, extraSinks, log);
+            return new RealRun(spec, seed, target, opened, extraSinks, log);
         } catch (final RuntimeException | Error e) {
-            try {
-                if (memory != null) {
-                    memory.close();
-                }
-            } finally {
-                devices.close();
-            }
+            opened.close();
             throw e;
         }
     }
@@ -255,13 +250,9 @@ public final class RealRun implements AutoCloseable {
         return shutdown.error();
     }
 
-    /** Releases the native memory, then closes the index and the data device. */
+    /** Closes the index and the data device, then releases the native memory they moved bytes of. */
     @Override
     public void close() {
-        try {
-            memory.close();
-        } finally {
-            devices.close();
-        }
+        opened.close();
     }
 }

@@ -88,7 +88,7 @@ public final class SimRun {
         memory.setListener(costs);
         final SeededEntropy root = new SeededEntropy(seed);
         this.device = new SimDevice(model.device(), spec.core().l2Bytes(), loop, serverThread,
-            c -> serverThread.submit(() -> server.onIoComplete(c)), model.faults(), root.child("faults"));
+            c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(), root.child("faults"));
         this.indexDevice = new SimMetaDevice(model.device(), KvServer.indexLayout(spec.core()).deviceBytes(), loop,
             serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults());
         this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice);
