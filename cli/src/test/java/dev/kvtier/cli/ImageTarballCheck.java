@@ -43,7 +43,7 @@ class ImageTarballCheck {
         assertEquals("java", entrypoint.getFirst(), entrypoint.toString());
         assertEquals("dev.kvtier.cli.Main", entrypoint.getLast(), entrypoint.toString());
         for (final String flag : launcherFlags()) {
-            assertTrue(entrypoint.contains(flag), "the launcher passes " + flag + "; the image does not: " + entrypoint);
+            assertTrue(entrypoint.contains(flag), "the launcher passes " + flag + ", the image not: " + entrypoint);
         }
         final List<String> env = strings(config.get("Env"));
         assertTrue(env.contains("PATH=/opt/java/bin:/usr/bin:/bin"), env.toString());
