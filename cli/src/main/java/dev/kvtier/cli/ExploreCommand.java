@@ -1,33 +1,53 @@
 package dev.kvtier.cli;
 
 import dev.kvtier.cli.explore.Explorer;
+import dev.kvtier.cli.explore.SeedSet;
 import dev.kvtier.cli.explore.Shard;
+import dev.kvtier.cli.explore.ShardSummary;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code kvtier explore SCENARIO --seeds N [--from S] [--shard i/n]}: seeds in virtual time, swarm knobs drawn per
- * seed, stop at the first failure with its journal and the commands that reproduce and replay it.
+ * {@code kvtier explore SCENARIO --seeds N [--from S] [--shard i/n | --shard-from-env] [--keep-going]
+ * [--summary FILE]}: seeds in virtual time, swarm knobs drawn per seed; stop at the first failure (or, with
+ * {@code --keep-going}, record them all) with its journal and the commands that reproduce and replay it; write what
+ * the shard ran to a JSON summary that {@code kvtier explore merge} combines.
  */
-@Command(name = "explore", mixinStandardHelpOptions = true,
-    description = "Run many seeds in virtual time (swarm knobs per seed); stop at the first failing seed.")
+@Command(name = "explore", mixinStandardHelpOptions = true, subcommands = ExploreMergeCommand.class,
+    description = {"Run many seeds in virtual time (swarm knobs per seed); stop at the first failing seed.",
+        "'kvtier explore merge FILE...' combines the --summary files of many shards."})
 public final class ExploreCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "library name or path")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "library name or path")
     String scenario;
 
-    @Option(names = "--seeds", required = true, description = "how many seeds (the whole range, before sharding)")
-    long seeds;
+    @Option(names = "--seeds", description = "how many seeds (the whole range, before sharding); required")
+    Long seeds;
 
     @Option(names = "--from", description = "first seed (default 1)")
     long from = 1;
 
     @Option(names = "--shard", paramLabel = "i/n", description = "run only shard i of n (CI matrix, batch jobs)")
-    String shard = "0/1";
+    String shard;
+
+    @Option(names = "--shard-from-env", description = "take the shard from the environment: index from "
+        + Shard.INDEX_ENV + " (a Kubernetes Indexed Job sets it), count from " + Shard.COUNT_ENV)
+    boolean shardFromEnv;
+
+    @Option(names = "--keep-going", description = "run every seed and record every failure (journals for the "
+        + "first seed of each kind of failure) instead of stopping at the first")
+    boolean keepGoing;
+
+    @Option(names = "--summary", paramLabel = "FILE", description = "write a JSON summary of this shard (a "
+        + "directory, or a path ending in /, gets a file named after the scenario, range and shard)")
+    String summary;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a key for every seed")
     List<String> sets = new ArrayList<>();
@@ -36,20 +56,59 @@ public final class ExploreCommand implements Callable<Integer> {
         + "(default target/explore)")
     Path journals = Path.of("target", "explore");
 
+    /** The environment {@code --shard-from-env} reads (tests replace it). */
+    Map<String, String> environment = System.getenv();
+
     @Override
     public Integer call() {
-        if (seeds < 1) {
-            System.err.println("kvtier: --seeds must be at least 1, got " + seeds);
-            return ExitCodes.BAD_INPUT;
-        }
-        final Shard s;
+        final SeedSet range;
         try {
-            s = Shard.parse(shard);
+            range = range();
         } catch (final IllegalArgumentException e) {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }
         final Explorer explorer = new Explorer(scenario, sets, System.out, System.err);
-        return explorer.explore(Explorer.seeds(from, seeds, s), journals, System.console() != null, 10).exitCode();
+        final Explorer.Result r = explorer.explore(Explorer.seeds(from, seeds, range.shard()),
+            new Explorer.Options(journals, keepGoing, System.console() != null, 10));
+        if (summary == null || r.exitCode() == ExitCodes.BAD_INPUT) {
+            return r.exitCode();
+        }
+        final Path file = summaryFile(range, r.scenarioName());
+        try {
+            new ShardSummary(ShardSummary.FORMAT, r.scenarioName(), r.scenarioDigest(), sets, BuildInfo.commit(),
+                range, keepGoing, range.planned(), r.seedsRun(), r.stoppedAt(), r.wallSeconds(), r.failures(),
+                r.probes()).write(file);
+        } catch (final IOException e) {
+            System.err.println("kvtier: cannot write the summary " + file + ": " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
+        System.out.println("summary: " + file);
+        return r.exitCode();
+    }
+
+    /** The seeds this shard plans, from the options; the message names a bad or missing one. */
+    private SeedSet range() {
+        if (scenario == null) {
+            throw new IllegalArgumentException("explore needs a SCENARIO (a library name or a path)");
+        }
+        if (seeds == null || seeds < 1) {
+            throw new IllegalArgumentException("--seeds must be at least 1, got " + (seeds == null ? "none" : seeds));
+        }
+        if (shardFromEnv && shard != null) {
+            throw new IllegalArgumentException("--shard and --shard-from-env exclude each other");
+        }
+        final Shard s = shardFromEnv ? Shard.fromEnv(environment) : shard == null ? Shard.ALL : Shard.parse(shard);
+        return new SeedSet(from, seeds, s);
+    }
+
+    private Path summaryFile(final SeedSet range, final String scenarioName) {
+        final Path path = Path.of(summary);
+        if (!summary.endsWith("/") && !Files.isDirectory(path)) {
+            return path;
+        }
+        final String name = scenarioName + "-seeds-" + range.from() + "-" + (range.from() + range.seeds() - 1)
+            + "-shard-" + range.shard().index() + "-of-" + range.shard().count() + ".json";
+        return path.resolve(name);
     }
 }

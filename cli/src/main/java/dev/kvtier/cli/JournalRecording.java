@@ -9,26 +9,19 @@ import dev.kvtier.journal.file.JournalHeader;
 import dev.kvtier.journal.file.JournalWriter;
 import dev.kvtier.journal.replay.ConfigDigest;
 import dev.kvtier.scenarios.Scenario;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code kvtier run --journal DIR}: a journal written beside a run. The header holds the scenario's full text, the
- * seed, every effective knob, their {@link ConfigDigest}, the code version ({@code git rev-parse HEAD}, else
- * "unknown") and the mode; every event is stamped with the clock of the thread that serves the core (the simulated
- * server thread in virtual mode, the wall-clock loop in real mode), which the run's composition root hands it before
- * the first event ({@link Dispatch}). It is a sink and a clock, nothing more: it runs nothing. Without a directory it
- * records nothing.
+ * seed, every effective knob, their {@link ConfigDigest}, the code version (the commit the build stamped,
+ * {@link BuildInfo}, else "unknown") and the mode; every event is stamped with the clock of the thread that serves
+ * the core (the simulated server thread in virtual mode, the wall-clock loop in real mode), which the run's
+ * composition root hands it before the first event ({@link Dispatch}). It is a sink and a clock, nothing more: it runs
+ * nothing. Without a directory it records nothing.
  */
 public final class JournalRecording implements EventSink, Clock {
-    /** How long {@code git rev-parse} may take before the version is "unknown". */
-    private static final long GIT_TIMEOUT_SECONDS = 5;
-
     private final Path dir;
     private JournalWriter writer;
     private Clock clock;
@@ -121,24 +114,8 @@ public final class JournalRecording implements EventSink, Clock {
         return true;
     }
 
-    /** The commit of the working directory's repository, or "unknown". */
+    /** The commit this CLI was built from ({@link BuildInfo}), or "unknown". */
     static String codeVersion() {
-        try {
-            final Process git = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(true).start();
-            final String text;
-            try (InputStream in = git.getInputStream()) {
-                text = new String(in.readNBytes(256), StandardCharsets.US_ASCII).strip();
-            }
-            if (!git.waitFor(GIT_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                git.destroy();
-                return "unknown";
-            }
-            return git.exitValue() == 0 && text.matches("[0-9a-f]{40}") ? text : "unknown";
-        } catch (final IOException e) {
-            return "unknown";
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "unknown";
-        }
+        return BuildInfo.commit();
     }
 }

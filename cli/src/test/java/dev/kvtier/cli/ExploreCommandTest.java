@@ -1,11 +1,14 @@
 package dev.kvtier.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.cli.explore.Explorer;
 import dev.kvtier.cli.explore.SeedPlan;
+import dev.kvtier.cli.explore.SeedSet;
 import dev.kvtier.cli.explore.Shard;
+import dev.kvtier.cli.explore.ShardSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -15,38 +18,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 class ExploreCommandTest {
-    /** A tiny workload whose swarm draws, per seed, a liveness bound that half the seeds cannot meet. */
-    private static final String FLAKY = """
-        [scenario]
-        name = "flaky"
-        [model]
-        name = "tiny"
-        kvHeads = 1
-        headDim = 64
-        layers = 16
-        [workload]
-        prompts = 4
-        inputTokens = 128
-        concurrency = 2
-        prefillNsPerToken = 10000000
-        [[phase]]
-        name = "cold"
-        requests = 4
-        [core]
-        l1Fraction = 0.5
-        l2Fraction = 1.05
-        stagingBatchBytes = 262144
-        [swarm]
-        "sim.livenessBoundSeconds" = [3600, 1]
-        "core.coalesceStoreSpans" = [true, false]
-        """;
-
     @Test
     void shouldRunEverySeedExactlyOnceOverAllShards() {
         for (final int n : new int[] {1, 2, 3, 7}) {
@@ -70,6 +49,65 @@ class ExploreCommandTest {
     }
 
     @Test
+    void shouldTakeTheShardFromTheEnvironment(@TempDir final Path dir) throws IOException {
+        assertEquals(new Shard(2, 4), Shard.fromEnv(Map.of(Shard.INDEX_ENV, "2", Shard.COUNT_ENV, " 4 ")));
+        final Map<Map<String, String>, String> bad = Map.of(
+            Map.of(Shard.COUNT_ENV, "4"), "JOB_COMPLETION_INDEX is not set",
+            Map.of(Shard.INDEX_ENV, "1"), "KVTIER_SHARDS is not set",
+            Map.of(Shard.INDEX_ENV, "one", Shard.COUNT_ENV, "4"), "JOB_COMPLETION_INDEX must be a whole number",
+            Map.of(Shard.INDEX_ENV, "-1", Shard.COUNT_ENV, "4"), "JOB_COMPLETION_INDEX must be a whole number",
+            Map.of(Shard.INDEX_ENV, "4", Shard.COUNT_ENV, "4"), "need 0 <= index < count",
+            Map.of(Shard.INDEX_ENV, "0", Shard.COUNT_ENV, "0"), "need 0 <= index < count");
+        for (final Map.Entry<Map<String, String>, String> e : bad.entrySet()) {
+            final IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
+                () -> Shard.fromEnv(e.getKey()), e.getKey().toString());
+            assertTrue(x.getMessage().startsWith("--shard-from-env: ") && x.getMessage().contains(e.getValue()),
+                x.getMessage());
+        }
+        final Path scenario = dir.resolve("steady.toml");
+        Files.writeString(scenario, ExploreScenarios.STEADY);
+        final Path summary = dir.resolve("s.json");
+        final ExploreCommand explore = new ExploreCommand();
+        explore.environment = Map.of(Shard.INDEX_ENV, "1", Shard.COUNT_ENV, "3");
+        assertEquals(ExitCodes.OK, new CommandLine(explore).execute(scenario.toString(), "--seeds", "7",
+            "--shard-from-env", "--summary", summary.toString()));
+        final ShardSummary s = ShardSummary.read(summary);
+        assertEquals(new SeedSet(1, 7, new Shard(1, 3)), s.range());
+        assertEquals(2, s.seedsRun(), "seeds 2 and 5");
+        final ExploreCommand unset = new ExploreCommand();
+        unset.environment = Map.of(Shard.COUNT_ENV, "3");
+        assertEquals(ExitCodes.BAD_INPUT, new CommandLine(unset).execute(scenario.toString(), "--seeds", "7",
+            "--shard-from-env"));
+        assertEquals(ExitCodes.BAD_INPUT, Main.execute("explore", scenario.toString(), "--seeds", "7",
+            "--shard-from-env", "--shard", "0/2"));
+    }
+
+    @Test
+    void shouldFindTheFirstSeedTwoShardsShareAsListingWould() {
+        for (final long[] r : new long[][] {{1, 12}, {3, 7}, {1, 1}, {5, 30}}) {
+            for (int n1 = 1; n1 <= 6; n1++) {
+                for (int n2 = 1; n2 <= 6; n2++) {
+                    for (int i1 = 0; i1 < n1; i1++) {
+                        for (int i2 = 0; i2 < n2; i2++) {
+                            final SeedSet a = new SeedSet(1, 12, new Shard(i1, n1));
+                            final SeedSet b = new SeedSet(r[0], r[1], new Shard(i2, n2));
+                            final Long listed = Explorer.seeds(1, 12, a.shard()).stream()
+                                .filter(Explorer.seeds(r[0], r[1], b.shard())::contains).findFirst().orElse(null);
+                            assertEquals(listed, a.firstShared(b), a + " and " + b);
+                            assertEquals(Explorer.seeds(1, 12, a.shard()).size(), a.planned(), a.toString());
+                        }
+                    }
+                }
+            }
+        }
+        final SeedSet s = new SeedSet(10, 20, new Shard(3, 4));
+        assertEquals(List.of(13L, 17L, 21L, 25L, 29L), Explorer.seeds(10, 20, s.shard()));
+        assertEquals(0, s.plannedUpTo(12));
+        assertEquals(2, s.plannedUpTo(17));
+        assertEquals(5, s.plannedUpTo(100));
+    }
+
+    @Test
     void shouldDrawTheSameKnobsForASeedWhateverElseRan() {
         final TreeMap<String, List<String>> swarm = new TreeMap<>();
         swarm.put("core.a", List.of("1", "2", "3"));
@@ -85,7 +123,7 @@ class ExploreCommandTest {
     @Test
     void shouldStopAtTheFirstFailingSeedWithCommandsThatReproduceIt(@TempDir final Path dir) throws IOException {
         final Path scenario = dir.resolve("flaky.toml");
-        Files.writeString(scenario, FLAKY);
+        Files.writeString(scenario, ExploreScenarios.FLAKY);
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final Explorer.Result r = new Explorer(scenario.toString(), List.of(), new PrintStream(out, true),
@@ -111,7 +149,7 @@ class ExploreCommandTest {
     }
 
     /** "./kvtier run a --seed 3" as Main's arguments. */
-    private static String[] args(final String command) {
+    static String[] args(final String command) {
         final String[] words = command.trim().split(" +");
         assertEquals("./kvtier", words[0]);
         final String[] out = new String[words.length - 1];

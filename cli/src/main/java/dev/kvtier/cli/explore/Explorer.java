@@ -13,17 +13,23 @@ import dev.kvtier.sim.run.SimRun;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * Runs seeds one after another in virtual time, each with the swarm knobs its own stream draws, and stops at the
- * first failing seed: it re-runs that seed with a journal (one seed is one run, so the failure repeats) and prints
- * the exact {@code kvtier run} and {@code kvtier replay} commands. A terminal gets a progress bar; anything else
- * (a CI log) gets a plain line every {@code reportEvery} seeds.
+ * Runs seeds one after another in virtual time, each with the swarm knobs its own stream draws. By default it stops
+ * at the first failing seed; with {@code keepGoing} it runs every seed and records every failure. A failing seed is
+ * re-run with a journal (one seed is one run, so the failure repeats) for the first failure of each signature, and
+ * the exact {@code kvtier run} and {@code kvtier replay} commands are printed. Every run also records which event
+ * kinds it emitted (the probes of a shard summary). A terminal gets a progress bar; anything else (a CI log) gets a
+ * plain line every {@code reportEvery} seeds.
  */
 public final class Explorer {
     private final String scenario;
@@ -31,8 +37,50 @@ public final class Explorer {
     private final PrintStream out;
     private final PrintStream err;
 
-    /** What an exploration did. */
-    public record Result(int exitCode, long seedsRun, long failingSeed, String failure, double seedsPerSecond) { }
+    /** How to explore: where journals go, whether to go on past failures, how to report progress. */
+    public record Options(Path journals, boolean keepGoing, boolean terminal, int reportEvery) {
+        public Options {
+            if (reportEvery < 1) {
+                throw new IllegalArgumentException("reportEvery must be at least 1, got " + reportEvery);
+            }
+        }
+    }
+
+    /**
+     * What an exploration did.
+     *
+     * @param exitCode       0, 1 (an invariant failed), 2 (bad input: nothing ran) or 3 (a crash)
+     * @param scenarioName   the scenario's name (null on bad input)
+     * @param scenarioDigest {@link ShardSummary#digest} (null on bad input)
+     * @param seedsRun       seeds run
+     * @param stoppedAt      the failing seed it stopped at, or null when it ran every seed (or none, on bad input)
+     * @param failures       every failure, in seed order
+     * @param probes         every event kind with the seeds that emitted it
+     * @param wallSeconds    wall-clock time
+     * @param message        the first failure's message, or the bad input's, or null
+     */
+    public record Result(int exitCode, String scenarioName, String scenarioDigest, long seedsRun, Long stoppedAt,
+                         List<Failure> failures, SortedMap<String, Probe> probes, double wallSeconds,
+                         String message) {
+        public Result {
+            failures = List.copyOf(failures);
+            probes = new TreeMap<>(probes);
+        }
+
+        /** The first failing seed, or -1. */
+        public long failingSeed() {
+            return failures.isEmpty() ? -1 : failures.getFirst().seed();
+        }
+
+        /** The first failure's message (or the bad input's), or null. */
+        public String failure() {
+            return message;
+        }
+
+        static Result badInput(final String message) {
+            return new Result(ExitCodes.BAD_INPUT, null, null, 0, null, List.of(), new TreeMap<>(), 0, message);
+        }
+    }
 
     public Explorer(final String scenario, final List<String> userSets, final PrintStream out, final PrintStream err) {
         this.scenario = scenario;
@@ -52,36 +100,43 @@ public final class Explorer {
         return seeds;
     }
 
-    /** Explores; {@code journals} is where a failing seed's journal goes. */
+    /** Explores, stopping at the first failure; {@code journals} is where a failing seed's journal goes. */
     public Result explore(final List<Long> seeds, final Path journals, final boolean terminal,
                           final int reportEvery) {
+        return explore(seeds, new Options(journals, false, terminal, reportEvery));
+    }
+
+    /** Explores {@code seeds} in order. */
+    public Result explore(final List<Long> seeds, final Options options) {
         final Scenario base;
         try {
             base = ScenarioLoader.load(scenario, userSets);
             validateSwarm(base);
         } catch (final ScenarioException e) {
             err.println("kvtier: " + e.getMessage());
-            return new Result(ExitCodes.BAD_INPUT, 0, -1, e.getMessage(), 0);
+            return Result.badInput(e.getMessage());
         }
         out.println("explore " + base.name() + ": " + seeds.size() + " seeds" + (seeds.isEmpty() ? ""
-            : " from " + seeds.getFirst() + " to " + seeds.getLast()) + ", swarm over " + base.swarm().keySet());
-        final long t0 = System.nanoTime();
-        final ProgressBar bar = terminal ? new ProgressBarBuilder().setTaskName("seeds").setInitialMax(seeds.size())
-            .setStyle(ProgressBarStyle.ASCII).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(out))
-            .build() : null;
-        long run = 0;
+            : " from " + seeds.getFirst() + " to " + seeds.getLast()) + ", swarm over " + base.swarm().keySet()
+            + (options.keepGoing() ? ", going on past failures" : ""));
+        final Tally tally = new Tally(System.nanoTime());
+        final ProgressBar bar = options.terminal() ? new ProgressBarBuilder().setTaskName("seeds")
+            .setInitialMax(seeds.size()).setStyle(ProgressBarStyle.ASCII)
+            .setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(out)).build() : null;
         try {
             for (final long seed : seeds) {
                 final SeedPlan plan = SeedPlan.draw(seed, base.swarm(), userSets);
-                final Result failed = runSeed(plan, journals, t0, run);
-                run++;
+                final String bad = runSeed(plan, options, tally);
+                if (bad != null) {
+                    return Result.badInput(bad);
+                }
                 if (bar != null) {
                     bar.step();
-                } else if (run % reportEvery == 0) {
-                    out.printf("%d/%d seeds, %.1f seeds/s%n", run, seeds.size(), rate(run, t0));
+                } else if (tally.run % options.reportEvery() == 0) {
+                    out.printf("%d/%d seeds, %.1f seeds/s%n", tally.run, seeds.size(), tally.rate());
                 }
-                if (failed != null) {
-                    return failed;
+                if (!tally.failures.isEmpty() && !options.keepGoing()) {
+                    return tally.result(base, seed);
                 }
             }
         } finally {
@@ -89,47 +144,61 @@ public final class Explorer {
                 bar.close();
             }
         }
-        final double rate = rate(run, t0);
-        out.printf("explored %d seeds in %.1f s (%.2f seeds/s): every invariant held%n", run,
-            (System.nanoTime() - t0) / 1e9, rate);
-        return new Result(ExitCodes.OK, run, -1, null, rate);
+        final Result r = tally.result(base, null);
+        out.printf("explored %d seeds in %.1f s (%.2f seeds/s): %s%n", r.seedsRun(), r.wallSeconds(), tally.rate(),
+            r.failures().isEmpty() ? "every invariant held" : r.failures().size() + " failing seeds");
+        return r;
     }
 
-    private Result runSeed(final SeedPlan plan, final Path journals, final long t0, final long run) {
+    /** Runs one seed and tallies it; returns the message when its knobs do not load (bad input), else null. */
+    private String runSeed(final SeedPlan plan, final Options options, final Tally tally) {
         final Scenario sc;
         try {
             sc = ScenarioLoader.load(scenario, plan.sets());
         } catch (final ScenarioException e) {
             err.println("kvtier: seed " + plan.seed() + ": " + e.getMessage());
-            return new Result(ExitCodes.BAD_INPUT, run, plan.seed(), e.getMessage(), rate(run, t0));
+            return e.getMessage();
         }
-        final RunReport r;
+        final EventKinds kinds = new EventKinds();
+        Failure failure;
         try {
-            r = new SimRun(sc.spec(), sc.sim(), plan.seed(), List.of()).run();
+            final RunReport r = new SimRun(sc.spec(), sc.sim(), plan.seed(), List.of(kinds)).run();
+            failure = r.ok() ? null : Failure.ofViolation(plan.seed(), r.violation(), kinds.last(),
+                ExitCodes.INVARIANT, plan, plan.runCommand(scenario));
         } catch (final RuntimeException e) {
-            return report(plan, sc, journals, "crash (a bug): " + e, ExitCodes.CRASH, run, t0);
+            failure = Failure.ofCrash(plan.seed(), e, kinds.last(), ExitCodes.CRASH, plan, plan.runCommand(scenario));
         }
-        return r.ok() ? null : report(plan, sc, journals, r.violation(), ExitCodes.INVARIANT, run, t0);
+        tally.ran(plan.seed(), kinds);
+        if (failure != null) {
+            tally.failures.add(report(failure, sc, options.journals(), tally.signatures.add(failure.signature())));
+        }
+        return null;
     }
 
-    private Result report(final SeedPlan plan, final Scenario sc, final Path journals, final String failure,
-                          final int code, final long run, final long t0) {
-        final Path dir = journals.resolve(sc.name() + "-seed-" + plan.seed());
-        err.println("FAILED at seed " + plan.seed() + ": " + failure);
-        err.println("reproduce: " + plan.runCommand(scenario));
+    /** Prints a failure and, when {@code journal}, re-runs it with a journal; returns it with the journal's path. */
+    private Failure report(final Failure failure, final Scenario sc, final Path journals, final boolean journal) {
+        err.println("FAILED at seed " + failure.seed() + ": " + failure.message());
+        err.println("reproduce: " + failure.reproduce());
+        if (!journal) {
+            err.println("(a journal of seed " + failure.seed() + " is not written: an earlier seed failed the same"
+                + " way, " + failure.signature() + ")");
+            return failure;
+        }
+        final Path dir = journals.resolve(sc.name() + "-seed-" + failure.seed());
         try {
-            final JournalRecording recording = JournalRecording.open(dir, sc, plan.seed(), RunMode.VIRTUAL);
+            final JournalRecording recording = JournalRecording.open(dir, sc, failure.seed(), RunMode.VIRTUAL);
             try {
-                Dispatch.virtual(sc, plan.seed(), recording);
+                Dispatch.virtual(sc, failure.seed(), recording);
             } catch (final RuntimeException e) {
                 err.println("(the journal ends at the crash)");
             }
             recording.finish(err, err);
             err.println("replay:    ./kvtier replay " + dir);
+            return failure.withJournal(dir.toString());
         } catch (final JournalException e) {
             err.println("kvtier: no journal: " + e.getMessage());
+            return failure;
         }
-        return new Result(code, run + 1, plan.seed(), failure, rate(run + 1, t0));
     }
 
     /** Every swarm value must load; the error names the key and value. */
@@ -143,7 +212,41 @@ public final class Explorer {
         }
     }
 
-    private static double rate(final long seeds, final long t0) {
-        return seeds / Math.max(1e-9, (System.nanoTime() - t0) / 1e9);
+    /** What the seeds so far did. */
+    private static final class Tally {
+        private final long t0;
+        private final List<Failure> failures = new ArrayList<>();
+        private final Set<String> signatures = new HashSet<>();
+        private final SortedMap<String, Probe> probes = new TreeMap<>();
+        private long run;
+
+        Tally(final long t0) {
+            this.t0 = t0;
+            for (final String kind : EventKinds.all()) {
+                probes.put(kind, Probe.NONE);
+            }
+        }
+
+        void ran(final long seed, final EventKinds kinds) {
+            run++;
+            for (final String kind : kinds.seen()) {
+                probes.merge(kind, Probe.NONE.plus(seed), Probe::plus);
+            }
+        }
+
+        double seconds() {
+            return (System.nanoTime() - t0) / 1e9;
+        }
+
+        double rate() {
+            return run / Math.max(1e-9, seconds());
+        }
+
+        Result result(final Scenario base, final Long stoppedAt) {
+            final int code = failures.stream().anyMatch(f -> f.exitCode() == ExitCodes.CRASH) ? ExitCodes.CRASH
+                : failures.isEmpty() ? ExitCodes.OK : ExitCodes.INVARIANT;
+            return new Result(code, base.name(), ShardSummary.digest(base), run, stoppedAt, failures, probes,
+                seconds(), failures.isEmpty() ? null : failures.getFirst().message());
+        }
     }
 }

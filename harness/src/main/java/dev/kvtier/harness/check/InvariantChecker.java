@@ -82,6 +82,7 @@ public final class InvariantChecker implements EventSink {
     public void emit(final CoreEvent event) {
         ctx.sequence++;
         ctx.timeNs = clock.nowNs();
+        ctx.event = event;
         for (final Checker c : checkers) {
             c.onEvent(ctx, event);
         }
