@@ -5,6 +5,7 @@ import dev.kvtier.core.event.CoreEvent.DiscardReason;
 import dev.kvtier.core.event.CoreEvent.LoadFailure;
 import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.l1.Entry;
+import dev.kvtier.core.l1.L1Cache;
 import dev.kvtier.core.l1.Slice;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.port.MemoryRegion;
@@ -57,6 +58,7 @@ final class LoadOp extends Op {
     private record Span(long fileOffset, long lengthBytes, long destOffset) { }
 
     private final TieredStore engine;
+    private final L1Cache l1;
     private final List<LoadRange> ranges;
     private final MemoryRegion dest;
     private final Consumer<LoadResult> done;
@@ -77,6 +79,7 @@ final class LoadOp extends Op {
            final Consumer<LoadResult> done) {
         super(loadId);
         this.engine = engine;
+        this.l1 = engine.cache();
         this.ranges = List.copyOf(ranges);
         this.dest = dest;
         this.done = done;
@@ -113,7 +116,7 @@ final class LoadOp extends Op {
 
     private boolean start() {
         engine.sink().emit(new CoreEvent.LoadRequested(id, ranges, bytes));
-        groupEpoch = engine.policy().nextEpoch();
+        groupEpoch = l1.nextEpoch();
         engine.loadStarted(this);
         for (final LoadRange r : ranges) {
             if (leases.containsKey(r.alloc().allocationId())) {
@@ -153,15 +156,15 @@ final class LoadOp extends Op {
     private void serveHits(final Span s) {
         final long end = s.fileOffset + s.lengthBytes;
         long cursor = s.fileOffset;
-        for (final Entry e : engine.entries().overlapping(s.fileOffset, end)) {
+        for (final Entry e : l1.overlapping(s.fileOffset, end)) {
             if (e.fileOffset() > cursor) {
                 addGap(cursor, e.fileOffset() - cursor, s.destOffset + cursor - s.fileOffset);
             }
             final long from = Math.max(cursor, e.fileOffset());
             final long to = Math.min(end, e.fileEnd());
-            engine.memory().copy(engine.poolRegion(), e.slice().poolOffset() + from - e.fileOffset(), dest,
-                s.destOffset + from - s.fileOffset, to - from);
-            engine.policy().onHit(e);
+            l1.copyOut(e.slice().poolOffset() + from - e.fileOffset(), dest, s.destOffset + from - s.fileOffset,
+                to - from);
+            l1.hit(e);
             engine.sink().emit(new CoreEvent.LoadHit(id, from, to - from));
             hitBytes += to - from;
             cursor = to;
@@ -173,7 +176,7 @@ final class LoadOp extends Op {
 
     private void addGap(final long fileOffset, final long lengthBytes, final long destOffset) {
         engine.sink().emit(new CoreEvent.LoadGap(id, fileOffset, lengthBytes));
-        final long cap = Math.min(engine.config().maxReadBytes(), engine.maxReservationBytes());
+        final long cap = Math.min(engine.config().maxReadBytes(), l1.maxReservationBytes());
         final long piece = Math.max(1, cap / slotBytes) * slotBytes;
         final long end = fileOffset + lengthBytes;
         final long from = fileOffset / slotBytes * slotBytes;
@@ -196,7 +199,7 @@ final class LoadOp extends Op {
             }
             final Read next = toRead.peek();
             if (batchReads == engine.config().readBatchMax()
-                || batchBytes + next.lengthBytes > engine.maxReservationBytes()) {
+                || batchBytes + next.lengthBytes > l1.maxReservationBytes()) {
                 if (outstanding > 0) {
                     return;
                 }
@@ -206,7 +209,7 @@ final class LoadOp extends Op {
             if (waitForWrites(next)) {
                 return;
             }
-            final Slice slice = engine.reserve(id, next.lengthBytes, null);
+            final Slice slice = l1.reserve(next.lengthBytes, null);
             if (slice == null) {
                 engine.parkForMemory(this, next.lengthBytes);
                 return;
@@ -250,7 +253,7 @@ final class LoadOp extends Op {
         if (finished || !ok) {
             engine.sink().emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
                 DiscardReason.LOAD_FAILED));
-            engine.releaseIfUnused(read.slice);
+            l1.releaseIfUnused(read.slice);
             if (!finished) {
                 fail(LoadFailure.READ_ERROR);
             }
@@ -261,20 +264,19 @@ final class LoadOp extends Op {
             if (!engine.verifySlot(id, read.slice.poolOffset() + i * slotBytes, at, i, read.expected[i])) {
                 engine.sink().emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
                     DiscardReason.LOAD_FAILED));
-                engine.releaseIfUnused(read.slice);
+                l1.releaseIfUnused(read.slice);
                 fail(LoadFailure.CORRUPT);
                 engine.evictCorrupt(at);
                 return;
             }
         }
-        engine.memory().copy(engine.poolRegion(), read.slice.poolOffset() + read.copyFrom - read.fileOffset, dest,
-            read.destOffset, read.copyLength);
+        l1.copyOut(read.slice.poolOffset() + read.copyFrom - read.fileOffset, dest, read.destOffset, read.copyLength);
         if (read.superseded || read.widened()) {
             engine.sink().emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
                 read.superseded ? DiscardReason.SUPERSEDED : DiscardReason.PARTIAL_SLOT));
-            engine.releaseIfUnused(read.slice);
+            l1.releaseIfUnused(read.slice);
         } else {
-            engine.insert(id, read.fileOffset, -1, read.slice, true, groupEpoch,
+            l1.insert(id, read.fileOffset, -1, read.slice, true, groupEpoch,
                 Math.toIntExact(read.destOffset / slotBytes));
             engine.sink().emit(new CoreEvent.Promoted(id, read.fileOffset, read.lengthBytes));
         }

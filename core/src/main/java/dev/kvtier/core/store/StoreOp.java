@@ -3,6 +3,7 @@ package dev.kvtier.core.store;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RejectReason;
 import dev.kvtier.core.event.CoreEvent.SealReason;
+import dev.kvtier.core.l1.L1Cache;
 import dev.kvtier.core.l1.Slice;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.port.MemoryRegion;
@@ -26,6 +27,7 @@ import java.util.function.Consumer;
  */
 final class StoreOp extends Op {
     private final TieredStore engine;
+    private final L1Cache l1;
     private final MemoryRegion source;
     private final ArrayDeque<StoreSpan> work;
     private final Consumer<StoreResult> done;
@@ -44,6 +46,7 @@ final class StoreOp extends Op {
             final List<AllocationRef> rejectedAtBoundary, final Consumer<StoreResult> done) {
         super(storeId);
         this.engine = engine;
+        this.l1 = engine.cache();
         this.source = source;
         this.work = new ArrayDeque<>(spans);
         this.done = done;
@@ -58,7 +61,7 @@ final class StoreOp extends Op {
     void step() {
         if (!started) {
             started = true;
-            groupEpoch = engine.policy().nextEpoch();
+            groupEpoch = l1.nextEpoch();
             long bytes = 0;
             for (final StoreSpan s : work) {
                 bytes += s.lengthBytes();
@@ -85,7 +88,7 @@ final class StoreOp extends Op {
     /** Admits one validated span; false when it must wait for memory (the op is then parked). */
     private boolean admit(final StoreSpan span) {
         final long length = span.lengthBytes();
-        if (length > engine.maxReservationBytes()) {
+        if (length > l1.maxReservationBytes()) {
             reject(span.pieces(), RejectReason.LARGER_THAN_L1);
             return true;
         }
@@ -95,7 +98,7 @@ final class StoreOp extends Op {
             > Math.max(length, engine.config().groupedWriteBatchBytes())) {
             sealBatch(SealReason.SIZE);
         }
-        final Slice slice = engine.reserve(id, length, () -> {
+        final Slice slice = l1.reserve(length, () -> {
             if (batch != null) {
                 sealBatch(SealReason.MEMORY_WAIT);
             }
@@ -108,10 +111,10 @@ final class StoreOp extends Op {
             return false;
         }
         engine.sink().emit(new CoreEvent.SliceReserved(id, span.fileOffset(), length, slice.poolOffset()));
-        engine.memory().copy(source, span.srcOffset(), engine.poolRegion(), slice.poolOffset(), length);
+        l1.copyIn(source, span.srcOffset(), slice, length);
         engine.recordChecksums(span, slice.poolOffset());
         engine.supersedeReads(span.fileOffset(), span.fileEnd());
-        engine.insert(id, span.fileOffset(), span.srcOffset(), slice, false, groupEpoch,
+        l1.insert(id, span.fileOffset(), span.srcOffset(), slice, false, groupEpoch,
             Math.toIntExact(span.srcOffset() / slotBytes));
         if (batch == null) {
             batch = engine.openBatch(id, span.fileOffset());
@@ -171,7 +174,7 @@ final class StoreOp extends Op {
         if (batch != null) {
             sealBatch(SealReason.END_OF_STORE);
         }
-        engine.trim(id, storedBytes);
+        l1.trim(id, storedBytes);
         final List<AllocationRef> accepted = new ArrayList<>();
         for (final Map.Entry<Long, AllocationRef> e : admitted.entrySet()) {
             if (!rejected.containsKey(e.getKey())) {

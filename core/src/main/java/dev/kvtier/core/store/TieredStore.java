@@ -1,19 +1,12 @@
 package dev.kvtier.core.store;
 
 import dev.kvtier.core.config.CoreConfig;
-import dev.kvtier.core.config.ReplacementKind;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.event.CoreEvent.L1EvictReason;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.event.CoreEvent.SealReason;
 import dev.kvtier.core.l1.Admission;
-import dev.kvtier.core.l1.Entry;
-import dev.kvtier.core.l1.EntryMap;
 import dev.kvtier.core.l1.L1Access;
-import dev.kvtier.core.l1.L1Pool;
-import dev.kvtier.core.l1.LruPolicy;
-import dev.kvtier.core.l1.PrefixLruPolicy;
-import dev.kvtier.core.l1.ReplacementPolicy;
+import dev.kvtier.core.l1.L1Cache;
 import dev.kvtier.core.l1.Slice;
 import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.index.IndexIo;
@@ -56,11 +49,7 @@ public final class TieredStore {
     private final Device indexDevice;
     private final EventSink sink;
     private final L2Directory directory;
-    private final MemoryRegion poolRegion;
-    private final L1Pool pool;
-    private final EntryMap entries = new EntryMap();
-    private final ReplacementPolicy policy;
-    private final Admission admission;
+    private final L1Cache cache;
     private final PendingWrites pending = new PendingWrites();
     private final ArrayDeque<IoTask> ioQueue = new ArrayDeque<>();
     private final Map<Long, IoTask> inFlight = new HashMap<>();
@@ -127,10 +116,7 @@ public final class TieredStore {
             throw new IllegalArgumentException("device holds " + device.capacityBytes() + " B, the ring needs "
                 + config.l2Slots() * config.slotBytes() + " B");
         }
-        this.pool = new L1Pool(config.l1PoolBytes());
-        this.poolRegion = memory.allocate("l1-pool", config.l1PoolBytes());
-        this.admission = Admission.of(config.l1Bytes(), config.headroomRatio());
-        this.policy = config.replacement() == ReplacementKind.PREFIX_LRU ? new PrefixLruPolicy() : new LruPolicy();
+        this.cache = new L1Cache(config, memory, sink, () -> !memoryWaiters.isEmpty());
         directory.setListener(this::chunkEvicted);
     }
 
@@ -313,7 +299,7 @@ public final class TieredStore {
     /** Checks a slot read back from L2 against its checksum. */
     boolean verifySlot(final long loadId, final long poolOffset, final long fileOffset, final int slotIndex,
                        final Long expected) {
-        final long sum = memory.checksum(poolRegion, poolOffset, config.slotBytes());
+        final long sum = cache.checksum(poolOffset, config.slotBytes());
         if (expected != null && expected == sum) {
             return true;
         }
@@ -333,7 +319,7 @@ public final class TieredStore {
                 final int s = Math.toIntExact(slot);
                 if (from >= p.fileOffset() && from + slotBytes <= p.fileEnd()) {
                     directory.recordChecksum(p.alloc(), s,
-                        memory.checksum(poolRegion, poolOffset + from - span.fileOffset(), slotBytes));
+                        cache.checksum(poolOffset + from - span.fileOffset(), slotBytes));
                 } else {
                     directory.forgetChecksum(p.alloc(), s);
                 }
@@ -383,7 +369,7 @@ public final class TieredStore {
         }
         if (!closed) {
             closed = true;
-            memory.free(poolRegion);
+            cache.close();
             if (indexBuffer != null) {
                 memory.free(indexBuffer);
             }
@@ -393,15 +379,15 @@ public final class TieredStore {
     // ---------------------------------------------------------------- inspection (checkers, tests, replay)
 
     public long residentBytes() {
-        return entries.residentBytes();
+        return cache.residentBytes();
     }
 
     public Admission admission() {
-        return admission;
+        return cache.admission();
     }
 
     public L1Access l1() {
-        return new L1Access(pool, entries, policy);
+        return cache.access();
     }
 
     public int pendingWriteCount() {
@@ -448,24 +434,12 @@ public final class TieredStore {
         return sink;
     }
 
-    Memory memory() {
-        return memory;
-    }
-
-    MemoryRegion poolRegion() {
-        return poolRegion;
-    }
-
     L2Directory directory() {
         return directory;
     }
 
-    ReplacementPolicy policy() {
-        return policy;
-    }
-
-    EntryMap entries() {
-        return entries;
+    L1Cache cache() {
+        return cache;
     }
 
     int takeSurfacedErrors() {
@@ -474,102 +448,15 @@ public final class TieredStore {
         return n;
     }
 
-    /** Bytes one reservation may take at most: what L1 can hold. */
-    long maxReservationBytes() {
-        return config.l1Bytes(); // the pool is align4096(l1Bytes), never smaller
-    }
-
-    /**
-     * Reserves an L1 slice of {@code lengthBytes}: evicts headroom first, then by the policy, until the resident
-     * budget and the pool both have room. Returns null when the caller must wait for a pending L2 write (and park).
-     * Operations already waiting for memory go first: a newcomer gets null while the queue is not empty.
-     *
-     * <p>{@code mayWait} (may be null) runs once, before the first eviction that cannot give the pool any memory
-     * (the victim's slice is held by a pending write and only the pool is short): from there on the reservation may
-     * have to wait for memory, so a store seals its open write batch then (STORAGE-CORE.md 4.3).
-     */
-    Slice reserve(final long opId, final long lengthBytes, final Runnable mayWait) {
-        if (lengthBytes > maxReservationBytes()) {
-            throw new IllegalArgumentException("reservation of " + lengthBytes + " B exceeds L1 ("
-                + maxReservationBytes() + " B)");
-        }
-        if (!memoryWaiters.isEmpty()) {
-            return null;
-        }
-        Runnable hook = mayWait;
-        while (true) {
-            final boolean budgetOk = entries.residentBytes() + lengthBytes <= config.l1Bytes();
-            if (budgetOk) {
-                final long offset = pool.allocate(lengthBytes);
-                if (offset != L1Pool.NO_SPACE) {
-                    return L1Access.newSlice(offset, lengthBytes);
-                }
-            }
-            final Entry victim = policy.victim();
-            if (victim == null) {
-                return null;
-            }
-            if (hook != null && budgetOk && victim.slice().pendingWrites() > 0) {
-                hook.run();
-                hook = null;
-            }
-            evict(victim, L1EvictReason.RESERVE);
-        }
-    }
-
     /** Parks {@code op} until memory may have been freed. Fails loudly if nothing could ever free it. */
     void parkForMemory(final Op op, final long neededBytes) {
         if (pending.isEmpty() && inFlight.isEmpty() && ioQueue.isEmpty() && ready.isEmpty()
             && memoryWaiters.isEmpty()) {
             throw new IllegalStateException("op " + op.id + " waits for " + neededBytes
-                + " B but no write or read is pending: pool " + pool.usedBytes() + "/" + pool.capacityBytes()
-                + " used, resident " + entries.residentBytes());
+                + " B but no write or read is pending: " + cache.describe());
         }
         sink.emit(new CoreEvent.MemoryWait(op.id, neededBytes));
         memoryWaiters.add(op);
-    }
-
-    /** Removes an entry from the map (and policy); frees its slice unless a pending write still owns it. */
-    void evict(final Entry entry, final L1EvictReason reason) {
-        policy.onRemove(entry);
-        entries.remove(entry);
-        final Slice s = entry.slice();
-        sink.emit(new CoreEvent.EntryEvicted(entry.fileOffset(), entry.lengthBytes(), s.poolOffset(),
-            entry.headroom(), s.pendingWrites() > 0, reason));
-        releaseIfUnused(s);
-    }
-
-    /** Drops every resident entry overlapping {@code [from, to)}. */
-    void dropOverlaps(final long from, final long to) {
-        for (final Entry e : entries.overlapping(from, to)) {
-            evict(e, L1EvictReason.OVERLAP);
-        }
-    }
-
-    /** Inserts an entry for a slice (dropping overlaps first). */
-    Entry insert(final long opId, final long fileOffset, final long srcOffset, final Slice slice,
-                 final boolean headroom, final long groupEpoch, final int prefixIndex) {
-        dropOverlaps(fileOffset, fileOffset + slice.lengthBytes());
-        final Entry e = L1Access.newEntry(fileOffset, slice, headroom);
-        entries.insert(e);
-        policy.onInsert(e, groupEpoch, prefixIndex);
-        sink.emit(new CoreEvent.EntryInserted(opId, fileOffset, slice.lengthBytes(), slice.poolOffset(), srcOffset,
-            headroom, prefixIndex));
-        if (entries.residentBytes() > config.l1Bytes()) {
-            throw new IllegalStateException("resident " + entries.residentBytes() + " B exceeds l1Bytes "
-                + config.l1Bytes());
-        }
-        return e;
-    }
-
-    /** Frees a slice that is neither resident nor owned by a pending write. Exactly once. */
-    void releaseIfUnused(final Slice slice) {
-        if (slice.resident() || slice.pendingWrites() > 0 || slice.freed()) {
-            return;
-        }
-        L1Access.markFreed(slice);
-        pool.free(slice.poolOffset(), slice.lengthBytes());
-        sink.emit(new CoreEvent.SliceFreed(slice.poolOffset(), slice.lengthBytes()));
     }
 
     /** A store touched {@code [from, to)}: in-flight promotions of it must not be inserted. */
@@ -596,7 +483,7 @@ public final class TieredStore {
             earlier.dependents.add(batch);
             batch.unfinishedDeps++;
         }
-        L1Access.addPendingWrite(slice);
+        cache.holdForWrite(slice);
         batch.append(new WriteBatch.Piece(slice, 0, fileOffset, slice.lengthBytes()));
         pending.grew(batch);
     }
@@ -623,7 +510,7 @@ public final class TieredStore {
 
     void submitRead(final LoadOp load, final LoadOp.Read read) {
         final IoRequest req = new IoRequest(nextIoId++, IoOp.READ, read.fileOffset,
-            List.of(new IoSegment(poolRegion, read.slice.poolOffset(), read.lengthBytes)));
+            List.of(cache.segment(read.slice.poolOffset(), read.lengthBytes)));
         readsInFlight.add(read);
         enqueueIo(new IoTask.Read(req, load, read));
     }
@@ -655,21 +542,6 @@ public final class TieredStore {
         }
     }
 
-    void trim(final long storeId, final long storedBytes) {
-        final long target = admission.trimTarget(storedBytes);
-        final long before = entries.residentBytes();
-        int evicted = 0;
-        while (entries.residentBytes() > target) {
-            final Entry victim = policy.victim();
-            if (victim == null) {
-                break;
-            }
-            evict(victim, L1EvictReason.TRIM);
-            evicted++;
-        }
-        sink.emit(new CoreEvent.Trimmed(storeId, target, before, entries.residentBytes(), evicted));
-    }
-
     // ---------------------------------------------------------------- internals
 
     private void pump() {
@@ -699,12 +571,12 @@ public final class TieredStore {
                 continue;
             }
             if (segStart >= 0) {
-                segments.add(new IoSegment(poolRegion, segStart, segLength));
+                segments.add(cache.segment(segStart, segLength));
             }
             segStart = at;
             segLength = p.lengthBytes();
         }
-        segments.add(new IoSegment(poolRegion, segStart, segLength));
+        segments.add(cache.segment(segStart, segLength));
         enqueueIo(new IoTask.Write(new IoRequest(nextIoId++, IoOp.WRITE, batch.fileStart, segments), batch));
     }
 
@@ -735,8 +607,7 @@ public final class TieredStore {
         }
         sink.emit(new CoreEvent.WriteFinished(batch.id, batch.fileStart, batch.lengthBytes(), ok));
         for (final WriteBatch.Piece p : batch.pieces) {
-            L1Access.removePendingWrite(p.slice());
-            releaseIfUnused(p.slice());
+            cache.writeFinished(p.slice());
         }
         for (final WriteBatch next : batch.dependents) {
             next.unfinishedDeps--;
