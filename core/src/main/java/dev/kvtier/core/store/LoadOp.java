@@ -228,9 +228,10 @@ final class LoadOp extends Op {
 
     /** Registers on every pending write overlapping the read; true when there was one. */
     private boolean waitForWrites(final Read read) {
-        final List<WriteBatch> writes = engine.pendingOverlapping(read.fileOffset, read.fileOffset + read.lengthBytes);
+        final List<WriteBatch> writes = engine.writes().overlapping(read.fileOffset,
+            read.fileOffset + read.lengthBytes);
         for (final WriteBatch w : writes) {
-            w.waitingLoads.add(this);
+            w.awaitedBy(this);
             waitingWrites++;
             engine.sink().emit(new CoreEvent.LoadWaitsForWrite(id, w.id));
         }

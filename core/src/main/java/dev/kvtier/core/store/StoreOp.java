@@ -28,6 +28,7 @@ import java.util.function.Consumer;
 final class StoreOp extends Op {
     private final TieredStore engine;
     private final L1Cache l1;
+    private final WriteBatches writes;
     private final MemoryRegion source;
     private final ArrayDeque<StoreSpan> work;
     private final Consumer<StoreResult> done;
@@ -47,6 +48,7 @@ final class StoreOp extends Op {
         super(storeId);
         this.engine = engine;
         this.l1 = engine.cache();
+        this.writes = engine.writes();
         this.source = source;
         this.work = new ArrayDeque<>(spans);
         this.done = done;
@@ -92,7 +94,7 @@ final class StoreOp extends Op {
             reject(span.pieces(), RejectReason.LARGER_THAN_L1);
             return true;
         }
-        if (batch != null && batch.fileEnd != span.fileOffset()) {
+        if (batch != null && batch.fileEnd() != span.fileOffset()) {
             sealBatch(SealReason.NOT_ADJACENT);
         } else if (batch != null && batch.lengthBytes() + length
             > Math.max(length, engine.config().groupedWriteBatchBytes())) {
@@ -117,9 +119,9 @@ final class StoreOp extends Op {
         l1.insert(id, span.fileOffset(), span.srcOffset(), slice, false, groupEpoch,
             Math.toIntExact(span.srcOffset() / slotBytes));
         if (batch == null) {
-            batch = engine.openBatch(id, span.fileOffset());
+            batch = writes.open(id, span.fileOffset());
         }
-        engine.appendToBatch(batch, slice, span.fileOffset());
+        writes.append(batch, slice, span.fileOffset());
         storedBytes += length;
         acceptedSpans++;
         for (final SpanPiece p : span.pieces()) {
@@ -166,7 +168,7 @@ final class StoreOp extends Op {
     }
 
     private void sealBatch(final SealReason reason) {
-        engine.seal(batch, reason);
+        writes.seal(batch, reason);
         batch = null;
     }
 
@@ -182,6 +184,6 @@ final class StoreOp extends Op {
             }
         }
         engine.sink().emit(new CoreEvent.StoreCompleted(id, acceptedSpans, rejectedSpans, storedBytes));
-        done.accept(new StoreResult(id, accepted, List.copyOf(rejected.values()), engine.takeSurfacedErrors()));
+        done.accept(new StoreResult(id, accepted, List.copyOf(rejected.values()), writes.takeSurfacedErrors()));
     }
 }

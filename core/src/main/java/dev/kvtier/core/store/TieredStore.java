@@ -44,39 +44,25 @@ import java.util.function.LongConsumer;
  */
 public final class TieredStore {
     private final CoreConfig config;
-    private final Memory memory;
-    private final Device device;
     private final Device indexDevice;
     private final EventSink sink;
     private final L2Directory directory;
     private final L1Cache cache;
-    private final PendingWrites pending = new PendingWrites();
-    private final ArrayDeque<IoTask> ioQueue = new ArrayDeque<>();
-    private final Map<Long, IoTask> inFlight = new HashMap<>();
-    /** Index I/Os in flight, with what their completion does: not counted against {@code concurrentIos}. */
-    private final Map<Long, IndexTask> indexInFlight = new HashMap<>();
+    private final IoQueue io;
+    private final WriteBatches writes;
     private final ArrayDeque<Op> memoryWaiters = new ArrayDeque<>();
     private final ArrayDeque<Op> ready = new ArrayDeque<>();
     private final List<LoadOp> activeLoads = new ArrayList<>();
     private final List<LoadOp.Read> readsInFlight = new ArrayList<>();
     private final List<Runnable> drainWaiters = new ArrayList<>();
     private final ArrayDeque<DurableCommit> readyToFlush = new ArrayDeque<>();
-    private MemoryRegion indexBuffer;
     private boolean dataFlushInFlight;
     private long nextCommitId = 1;
     private long durableCommits;
     private long refusedCommits;
     private long checksumMismatches;
-    private long nextIoId = 1;
-    private long nextBatchId = 1;
-    private long writesCompleted;
-    private int unsurfacedWriteErrors;
-    private long writeErrors;
     private boolean pumping;
     private boolean closed;
-
-    /** An I/O of the index device (the index keeps at most one in flight); {@code done} gets the result. */
-    private record IndexTask(IoRequest request, LongConsumer done) { }
 
     /** A durable commit: waits for the L2 writes of its ranges, then for a data flush, then for its log records. */
     private static final class DurableCommit {
@@ -104,8 +90,6 @@ public final class TieredStore {
     public TieredStore(final CoreConfig config, final Memory memory, final Device device, final Device indexDevice,
                        final EventSink sink, final L2Directory directory) {
         this.config = config;
-        this.memory = memory;
-        this.device = device;
         this.indexDevice = indexDevice;
         if (indexDevice == null && config.commitMode() == CommitMode.DURABLE) {
             throw new IllegalArgumentException("commitMode durable needs an index device");
@@ -117,6 +101,8 @@ public final class TieredStore {
                 + config.l2Slots() * config.slotBytes() + " B");
         }
         this.cache = new L1Cache(config, memory, sink, () -> !memoryWaiters.isEmpty());
+        this.io = new IoQueue(config.concurrentIos(), memory, device, indexDevice, sink);
+        this.writes = new WriteBatches(sink, cache, io, directory);
         directory.setListener(this::chunkEvicted);
     }
 
@@ -142,31 +128,10 @@ public final class TieredStore {
         pump();
     }
 
-    /** A device completion. */
+    /** A device completion (of either device). */
     public void onIoComplete(final IoCompletion completion) {
-        final IndexTask index = indexInFlight.remove(completion.ioId());
-        if (index != null) {
-            final IoRequest r = index.request();
-            sink.emit(new CoreEvent.IndexIoCompleted(r.ioId(), r.op(), r.fileOffset(), completion.result()));
-            index.done().accept(completion.result());
-            submitQueued();
-            wakeMemoryWaiters();
-            pump();
-            return;
-        }
-        final IoTask task = inFlight.remove(completion.ioId());
-        if (task == null) {
-            throw new IllegalStateException("completion for unknown I/O " + completion.ioId());
-        }
-        final IoRequest r = task.request();
-        sink.emit(new CoreEvent.IoCompleted(r.ioId(), r.op(), r.fileOffset(), completion.result()));
-        final boolean ok = completion.result() == r.lengthBytes();
-        switch (task) {
-            case IoTask.Write w -> finishWrite(w.batch(), ok);
-            case IoTask.Read rd -> rd.load().readCompleted(rd.read(), ok);
-            case IoTask.Flush f -> f.done().accept(completion.result());
-        }
-        submitQueued();
+        io.complete(completion);
+        io.submitQueued();
         wakeMemoryWaiters();
         pump();
     }
@@ -187,9 +152,9 @@ public final class TieredStore {
         final DurableCommit c = new DurableCommit(nextCommitId++, List.copyOf(refs), done);
         for (final AllocationRef ref : refs) {
             final long from = ref.fileOffset(config.slotBytes());
-            for (final WriteBatch w : pending.overlapping(from, from + ref.lengthBytes(config.slotBytes()), null)) {
+            for (final WriteBatch w : writes.overlapping(from, from + ref.lengthBytes(config.slotBytes()))) {
                 c.waitingWrites++;
-                w.waitingCommits.add(() -> {
+                w.awaitedBy(() -> {
                     c.waitingWrites--;
                     if (c.waitingWrites == 0) {
                         readyToFlush.add(c);
@@ -213,7 +178,7 @@ public final class TieredStore {
         final List<DurableCommit> group = new ArrayList<>(readyToFlush);
         readyToFlush.clear();
         dataFlushInFlight = true;
-        enqueueIo(new IoTask.Flush(new IoRequest(nextIoId++, IoOp.FLUSH, 0, List.of()), result -> {
+        io.flush(result -> {
             dataFlushInFlight = false;
             if (result < 0) {
                 for (final DurableCommit c : group) {
@@ -223,7 +188,7 @@ public final class TieredStore {
                 logDurably(group);
             }
             flushForCommits();
-        }));
+        });
     }
 
     private void logDurably(final List<DurableCommit> group) {
@@ -266,8 +231,7 @@ public final class TieredStore {
      * line saying what failed. The index log's part is the server's.
      */
     public void flushData(final Consumer<String> done) {
-        drain(() -> enqueueIo(new IoTask.Flush(new IoRequest(nextIoId++, IoOp.FLUSH, 0, List.of()),
-            result -> done.accept(result < 0 ? "the data device's flush failed: " + result : null))));
+        drain(() -> io.flush(result -> done.accept(result < 0 ? "the data device's flush failed: " + result : null)));
     }
 
     /** The index device's I/O path: one staging buffer, I/Os outside the {@code concurrentIos} bound. */
@@ -275,25 +239,7 @@ public final class TieredStore {
         if (indexDevice == null) {
             throw new IllegalStateException("this store has no index device");
         }
-        if (indexBuffer == null) {
-            indexBuffer = memory.allocate("index-buffer", bufferBytes);
-        }
-        final MemoryRegion buffer = indexBuffer;
-        return new IndexIo() {
-            @Override
-            public MemoryRegion buffer() {
-                return buffer;
-            }
-
-            @Override
-            public void submit(final IoOp op, final long offset, final long lengthBytes, final LongConsumer done) {
-                final IoRequest r = new IoRequest(nextIoId++, op, offset,
-                    op == IoOp.FLUSH ? List.of() : List.of(new IoSegment(buffer, 0, lengthBytes)));
-                indexInFlight.put(r.ioId(), new IndexTask(r, done));
-                sink.emit(new CoreEvent.IndexIoSubmitted(r.ioId(), op, offset, lengthBytes));
-                indexDevice.submit(r);
-            }
-        };
+        return io.indexIo(bufferBytes);
     }
 
     /** Checks a slot read back from L2 against its checksum. */
@@ -363,16 +309,14 @@ public final class TieredStore {
 
     /** Releases the pool. Only after a drain with no operation in progress. */
     public void close() {
-        if (!pending.isEmpty() || !inFlight.isEmpty() || !activeLoads.isEmpty() || !memoryWaiters.isEmpty()) {
-            throw new IllegalStateException("close with work in progress: " + pending.size() + " pending writes, "
-                + inFlight.size() + " I/Os in flight, " + activeLoads.size() + " loads");
+        if (!writes.isEmpty() || !io.idle() || !activeLoads.isEmpty() || !memoryWaiters.isEmpty()) {
+            throw new IllegalStateException("close with work in progress: " + writes.count() + " pending writes, "
+                + io.inFlightCount() + " I/Os in flight, " + activeLoads.size() + " loads");
         }
         if (!closed) {
             closed = true;
             cache.close();
-            if (indexBuffer != null) {
-                memory.free(indexBuffer);
-            }
+            io.close();
         }
     }
 
@@ -391,25 +335,20 @@ public final class TieredStore {
     }
 
     public int pendingWriteCount() {
-        return pending.size();
+        return writes.count();
     }
 
     /** The pending write batches, oldest first, as read-only snapshots (for state dumps such as replay's). */
     public List<PendingWriteView> pendingWrites() {
-        final List<PendingWriteView> out = new ArrayList<>();
-        for (final WriteBatch b : pending.all()) {
-            out.add(new PendingWriteView(b.id, b.storeId, b.fileStart, b.lengthBytes(), b.state.name(),
-                b.unfinishedDeps));
-        }
-        return out;
+        return writes.views();
     }
 
     public int ioInFlight() {
-        return inFlight.size();
+        return io.inFlightCount();
     }
 
     public int ioQueued() {
-        return ioQueue.size();
+        return io.queuedCount();
     }
 
     public int memoryWaiters() {
@@ -417,11 +356,11 @@ public final class TieredStore {
     }
 
     public long writesCompleted() {
-        return writesCompleted;
+        return writes.completed();
     }
 
     public long writeErrors() {
-        return writeErrors;
+        return writes.errors();
     }
 
     public CoreConfig config() {
@@ -442,15 +381,13 @@ public final class TieredStore {
         return cache;
     }
 
-    int takeSurfacedErrors() {
-        final int n = unsurfacedWriteErrors;
-        unsurfacedWriteErrors = 0;
-        return n;
+    WriteBatches writes() {
+        return writes;
     }
 
     /** Parks {@code op} until memory may have been freed. Fails loudly if nothing could ever free it. */
     void parkForMemory(final Op op, final long neededBytes) {
-        if (pending.isEmpty() && inFlight.isEmpty() && ioQueue.isEmpty() && ready.isEmpty()
+        if (writes.isEmpty() && io.idle() && ready.isEmpty()
             && memoryWaiters.isEmpty()) {
             throw new IllegalStateException("op " + op.id + " waits for " + neededBytes
                 + " B but no write or read is pending: " + cache.describe());
@@ -468,51 +405,9 @@ public final class TieredStore {
         }
     }
 
-    WriteBatch openBatch(final long storeId, final long fileStart) {
-        final WriteBatch b = new WriteBatch(nextBatchId++, storeId, fileStart);
-        pending.add(b);
-        return b;
-    }
-
-    /** Appends a piece to an open batch, chaining the batch after pending writes that overlap the piece. */
-    void appendToBatch(final WriteBatch batch, final Slice slice, final long fileOffset) {
-        for (final WriteBatch earlier : pending.overlapping(fileOffset, fileOffset + slice.lengthBytes(), batch)) {
-            if (earlier.state == WriteBatch.State.DONE || earlier.dependents.contains(batch)) {
-                continue;
-            }
-            earlier.dependents.add(batch);
-            batch.unfinishedDeps++;
-        }
-        cache.holdForWrite(slice);
-        batch.append(new WriteBatch.Piece(slice, 0, fileOffset, slice.lengthBytes()));
-        pending.grew(batch);
-    }
-
-    /** Seals a batch: it goes to the device once the overlapping writes before it have finished. */
-    void seal(final WriteBatch batch, final SealReason reason) {
-        if (batch.pieces.isEmpty()) {
-            pending.remove(batch);
-            batch.state = WriteBatch.State.DONE;
-            return;
-        }
-        batch.state = WriteBatch.State.SEALED;
-        sink.emit(new CoreEvent.BatchSealed(batch.id, batch.storeId, batch.fileStart, batch.lengthBytes(),
-            batch.pieces.size(), batch.unfinishedDeps, reason));
-        if (batch.unfinishedDeps == 0) {
-            submitWrite(batch);
-        }
-    }
-
-    /** Pending (unfinished) write batches overlapping {@code [from, to)}. */
-    List<WriteBatch> pendingOverlapping(final long from, final long to) {
-        return pending.overlapping(from, to, null);
-    }
-
     void submitRead(final LoadOp load, final LoadOp.Read read) {
-        final IoRequest req = new IoRequest(nextIoId++, IoOp.READ, read.fileOffset,
-            List.of(cache.segment(read.slice.poolOffset(), read.lengthBytes)));
         readsInFlight.add(read);
-        enqueueIo(new IoTask.Read(req, load, read));
+        io.read(load, read, cache.segment(read.slice.poolOffset(), read.lengthBytes));
     }
 
     void readLanded(final LoadOp.Read read) {
@@ -559,70 +454,6 @@ public final class TieredStore {
         checkDrained();
     }
 
-    private void submitWrite(final WriteBatch batch) {
-        batch.state = WriteBatch.State.SUBMITTED;
-        final List<IoSegment> segments = new ArrayList<>();
-        long segStart = -1;
-        long segLength = 0;
-        for (final WriteBatch.Piece p : batch.pieces) {
-            final long at = p.slice().poolOffset() + p.sliceOffset();
-            if (segStart >= 0 && segStart + segLength == at) {
-                segLength += p.lengthBytes();
-                continue;
-            }
-            if (segStart >= 0) {
-                segments.add(cache.segment(segStart, segLength));
-            }
-            segStart = at;
-            segLength = p.lengthBytes();
-        }
-        segments.add(cache.segment(segStart, segLength));
-        enqueueIo(new IoTask.Write(new IoRequest(nextIoId++, IoOp.WRITE, batch.fileStart, segments), batch));
-    }
-
-    private void enqueueIo(final IoTask task) {
-        ioQueue.add(task);
-        submitQueued();
-    }
-
-    private void submitQueued() {
-        while (inFlight.size() < config.concurrentIos() && !ioQueue.isEmpty()) {
-            final IoTask task = ioQueue.poll();
-            final IoRequest r = task.request();
-            inFlight.put(r.ioId(), task);
-            sink.emit(new CoreEvent.IoSubmitted(r.ioId(), r.op(), r.fileOffset(), r.lengthBytes(),
-                r.segments().size()));
-            device.submit(r);
-        }
-    }
-
-    private void finishWrite(final WriteBatch batch, final boolean ok) {
-        batch.state = WriteBatch.State.DONE;
-        pending.remove(batch);
-        writesCompleted++;
-        if (!ok) {
-            writeErrors++;
-            unsurfacedWriteErrors++;
-            directory.invalidate(batch.fileStart, batch.lengthBytes());
-        }
-        sink.emit(new CoreEvent.WriteFinished(batch.id, batch.fileStart, batch.lengthBytes(), ok));
-        for (final WriteBatch.Piece p : batch.pieces) {
-            cache.writeFinished(p.slice());
-        }
-        for (final WriteBatch next : batch.dependents) {
-            next.unfinishedDeps--;
-            if (next.unfinishedDeps == 0 && next.state == WriteBatch.State.SEALED) {
-                submitWrite(next);
-            }
-        }
-        for (final LoadOp load : batch.waitingLoads) {
-            load.writeFinished(batch);
-        }
-        for (final Runnable commit : batch.waitingCommits) {
-            commit.run();
-        }
-    }
-
     private void chunkEvicted(final AllocationRef ref, final RingEvictReason reason) {
         final long from = ref.fileOffset(config.slotBytes());
         supersedeReads(from, from + ref.lengthBytes(config.slotBytes()));
@@ -634,10 +465,10 @@ public final class TieredStore {
     }
 
     private void checkDrained() {
-        if (drainWaiters.isEmpty() || !pending.isEmpty()) {
+        if (drainWaiters.isEmpty() || !writes.isEmpty()) {
             return;
         }
-        sink.emit(new CoreEvent.Drained(writesCompleted));
+        sink.emit(new CoreEvent.Drained(writes.completed()));
         final List<Runnable> waiters = List.copyOf(drainWaiters);
         drainWaiters.clear();
         for (final Runnable r : waiters) {
