@@ -8,6 +8,8 @@ import dev.kvtier.core.l1.Entry;
 import dev.kvtier.core.l1.L1Cache;
 import dev.kvtier.core.l1.Slice;
 import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.l2.L2Directory;
+import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -57,8 +59,16 @@ final class LoadOp extends Op {
 
     private record Span(long fileOffset, long lengthBytes, long destOffset) { }
 
-    private final TieredStore engine;
+    private final TieredStore pump;
+    private final EventSink sink;
+    private final L2Directory directory;
     private final L1Cache l1;
+    private final IoQueue io;
+    private final WriteBatches writes;
+    private final Checksums checksums;
+    private final ActiveLoads loads;
+    private final int readBatchMax;
+    private final long maxReadBytes;
     private final List<LoadRange> ranges;
     private final MemoryRegion dest;
     private final Consumer<LoadResult> done;
@@ -75,15 +85,23 @@ final class LoadOp extends Op {
     private boolean started;
     private boolean finished;
 
-    LoadOp(final TieredStore engine, final long loadId, final List<LoadRange> ranges, final MemoryRegion dest,
+    LoadOp(final Parts parts, final long loadId, final List<LoadRange> ranges, final MemoryRegion dest,
            final Consumer<LoadResult> done) {
         super(loadId);
-        this.engine = engine;
-        this.l1 = engine.cache();
+        this.pump = parts.pump();
+        this.sink = parts.sink();
+        this.directory = parts.directory();
+        this.l1 = parts.l1();
+        this.io = parts.io();
+        this.writes = parts.writes();
+        this.checksums = parts.checksums();
+        this.loads = parts.loads();
+        this.readBatchMax = parts.config().readBatchMax();
+        this.maxReadBytes = parts.config().maxReadBytes();
         this.ranges = List.copyOf(ranges);
         this.dest = dest;
         this.done = done;
-        this.slotBytes = engine.config().slotBytes();
+        this.slotBytes = parts.config().slotBytes();
         for (final LoadRange r : this.ranges) {
             Alignment.requireAligned("load file offset", r.fileOffset());
             Alignment.requireAligned("load length", r.lengthBytes());
@@ -115,14 +133,14 @@ final class LoadOp extends Op {
     }
 
     private boolean start() {
-        engine.sink().emit(new CoreEvent.LoadRequested(id, ranges, bytes));
+        sink.emit(new CoreEvent.LoadRequested(id, ranges, bytes));
         groupEpoch = l1.nextEpoch();
-        engine.loadStarted(this);
+        loads.started(this);
         for (final LoadRange r : ranges) {
             if (leases.containsKey(r.alloc().allocationId())) {
                 continue;
             }
-            if (!engine.directory().lease(r.alloc())) {
+            if (!directory.lease(r.alloc())) {
                 fail(LoadFailure.NOT_COMMITTED);
                 return false;
             }
@@ -165,7 +183,7 @@ final class LoadOp extends Op {
             l1.copyOut(e.slice().poolOffset() + from - e.fileOffset(), dest, s.destOffset + from - s.fileOffset,
                 to - from);
             l1.hit(e);
-            engine.sink().emit(new CoreEvent.LoadHit(id, from, to - from));
+            sink.emit(new CoreEvent.LoadHit(id, from, to - from));
             hitBytes += to - from;
             cursor = to;
         }
@@ -175,8 +193,8 @@ final class LoadOp extends Op {
     }
 
     private void addGap(final long fileOffset, final long lengthBytes, final long destOffset) {
-        engine.sink().emit(new CoreEvent.LoadGap(id, fileOffset, lengthBytes));
-        final long cap = Math.min(engine.config().maxReadBytes(), l1.maxReservationBytes());
+        sink.emit(new CoreEvent.LoadGap(id, fileOffset, lengthBytes));
+        final long cap = Math.min(maxReadBytes, l1.maxReservationBytes());
         final long piece = Math.max(1, cap / slotBytes) * slotBytes;
         final long end = fileOffset + lengthBytes;
         final long from = fileOffset / slotBytes * slotBytes;
@@ -198,7 +216,7 @@ final class LoadOp extends Op {
                 return;
             }
             final Read next = toRead.peek();
-            if (batchReads == engine.config().readBatchMax()
+            if (batchReads == readBatchMax
                 || batchBytes + next.lengthBytes > l1.maxReservationBytes()) {
                 if (outstanding > 0) {
                     return;
@@ -211,31 +229,31 @@ final class LoadOp extends Op {
             }
             final Slice slice = l1.reserve(next.lengthBytes, null);
             if (slice == null) {
-                engine.parkForMemory(this, next.lengthBytes);
+                pump.parkForMemory(this, next.lengthBytes);
                 return;
             }
-            engine.sink().emit(new CoreEvent.SliceReserved(id, next.fileOffset, next.lengthBytes,
+            sink.emit(new CoreEvent.SliceReserved(id, next.fileOffset, next.lengthBytes,
                 slice.poolOffset()));
             toRead.poll();
             next.slice = slice;
-            next.expected = engine.expectedSums(next.fileOffset, next.lengthBytes);
+            next.expected = checksums.expected(next.fileOffset, next.lengthBytes);
             batchReads++;
             batchBytes += next.lengthBytes;
             outstanding++;
-            engine.submitRead(this, next);
+            loads.readIssued(next);
+            io.read(this, next, l1.segment(slice.poolOffset(), next.lengthBytes));
         }
     }
 
     /** Registers on every pending write overlapping the read; true when there was one. */
     private boolean waitForWrites(final Read read) {
-        final List<WriteBatch> writes = engine.writes().overlapping(read.fileOffset,
-            read.fileOffset + read.lengthBytes);
-        for (final WriteBatch w : writes) {
+        final List<WriteBatch> pending = writes.overlapping(read.fileOffset, read.fileOffset + read.lengthBytes);
+        for (final WriteBatch w : pending) {
             w.awaitedBy(this);
             waitingWrites++;
-            engine.sink().emit(new CoreEvent.LoadWaitsForWrite(id, w.id));
+            sink.emit(new CoreEvent.LoadWaitsForWrite(id, w.id));
         }
-        return !writes.isEmpty();
+        return !pending.isEmpty();
     }
 
     void writeFinished(final WriteBatch batch) {
@@ -244,15 +262,15 @@ final class LoadOp extends Op {
         }
         waitingWrites--;
         if (waitingWrites == 0) {
-            engine.resume(this);
+            pump.resume(this);
         }
     }
 
     void readCompleted(final Read read, final boolean ok) {
-        engine.readLanded(read);
+        loads.readLanded(read);
         outstanding--;
         if (finished || !ok) {
-            engine.sink().emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
+            sink.emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
                 DiscardReason.LOAD_FAILED));
             l1.releaseIfUnused(read.slice);
             if (!finished) {
@@ -262,26 +280,26 @@ final class LoadOp extends Op {
         }
         for (int i = 0; i < read.lengthBytes / slotBytes; i++) {
             final long at = read.fileOffset + i * slotBytes;
-            if (!engine.verifySlot(id, read.slice.poolOffset() + i * slotBytes, at, i, read.expected[i])) {
-                engine.sink().emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
+            if (!checksums.verify(id, read.slice.poolOffset() + i * slotBytes, at, i, read.expected[i])) {
+                sink.emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
                     DiscardReason.LOAD_FAILED));
                 l1.releaseIfUnused(read.slice);
                 fail(LoadFailure.CORRUPT);
-                engine.evictCorrupt(at);
+                checksums.evictCorrupt(at);
                 return;
             }
         }
         l1.copyOut(read.slice.poolOffset() + read.copyFrom - read.fileOffset, dest, read.destOffset, read.copyLength);
         if (read.superseded || read.widened()) {
-            engine.sink().emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
+            sink.emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
                 read.superseded ? DiscardReason.SUPERSEDED : DiscardReason.PARTIAL_SLOT));
             l1.releaseIfUnused(read.slice);
         } else {
             l1.insert(id, read.fileOffset, -1, read.slice, true, groupEpoch,
                 Math.toIntExact(read.destOffset / slotBytes));
-            engine.sink().emit(new CoreEvent.Promoted(id, read.fileOffset, read.lengthBytes));
+            sink.emit(new CoreEvent.Promoted(id, read.fileOffset, read.lengthBytes));
         }
-        engine.resume(this);
+        pump.resume(this);
     }
 
     boolean holdsLease(final AllocationRef ref) {
@@ -307,15 +325,16 @@ final class LoadOp extends Op {
         }
         finished = true;
         for (final AllocationRef r : leases.values()) {
-            engine.directory().unlease(r);
+            directory.unlease(r);
         }
         leases.clear();
         if (failure == null) {
-            engine.sink().emit(new CoreEvent.LoadCompleted(id, bytes, hitBytes));
+            sink.emit(new CoreEvent.LoadCompleted(id, bytes, hitBytes));
         } else {
-            engine.sink().emit(new CoreEvent.LoadFailed(id, failure));
+            sink.emit(new CoreEvent.LoadFailed(id, failure));
         }
-        engine.loadFinished(this);
+        loads.finished(this);
+        pump.leaveMemoryQueue(this);
         done.accept(new LoadResult(id, failure, bytes, hitBytes));
     }
 }

@@ -6,6 +6,8 @@ import dev.kvtier.core.event.CoreEvent.SealReason;
 import dev.kvtier.core.l1.L1Cache;
 import dev.kvtier.core.l1.Slice;
 import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.l2.L2Directory;
+import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.span.StoreSpan;
@@ -26,9 +28,14 @@ import java.util.function.Consumer;
  * the batch, chained after overlapping pending writes. After the last span: seal, trim once, complete.
  */
 final class StoreOp extends Op {
-    private final TieredStore engine;
+    private final TieredStore pump;
+    private final EventSink sink;
+    private final L2Directory directory;
     private final L1Cache l1;
     private final WriteBatches writes;
+    private final Checksums checksums;
+    private final ActiveLoads loads;
+    private final long groupedWriteBatchBytes;
     private final MemoryRegion source;
     private final ArrayDeque<StoreSpan> work;
     private final Consumer<StoreResult> done;
@@ -43,17 +50,22 @@ final class StoreOp extends Op {
     private int rejectedSpans;
     private boolean started;
 
-    StoreOp(final TieredStore engine, final long storeId, final MemoryRegion source, final List<StoreSpan> spans,
+    StoreOp(final Parts parts, final long storeId, final MemoryRegion source, final List<StoreSpan> spans,
             final List<AllocationRef> rejectedAtBoundary, final Consumer<StoreResult> done) {
         super(storeId);
-        this.engine = engine;
-        this.l1 = engine.cache();
-        this.writes = engine.writes();
+        this.pump = parts.pump();
+        this.sink = parts.sink();
+        this.directory = parts.directory();
+        this.l1 = parts.l1();
+        this.writes = parts.writes();
+        this.checksums = parts.checksums();
+        this.loads = parts.loads();
+        this.groupedWriteBatchBytes = parts.config().groupedWriteBatchBytes();
         this.source = source;
         this.work = new ArrayDeque<>(spans);
         this.done = done;
         this.spanCount = spans.size();
-        this.slotBytes = engine.config().slotBytes();
+        this.slotBytes = parts.config().slotBytes();
         for (final AllocationRef r : rejectedAtBoundary) {
             rejected.put(r.allocationId(), r);
         }
@@ -68,7 +80,7 @@ final class StoreOp extends Op {
             for (final StoreSpan s : work) {
                 bytes += s.lengthBytes();
             }
-            engine.sink().emit(new CoreEvent.StoreReceived(id, spanCount, bytes));
+            sink.emit(new CoreEvent.StoreReceived(id, spanCount, bytes));
         }
         while (!work.isEmpty()) {
             final StoreSpan span = work.poll();
@@ -97,7 +109,7 @@ final class StoreOp extends Op {
         if (batch != null && batch.fileEnd() != span.fileOffset()) {
             sealBatch(SealReason.NOT_ADJACENT);
         } else if (batch != null && batch.lengthBytes() + length
-            > Math.max(length, engine.config().groupedWriteBatchBytes())) {
+            > Math.max(length, groupedWriteBatchBytes)) {
             sealBatch(SealReason.SIZE);
         }
         final Slice slice = l1.reserve(length, () -> {
@@ -109,13 +121,13 @@ final class StoreOp extends Op {
             if (batch != null) {
                 sealBatch(SealReason.MEMORY_WAIT);
             }
-            engine.parkForMemory(this, length);
+            pump.parkForMemory(this, length);
             return false;
         }
-        engine.sink().emit(new CoreEvent.SliceReserved(id, span.fileOffset(), length, slice.poolOffset()));
+        sink.emit(new CoreEvent.SliceReserved(id, span.fileOffset(), length, slice.poolOffset()));
         l1.copyIn(source, span.srcOffset(), slice, length);
-        engine.recordChecksums(span, slice.poolOffset());
-        engine.supersedeReads(span.fileOffset(), span.fileEnd());
+        checksums.record(span, slice.poolOffset());
+        loads.supersede(span.fileOffset(), span.fileEnd());
         l1.insert(id, span.fileOffset(), span.srcOffset(), slice, false, groupEpoch,
             Math.toIntExact(span.srcOffset() / slotBytes));
         if (batch == null) {
@@ -134,7 +146,7 @@ final class StoreOp extends Op {
     private List<StoreSpan> revalidate(final StoreSpan span) {
         boolean allCurrent = true;
         for (final SpanPiece p : span.pieces()) {
-            allCurrent &= engine.directory().isCurrent(p.alloc());
+            allCurrent &= directory.isCurrent(p.alloc());
         }
         if (allCurrent) {
             return List.of(span);
@@ -142,7 +154,7 @@ final class StoreOp extends Op {
         final List<StoreSpan> out = new ArrayList<>();
         List<SpanPiece> run = new ArrayList<>();
         for (final SpanPiece p : span.pieces()) {
-            if (engine.directory().isCurrent(p.alloc())) {
+            if (directory.isCurrent(p.alloc())) {
                 run.add(p);
                 continue;
             }
@@ -161,7 +173,7 @@ final class StoreOp extends Op {
     private void reject(final List<SpanPiece> pieces, final RejectReason reason) {
         for (final SpanPiece p : pieces) {
             rejected.put(p.alloc().allocationId(), p.alloc());
-            engine.sink().emit(new CoreEvent.SpanRejected(id, p.alloc().key(), p.alloc().allocationId(),
+            sink.emit(new CoreEvent.SpanRejected(id, p.alloc().key(), p.alloc().allocationId(),
                 p.fileOffset(), p.lengthBytes(), reason));
         }
         rejectedSpans++;
@@ -183,7 +195,7 @@ final class StoreOp extends Op {
                 accepted.add(e.getValue());
             }
         }
-        engine.sink().emit(new CoreEvent.StoreCompleted(id, acceptedSpans, rejectedSpans, storedBytes));
+        sink.emit(new CoreEvent.StoreCompleted(id, acceptedSpans, rejectedSpans, storedBytes));
         done.accept(new StoreResult(id, accepted, List.copyOf(rejected.values()), writes.takeSurfacedErrors()));
     }
 }
