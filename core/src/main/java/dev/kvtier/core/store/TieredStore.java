@@ -1,6 +1,5 @@
 package dev.kvtier.core.store;
 
-import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.index.IndexIo;
@@ -18,6 +17,7 @@ import dev.kvtier.core.span.StoreSpan;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -41,7 +41,6 @@ import java.util.function.Consumer;
 public final class TieredStore {
     private final CoreConfig config;
     private final EventSink sink;
-    private final Device indexDevice;
     private final L1Cache l1;
     private final IoQueue io;
     private final WriteBatches writes;
@@ -57,21 +56,17 @@ public final class TieredStore {
 
     /**
      * @param device      the L2 data device; it must hold the ring
-     * @param indexDevice the crash-safe index's device, or null for a store whose index is not persisted (unit
-     *                    tests of other behaviour; durable mode needs one)
+     * @param indexDevice the crash-safe index's device (the server sizes it and opens the index on it)
      */
     public TieredStore(final CoreConfig config, final Memory memory, final Device device, final Device indexDevice,
                        final EventSink sink, final L2Directory directory) {
-        if (indexDevice == null && config.commitMode() == CommitMode.DURABLE) {
-            throw new IllegalArgumentException("commitMode durable needs an index device");
-        }
+        Objects.requireNonNull(indexDevice, "indexDevice");
         if (device.capacityBytes() < config.l2Slots() * config.slotBytes()) {
             throw new IllegalArgumentException("device holds " + device.capacityBytes() + " B, the ring needs "
                 + config.l2Slots() * config.slotBytes() + " B");
         }
         this.config = config;
         this.sink = sink;
-        this.indexDevice = indexDevice;
         this.l1 = new L1Cache(config, memory, sink, () -> !memoryWaiters.isEmpty());
         this.io = new IoQueue(config.concurrentIos(), memory, device, indexDevice, sink);
         this.writes = new WriteBatches(sink, l1, io, directory);
@@ -127,9 +122,6 @@ public final class TieredStore {
 
     /** The index device's I/O path: one staging buffer, I/Os outside the {@code concurrentIos} bound. */
     public IndexIo indexIo(final long bufferBytes) {
-        if (indexDevice == null) {
-            throw new IllegalStateException("this store has no index device");
-        }
         return io.indexIo(bufferBytes);
     }
 
