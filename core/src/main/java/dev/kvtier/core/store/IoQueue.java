@@ -152,7 +152,8 @@ final class IoQueue {
 
     private long nextId() {
         final long id = nextIoId++;
-        assert id > 0 && nextIoId > id : "I/O id sequence overflowed at " + id;
+        assert id > 0 : "I/O id " + id;
+        assert nextIoId > id : "I/O id sequence overflowed at " + id;
         return id;
     }
 

@@ -216,8 +216,7 @@ final class LoadOp extends Op {
                 return;
             }
             final Read next = toRead.peek();
-            if (batchReads == readBatchMax
-                || batchBytes + next.lengthBytes > l1.maxReservationBytes()) {
+            if (batchReads == readBatchMax || batchBytes + next.lengthBytes > l1.maxReservationBytes()) {
                 if (outstanding > 0) {
                     return;
                 }
@@ -240,6 +239,8 @@ final class LoadOp extends Op {
             batchReads++;
             batchBytes += next.lengthBytes;
             outstanding++;
+            assert batchReads <= readBatchMax : "load " + id + " has " + batchReads + " reads in its batch";
+            assert batchBytes <= l1.maxReservationBytes() : "load " + id + " batch of " + batchBytes + " B";
             loads.readIssued(next);
             io.read(this, next, l1.segment(slice.poolOffset(), next.lengthBytes));
         }
@@ -257,8 +258,12 @@ final class LoadOp extends Op {
     }
 
     void writeFinished(final WriteBatch batch) {
+        assert batch.state() == WriteBatch.State.DONE : "load " + id + " woken by unfinished batch " + batch.id;
         if (finished) {
             return;
+        }
+        if (waitingWrites <= 0) {
+            throw new IllegalStateException("load " + id + " waits for no write, batch " + batch.id + " finished");
         }
         waitingWrites--;
         if (waitingWrites == 0) {
@@ -268,6 +273,9 @@ final class LoadOp extends Op {
 
     void readCompleted(final Read read, final boolean ok) {
         loads.readLanded(read);
+        if (outstanding <= 0) {
+            throw new IllegalStateException("load " + id + " has no read outstanding");
+        }
         outstanding--;
         if (finished || !ok) {
             sink.emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,

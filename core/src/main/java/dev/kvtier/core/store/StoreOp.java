@@ -102,6 +102,8 @@ final class StoreOp extends Op {
     /** Admits one validated span; false when it must wait for memory (the op is then parked). */
     private boolean admit(final StoreSpan span) {
         final long length = span.lengthBytes();
+        assert length > 0 : "empty span in store " + id;
+        final long storedBefore = storedBytes;
         if (length > l1.maxReservationBytes()) {
             reject(span.pieces(), RejectReason.LARGER_THAN_L1);
             return true;
@@ -139,6 +141,9 @@ final class StoreOp extends Op {
         for (final SpanPiece p : span.pieces()) {
             admitted.putIfAbsent(p.alloc().allocationId(), p.alloc());
         }
+        assert storedBytes == storedBefore + length : "store " + id + " lost count of its bytes";
+        assert batch != null : "store " + id + " admitted a span with no open batch";
+        assert batch.fileEnd() == span.fileEnd() : "span not at the end of the open batch";
         return true;
     }
 
@@ -185,9 +190,11 @@ final class StoreOp extends Op {
     }
 
     private void finish() {
+        assert work.isEmpty() : "store " + id + " finishes with " + work.size() + " spans left";
         if (batch != null) {
             sealBatch(SealReason.END_OF_STORE);
         }
+        assert batch == null : "store " + id + " left its batch open";
         l1.trim(id, storedBytes);
         final List<AllocationRef> accepted = new ArrayList<>();
         for (final Map.Entry<Long, AllocationRef> e : admitted.entrySet()) {
