@@ -62,8 +62,9 @@ final class RealMode {
     }
 
     private static PolledDevice open(final String role, final Path path, final long sizeBytes, final int depth,
-                                     final IoChoice choice, final PrintStream out) throws BadDevice {
-        final OpenResult opened = Devices.open(path, sizeBytes, depth, choice);
+                                     final IoChoice choice, final NativeMemory memory, final PrintStream out)
+        throws BadDevice {
+        final OpenResult opened = Devices.open(path, sizeBytes, depth, choice, memory);
         return switch (opened) {
             case OpenResult.Failed f -> throw new BadDevice(role.equals("device") ? f.message()
                 : "index device: " + f.message());
@@ -97,15 +98,24 @@ final class RealMode {
         final boolean newDevice = !Files.exists(options.device());
         final boolean newIndex = !Files.exists(indexPath);
         final long t0 = System.nanoTime();
-        final PolledDevice device = open("device", options.device(), sc.spec().core().l2Bytes(),
-            sc.spec().core().concurrentIos(), choice, out);
+        // The devices move this memory's bytes; it is closed after them.
+        final NativeMemory memory = new NativeMemory(RealRun.memoryBytes(sc.spec()));
+        final PolledDevice device;
+        try {
+            device = open("device", options.device(), sc.spec().core().l2Bytes(), sc.spec().core().concurrentIos(),
+                choice, memory, out);
+        } catch (final BadDevice e) {
+            memory.close();
+            throw e;
+        }
         final PolledDevice index;
         try {
             // The index takes the kind of I/O the L2 device got (after any fallback): one notice, one behaviour.
             index = open("index", indexPath, RealRun.indexDeviceBytes(sc.spec().core()), 1,
-                device.kind().equals("io_uring") ? IoChoice.URING : IoChoice.FILECHANNEL, out);
+                device.kind().equals("io_uring") ? IoChoice.URING : IoChoice.FILECHANNEL, memory, out);
         } catch (final BadDevice e) {
             device.close();
+            memory.close();
             throw e;
         }
         try {
@@ -114,10 +124,11 @@ final class RealMode {
         } catch (final BadDevice e) {
             index.close();
             device.close();
+            memory.close();
             throw e;
         }
         out.printf("devices opened and sized in %.1f s%n", (System.nanoTime() - t0) / 1e9);
-        try (device; index; NativeMemory memory = new NativeMemory(RealRun.memoryBytes(sc.spec()))) {
+        try (memory; device; index) {
             return new RealRun(sc.spec(), seed, device, index, memory, options.recover()).run(loop -> {
                 recording.start(loop);
                 return recording.sinks();

@@ -71,11 +71,11 @@ public final class CrashWorker {
         final IoChoice choice = IoChoice.valueOf(args[3].toUpperCase(java.util.Locale.ROOT));
         final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true,
             StandardCharsets.US_ASCII);
-        try (PolledDevice data = Devices.open(Path.of(args[1]), config.l2Bytes(), config.concurrentIos(), choice)
-                 .orThrow();
+        try (NativeMemory memory = new NativeMemory(RealRun.memoryBytes(sc.spec()));
+             PolledDevice data = Devices.open(Path.of(args[1]), config.l2Bytes(), config.concurrentIos(), choice,
+                 memory).orThrow();
              PolledDevice index = Devices.open(Path.of(args[2]), RealRun.indexDeviceBytes(config), 1,
-                 data.kind().equals("io_uring") ? IoChoice.URING : IoChoice.FILECHANNEL).orThrow();
-             NativeMemory memory = new NativeMemory(RealRun.memoryBytes(sc.spec()))) {
+                 data.kind().equals("io_uring") ? IoChoice.URING : IoChoice.FILECHANNEL, memory).orThrow()) {
             final RealRun.Result r = new RealRun(sc.spec(), 1, data, index, memory, false)
                 .run(loop -> List.of(printer(out)), TIMEOUT_NS, opened -> out.println("OPENED"));
             out.println("FINISHED " + (r.report().ok() ? "ok" : r.report().violation()));

@@ -163,12 +163,12 @@ class KillRecoveryTest {
     private static void verifyRecovered(final CoreConfig config, final Path dataPath, final Path indexPath,
                                         final Heard heard) {
         final List<CoreEvent.ChunkRecovered> recovered = new ArrayList<>();
-        try (PolledDevice data = Devices.open(dataPath, config.l2Bytes(), config.concurrentIos(), IoChoice.AUTO)
-                 .orThrow();
-             PolledDevice index = Devices.open(indexPath, RealRun.indexDeviceBytes(config), 1, IoChoice.AUTO)
-                 .orThrow();
-             NativeMemory memory = new NativeMemory(config.l1PoolBytes() + RealRun.indexBufferBytes(config)
-                 + config.slotBytes())) {
+        try (NativeMemory memory = new NativeMemory(config.l1PoolBytes() + RealRun.indexBufferBytes(config)
+                 + config.slotBytes());
+             PolledDevice data = Devices.open(dataPath, config.l2Bytes(), config.concurrentIos(), IoChoice.AUTO,
+                 memory).orThrow();
+             PolledDevice index = Devices.open(indexPath, RealRun.indexDeviceBytes(config), 1, IoChoice.AUTO, memory)
+                 .orThrow()) {
             final KvServer server = new KvServer(config, memory, data, index, e -> {
                 if (e instanceof CoreEvent.ChunkRecovered r) {
                     recovered.add(r);

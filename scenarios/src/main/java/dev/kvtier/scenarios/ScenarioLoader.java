@@ -1,8 +1,6 @@
 package dev.kvtier.scenarios;
 
-import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.config.CoreConfig;
-import dev.kvtier.core.config.ReplacementKind;
 import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.geometry.ModelGeometry;
 import dev.kvtier.sim.device.DeviceProfile;
@@ -37,6 +35,9 @@ public final class ScenarioLoader {
     public static final List<String> LIBRARY = List.of("pr90-evict", "pr90-evict-per-slot", "pr90-evict-small",
         "prefix-sharing-zipf");
 
+    /** The tables a scenario may hold, in the order the loader reads them. */
+    private static final List<String> TABLES = List.of("scenario", "model", "workload", "phase", "core", "sim",
+        "faults", "gate", "swarm", "signoff");
     private static final TomlMapper TOML = new TomlMapper();
 
     private ScenarioLoader() {
@@ -113,10 +114,9 @@ public final class ScenarioLoader {
 
         Scenario build() throws ScenarioException {
             for (final String table : root.propertyNames()) {
-                if (!List.of("scenario", "model", "workload", "phase", "core", "sim", "faults", "gate", "swarm",
-                    "signoff").contains(table)) {
+                if (!TABLES.contains(table)) {
                     throw new ScenarioException(source + ": key '" + table + "' is not a known table (known: "
-                        + "scenario, model, workload, phase, core, sim, faults, gate, swarm, signoff)");
+                        + String.join(", ", TABLES) + ")");
                 }
             }
             final Section meta = section("scenario");
@@ -142,12 +142,13 @@ public final class ScenarioLoader {
                 throw new ScenarioException(source + ": table '[model]' is required");
             }
             final ModelGeometry g;
+            final ModelGeometry d = ModelGeometry.QWEN3_8B_BF16;
             final String name = s.requiredString("name");
-            final int kvHeads = s.intValue("kvHeads", 8, 1, 1 << 16);
-            final int headDim = s.intValue("headDim", 128, 1, 1 << 16);
-            final int layers = s.intValue("layers", 36, 1, 1 << 12);
-            final int blockTokens = s.intValue("blockTokens", 16, 1, 1 << 16);
-            final int dtypeBytes = s.intValue("dtypeBytes", 2, 1, 8);
+            final int kvHeads = s.intValue("kvHeads", d.kvHeads(), 1, 1 << 16);
+            final int headDim = s.intValue("headDim", d.headDim(), 1, 1 << 16);
+            final int layers = s.intValue("layers", d.layers(), 1, 1 << 12);
+            final int blockTokens = s.intValue("blockTokens", d.blockTokens(), 1, 1 << 16);
+            final int dtypeBytes = s.intValue("dtypeBytes", d.dtypeBytes(), 1, 8);
             s.rejectUnknown();
             try {
                 g = new ModelGeometry(name, kvHeads, headDim, layers, blockTokens, dtypeBytes);
@@ -215,35 +216,29 @@ public final class ScenarioLoader {
             return out;
         }
 
+        /** {@code [core]}: every default comes from {@link CoreConfig#builder}, the one place that holds them. */
         private CoreConfig core(final ModelGeometry model, final WorkloadSpec w) throws ScenarioException {
             final Section s = section("core");
             final long slot = model.slotBytes();
             final long kv = (long) w.prompts() * w.blocksPerPrompt() * slot;
-            final CoreConfig d = CoreConfig.defaults(slot);
-            final long l2 = size(s, "l2Bytes", "l2Fraction", kv, d.l2Bytes()) / slot * slot;
-            final long l1 = Alignment.down(size(s, "l1Bytes", "l1Fraction", kv, Math.min(d.l1Bytes(), l2)));
-            final int ratio = s.intValue("headroomRatio", 20, 1, 1 << 20);
-            final long batch = s.longValue("groupedWriteBatchBytes", d.groupedWriteBatchBytes(), 4096, 1L << 40);
-            final boolean coalesce = s.bool("coalesceStoreSpans", true);
-            final int ios = s.intValue("concurrentIos", 8, 1, 4096);
-            final int readBatch = s.intValue("readBatchMax", 8, 1, 4096);
-            final long maxRead = s.longValue("maxReadBytes", d.maxReadBytes(), 4096, 1L << 40);
-            final long staging = s.longValue("stagingBatchBytes", d.stagingBatchBytes(), slot, 1L << 40);
-            final long pool = s.longValue("stagingPoolBytes", 2 * staging, staging, 1L << 42);
-            final ReplacementKind replacement = switch (s.string("replacement", "lru")) {
-                case "lru" -> ReplacementKind.LRU;
-                case "prefix-lru" -> ReplacementKind.PREFIX_LRU;
-                default -> throw s.fail("replacement", "must be \"lru\" or \"prefix-lru\"");
-            };
-            final CommitMode mode = switch (s.string("commitMode", "l1")) {
-                case "l1" -> CommitMode.L1;
-                case "durable" -> CommitMode.DURABLE;
-                default -> throw s.fail("commitMode", "must be \"l1\" or \"durable\"");
-            };
+            final CoreConfig.Builder b = CoreConfig.builder(slot);
+            b.l2Bytes(size(s, "l2Bytes", "l2Fraction", kv, b.l2Bytes()) / slot * slot);
+            b.l1Bytes(Alignment.down(size(s, "l1Bytes", "l1Fraction", kv, b.l1Bytes())));
+            b.headroomRatio(s.intValue("headroomRatio", b.headroomRatio(), 1, 1 << 20));
+            b.groupedWriteBatchBytes(s.longValue("groupedWriteBatchBytes", b.groupedWriteBatchBytes(), 4096,
+                1L << 40));
+            b.coalesceStoreSpans(s.bool("coalesceStoreSpans", b.coalesceStoreSpans()));
+            b.concurrentIos(s.intValue("concurrentIos", b.concurrentIos(), 1, 4096));
+            b.readBatchMax(s.intValue("readBatchMax", b.readBatchMax(), 1, 4096));
+            b.maxReadBytes(s.longValue("maxReadBytes", b.maxReadBytes(), 4096, 1L << 40));
+            b.stagingBatchBytes(s.longValue("stagingBatchBytes", b.stagingBatchBytes(), slot, 1L << 40));
+            b.stagingPoolBytes(s.longValue("stagingPoolBytes", b.stagingPoolBytes(), b.stagingBatchBytes(),
+                1L << 42));
+            b.replacement(s.choice("replacement", b.replacement()));
+            b.commitMode(s.choice("commitMode", b.commitMode()));
             s.rejectUnknown();
             try {
-                final CoreConfig c = new CoreConfig(slot, l2, l1, ratio, batch, coalesce, ios, readBatch, maxRead,
-                    staging, pool, replacement, mode);
+                final CoreConfig c = b.build();
                 recordCore(c);
                 return c;
             } catch (final IllegalArgumentException e) {
@@ -269,8 +264,8 @@ public final class ScenarioLoader {
 
         private SimSpec sim(final String name, final CoreConfig core, final WorkloadSpec w) throws ScenarioException {
             final Section s = section("sim");
-            final String deviceName = s.string("device", "datacenter-nvme");
-            final String hostName = s.string("host", "java-core");
+            final String deviceName = s.string("device", DeviceProfile.DATACENTER_NVME.name());
+            final String hostName = s.string("host", HostCostProfile.JAVA_CORE.name());
             final long maxEvents = s.longValue("maxEvents", 200_000_000, 1000, 1L << 40);
             final long bound = s.longValue("livenessBoundSeconds", 3600, 1, 1L << 30);
             s.rejectUnknown();
@@ -336,7 +331,8 @@ public final class ScenarioLoader {
             if (!s.present()) {
                 return Scenario.Signoff.DEFAULT;
             }
-            final long minBw = s.longValue("minStoreBytesPerSec", 0, 0, Long.MAX_VALUE);
+            final long minBw = s.longValue("minStoreBytesPerSec", Scenario.Signoff.DEFAULT.minStoreBytesPerSec(), 0,
+                Long.MAX_VALUE);
             final double maxDrop = s.fraction("maxDrop", Scenario.Signoff.DEFAULT.maxDrop());
             s.rejectUnknown();
             if (maxDrop >= 1) {

@@ -1,6 +1,9 @@
 package dev.kvtier.scenarios;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import tools.jackson.databind.JsonNode;
@@ -103,6 +106,22 @@ final class Section {
         return v.booleanValue();
     }
 
+    /**
+     * An enum knob, spelled in TOML as its constant's name in lower case with '-' for '_' ({@code "prefix-lru"} for
+     * {@code PREFIX_LRU}, {@code "durable"} for {@code DURABLE}); {@code fallback} when the key is absent.
+     */
+    <E extends Enum<E>> E choice(final String key, final E fallback) throws ScenarioException {
+        final String given = string(key, tomlName(fallback));
+        final List<String> names = new ArrayList<>();
+        for (final E constant : fallback.getDeclaringClass().getEnumConstants()) {
+            if (tomlName(constant).equals(given)) {
+                return constant;
+            }
+            names.add('"' + tomlName(constant) + '"');
+        }
+        throw fail(key, "must be " + String.join(" or ", names));
+    }
+
     /** Throws if the table has a key no getter asked for. */
     void rejectUnknown() throws ScenarioException {
         if (node == null) {
@@ -117,6 +136,10 @@ final class Section {
 
     ScenarioException fail(final String key, final String problem) {
         return new ScenarioException(source + ": key '" + path + "." + key + "' " + problem);
+    }
+
+    private static String tomlName(final Enum<?> constant) {
+        return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     private JsonNode get(final String key) {

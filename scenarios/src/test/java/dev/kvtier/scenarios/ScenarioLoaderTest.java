@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kvtier.core.config.CommitMode;
+import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.config.ReplacementKind;
+import dev.kvtier.core.geometry.ModelGeometry;
 import dev.kvtier.sim.device.DeviceProfile;
 import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.sim.workload.PhaseSpec;
@@ -68,6 +71,30 @@ class ScenarioLoaderTest {
         assertEquals(DeviceProfile.CI_EXT4, s.spec().device());
         assertEquals(ReplacementKind.LRU, s.spec().core().replacement());
         assertEquals("false", s.knobs().get("core.coalesceStoreSpans"));
+    }
+
+    @Test
+    void shouldTakeTheCoreDefaultsFromTheConfigBuilder() throws ScenarioException {
+        final CoreConfig core = ScenarioLoader.parse("t.toml", MINIMAL, List.of(), null).spec().core();
+        assertEquals(ModelGeometry.QWEN3_8B_BF16.slotBytes(), core.slotBytes());
+        assertEquals(CoreConfig.builder(core.slotBytes()).build(), core);
+        final long slot = core.slotBytes();
+        final CoreConfig small = ScenarioLoader.parse("t.toml", MINIMAL + "[core]\nl2Bytes = " + 64 * slot
+            + "\nstagingBatchBytes = " + 3 * slot + "\n", List.of(), null).spec().core();
+        assertEquals(64 * slot, small.l1Bytes(), "L1 = min(1 GiB, L2)");
+        assertEquals(6 * slot, small.stagingPoolBytes(), "two staging batches");
+    }
+
+    @Test
+    void shouldSpellEnumKnobsInLowerCaseWithDashes() throws ScenarioException {
+        final CoreConfig core = ScenarioLoader.parse("t.toml", MINIMAL, List.of("core.replacement=prefix-lru",
+            "core.commitMode=durable"), null).spec().core();
+        assertEquals(ReplacementKind.PREFIX_LRU, core.replacement());
+        assertEquals(CommitMode.DURABLE, core.commitMode());
+        assertEquals("t.toml: key 'core.replacement' must be \"lru\" or \"prefix-lru\"",
+            error(MINIMAL + "[core]\nreplacement = \"PREFIX_LRU\"\n"));
+        assertEquals("t.toml: key 'core.commitMode' must be \"l1\" or \"durable\"",
+            error(MINIMAL + "[core]\ncommitMode = \"fsync\"\n"));
     }
 
     @Test

@@ -119,8 +119,9 @@ public final class HostCalibration {
                        MemoryRegion source) { }
 
     private static Rig rig(final NativeMemory memory, final long writeBatchBytes, final boolean coalesce) {
-        final CoreConfig c = CoreConfig.defaults(SLOT).withL2Bytes(4 * SPANS * SLOT).withL1Bytes(2 * SPANS * SLOT)
-            .withCoalesce(coalesce).withIo(8, 8, writeBatchBytes, 64L << 20).withStaging(SLOT, SLOT);
+        final CoreConfig c = CoreConfig.builder(SLOT).l2Bytes(4 * SPANS * SLOT).l1Bytes(2 * SPANS * SLOT)
+            .coalesceStoreSpans(coalesce).groupedWriteBatchBytes(writeBatchBytes).stagingBatchBytes(SLOT)
+            .stagingPoolBytes(SLOT).build();
         final InstantDevice device = new InstantDevice();
         final InstantDevice index = new InstantDevice();
         final KvServer server = new KvServer(c, memory, device, index, EventSink.NONE);

@@ -144,14 +144,14 @@ public final class RecoveryBench {
 
     /** Opens a core on the index file with recover, on the wall clock. */
     public static Timing open(final Path path, final Spec spec, final IoChoice choice) {
-        final CoreConfig config = CoreConfig.defaults(spec.slotBytes()).withL2Bytes(spec.l2Bytes())
-            .withL1Bytes(spec.slotBytes());
+        final CoreConfig config = CoreConfig.builder(spec.slotBytes()).l2Bytes(spec.l2Bytes())
+            .l1Bytes(spec.slotBytes()).build();
         final long bufferBytes = RealRun.indexBufferBytes(config);
-        final OpenResult opened = Devices.open(path, spec.layout().deviceBytes(), 1, choice);
+        final NativeMemory memory = new NativeMemory(config.l1PoolBytes() + bufferBytes);
+        final OpenResult opened = Devices.open(path, spec.layout().deviceBytes(), 1, choice, memory);
         final long[] recoveredAt = new long[1];
         final CoreEvent.IndexOpened[] event = new CoreEvent.IndexOpened[1];
-        try (PolledDevice index = opened.orThrow();
-             NativeMemory memory = new NativeMemory(config.l1PoolBytes() + bufferBytes)) {
+        try (memory; PolledDevice index = opened.orThrow()) {
             final KvServer server = new KvServer(config, memory, refusingDevice(config.l2Bytes()), index, e -> {
                 if (e instanceof CoreEvent.IndexOpened o) {
                     recoveredAt[0] = System.nanoTime();

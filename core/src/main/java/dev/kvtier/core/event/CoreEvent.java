@@ -13,14 +13,30 @@ import java.util.List;
  * these records, the invariant checkers and metrics read them, and replay compares them. Fields are primitives,
  * enums, {@link PrefixKey}s and lists of small value records, so a record has one canonical encoding.
  *
- * <p><b>Inputs</b> ({@link #isInput}) carry everything needed to re-drive a fresh core through {@code KvServer} and
- * {@code KvClient}: lookups, allocations, claim releases, saves, loads, device completions and drains. Every other
- * record is a decision, which replay compares with the recorded one.
+ * <p>What a record is to replay is its type: every record implements exactly one of three sealed sub-interfaces.
+ * <ul>
+ *   <li>{@link Input}: carries everything needed to re-drive a fresh core through {@code KvServer} and
+ *       {@code KvClient} (lookups, allocations, claim releases, saves, loads, device completions, drains, opening
+ *       and shutting down the index); replay feeds it.</li>
+ *   <li>{@link Decision}: made by the core; replay compares it with the recorded one.</li>
+ *   <li>{@link Note}: written by a workload driver for reports and traces; not seen by the core, skipped by
+ *       replay.</li>
+ * </ul>
+ * Code that needs the kind switches over these three (or over one of them) with no {@code default}.
  *
- * <p>Adding a variant breaks every exhaustive {@code switch} over this interface until it is handled; that is the
- * point (STYLE rule 14).
+ * <p>Adding a variant breaks every exhaustive {@code switch} over this interface until it is handled, and it does not
+ * compile until it says which kind it is; that is the point (STYLE rule 14).
  */
 public sealed interface CoreEvent {
+
+    /** A record replay feeds to a fresh core: a client call, a device completion, or a runner's request. */
+    sealed interface Input extends CoreEvent { }
+
+    /** A record the core makes in answer to an input; replay compares it with the recorded one. */
+    sealed interface Decision extends CoreEvent { }
+
+    /** A workload driver's annotation, for reports and traces: not an input of the core, not compared by replay. */
+    sealed interface Note extends CoreEvent { }
 
     /** Why a ring allocation was not made. */
     enum SkipReason { CLAIMED, COMMITTED, TOO_LARGE }
@@ -46,7 +62,7 @@ public sealed interface CoreEvent {
     // ---- L2 index and ring ----
 
     /** Input: a lookup of {@code keys} for {@code modelId}, with the committed prefix length it was answered. */
-    record Lookup(int modelId, List<PrefixKey> keys, int prefixLength) implements CoreEvent {
+    record Lookup(int modelId, List<PrefixKey> keys, int prefixLength) implements Input {
         public Lookup {
             keys = List.copyOf(keys);
         }
@@ -54,7 +70,7 @@ public sealed interface CoreEvent {
 
     /** Input: an allocation request for {@code keys}, {@code slotsPerKey} slots each. */
     record AllocateRequested(long requestId, int modelId, List<PrefixKey> keys, int slotsPerKey)
-        implements CoreEvent {
+        implements Input {
         public AllocateRequested {
             keys = List.copyOf(keys);
         }
@@ -62,152 +78,155 @@ public sealed interface CoreEvent {
 
     /** Decision: a writer claim on {@code slotCount} slots at {@code startSlot}; the key is not yet visible. */
     record Allocated(long requestId, PrefixKey key, long allocationId, int startSlot, int slotCount)
-        implements CoreEvent { }
+        implements Decision { }
 
     /** Decision: the key was not allocated (one writer per key, or it cannot fit). */
-    record AllocationSkipped(long requestId, PrefixKey key, SkipReason reason) implements CoreEvent { }
+    record AllocationSkipped(long requestId, PrefixKey key, SkipReason reason) implements Decision { }
 
     /** Decision: the ring's tail region {@code [fromSlot, fromSlot + slotCount)} was marked SKIP and head wrapped. */
-    record RingWrapped(int fromSlot, int slotCount) implements CoreEvent { }
+    record RingWrapped(int fromSlot, int slotCount) implements Decision { }
 
     /** Decision: a chunk left the ring (oldest first) and its key left the index. */
     record RingEvicted(PrefixKey key, long allocationId, int startSlot, int slotCount, boolean committed,
-                       int leases, RingEvictReason reason) implements CoreEvent { }
+                       int leases, RingEvictReason reason) implements Decision { }
 
     /** Input: a claim release request, with whether it was honoured. */
-    record ClaimReleased(AllocationRef ref, boolean released) implements CoreEvent { }
+    record ClaimReleased(AllocationRef ref, boolean released) implements Input { }
 
     /** Decision: a commit of these allocations was asked for (by a client after its batches returned). */
-    record CommitRequested(List<AllocationRef> refs) implements CoreEvent {
+    record CommitRequested(List<AllocationRef> refs) implements Decision {
         public CommitRequested {
             refs = List.copyOf(refs);
         }
     }
 
     /** Decision: the key is now visible to lookups. */
-    record Committed(PrefixKey key, long allocationId) implements CoreEvent { }
+    record Committed(PrefixKey key, long allocationId) implements Decision { }
 
     /** Decision: a commit for an allocation that is no longer current; a counted no-op. */
-    record LateCommit(PrefixKey key, long allocationId) implements CoreEvent { }
+    record LateCommit(PrefixKey key, long allocationId) implements Decision { }
 
     // ---- server boundary and grouped store ----
 
     /** Decision (of a client): a staging batch was sent to the server as a grouped store, spans in send order. */
-    record StoreSent(long storeId, List<SpanPiece> spans) implements CoreEvent {
+    record StoreSent(long storeId, List<SpanPiece> spans) implements Decision {
         public StoreSent {
             spans = List.copyOf(spans);
         }
     }
 
-    /** Input: a grouped store of {@code spanCount} spans, {@code bytes} in all, reached the server. */
-    record StoreReceived(long storeId, int spanCount, long bytes) implements CoreEvent { }
+    /**
+     * Decision: a grouped store of {@code spanCount} spans, {@code bytes} in all, reached the server. Not an input:
+     * the client's save queue sends it in the course of a save ({@link SaveQueued}), so replay compares it.
+     */
+    record StoreReceived(long storeId, int spanCount, long bytes) implements Decision { }
 
     /** Decision: a span was not accepted; it writes nothing and its key is not accepted. */
     record SpanRejected(long storeId, PrefixKey key, long allocationId, long fileOffset, long lengthBytes,
-                        RejectReason reason) implements CoreEvent { }
+                        RejectReason reason) implements Decision { }
 
     /** Decision: the boundary turned {@code spansIn} spans into {@code spansOut} (coalescing on, or just filtering). */
-    record SpansCoalesced(long storeId, int spansIn, int spansOut) implements CoreEvent { }
+    record SpansCoalesced(long storeId, int spansIn, int spansOut) implements Decision { }
 
     /** Decision: an L1 slice was reserved at {@code poolOffset} for the file range. */
-    record SliceReserved(long opId, long fileOffset, long lengthBytes, long poolOffset) implements CoreEvent { }
+    record SliceReserved(long opId, long fileOffset, long lengthBytes, long poolOffset) implements Decision { }
 
     /**
      * Decision: an entry was inserted into the entry map ({@code headroom} for promotions). {@code srcOffset} is
      * where a stored entry's bytes came from in the store's source (-1 for a promotion).
      */
     record EntryInserted(long opId, long fileOffset, long lengthBytes, long poolOffset, long srcOffset,
-                         boolean headroom, int prefixIndex) implements CoreEvent { }
+                         boolean headroom, int prefixIndex) implements Decision { }
 
     /** Decision: an entry left the entry map. {@code pendingWrite}: its slice stays owned by a pending L2 write. */
     record EntryEvicted(long fileOffset, long lengthBytes, long poolOffset, boolean headroom, boolean pendingWrite,
-                        L1EvictReason reason) implements CoreEvent { }
+                        L1EvictReason reason) implements Decision { }
 
     /** Decision: an L1 slice returned to the pool. */
-    record SliceFreed(long poolOffset, long lengthBytes) implements CoreEvent { }
+    record SliceFreed(long poolOffset, long lengthBytes) implements Decision { }
 
     /** Decision: an operation waits for memory held by pending L2 writes. */
-    record MemoryWait(long opId, long neededBytes) implements CoreEvent { }
+    record MemoryWait(long opId, long neededBytes) implements Decision { }
 
     /** Decision: resident bytes were trimmed after a grouped store. */
     record Trimmed(long storeId, long targetBytes, long residentBefore, long residentAfter, int evicted)
-        implements CoreEvent { }
+        implements Decision { }
 
     /** Decision: a grouped store completed (bytes are in L1; L2 writes may still be pending). */
-    record StoreCompleted(long storeId, int acceptedSpans, int rejectedSpans, long bytes) implements CoreEvent { }
+    record StoreCompleted(long storeId, int acceptedSpans, int rejectedSpans, long bytes) implements Decision { }
 
     // ---- L2 writes and I/O ----
 
     /** Decision: a grouped write batch was sealed; {@code dependsOn} earlier overlapping writes must finish first. */
     record BatchSealed(long batchId, long storeId, long fileOffset, long lengthBytes, int entries, int dependsOn,
-                       SealReason reason) implements CoreEvent { }
+                       SealReason reason) implements Decision { }
 
     /** Decision: an I/O went to the device. */
-    record IoSubmitted(long ioId, IoOp op, long fileOffset, long lengthBytes, int segments) implements CoreEvent { }
+    record IoSubmitted(long ioId, IoOp op, long fileOffset, long lengthBytes, int segments) implements Decision { }
 
     /** Input: the device completed an I/O with {@code result} (bytes, or a negative errno). */
-    record IoCompleted(long ioId, IoOp op, long fileOffset, long result) implements CoreEvent { }
+    record IoCompleted(long ioId, IoOp op, long fileOffset, long result) implements Input { }
 
     /** Decision: a write batch finished (successfully or not). */
-    record WriteFinished(long batchId, long fileOffset, long lengthBytes, boolean ok) implements CoreEvent { }
+    record WriteFinished(long batchId, long fileOffset, long lengthBytes, boolean ok) implements Decision { }
 
     // ---- grouped load ----
 
     /** Input: a grouped load of {@code ranges}, {@code bytes} in all. */
-    record LoadRequested(long loadId, List<LoadRange> ranges, long bytes) implements CoreEvent {
+    record LoadRequested(long loadId, List<LoadRange> ranges, long bytes) implements Input {
         public LoadRequested {
             ranges = List.copyOf(ranges);
         }
     }
 
     /** Decision: bytes served from L1 (a stitched or sub-range hit). */
-    record LoadHit(long loadId, long fileOffset, long lengthBytes) implements CoreEvent { }
+    record LoadHit(long loadId, long fileOffset, long lengthBytes) implements Decision { }
 
     /** Decision: a gap to read from L2. */
-    record LoadGap(long loadId, long fileOffset, long lengthBytes) implements CoreEvent { }
+    record LoadGap(long loadId, long fileOffset, long lengthBytes) implements Decision { }
 
     /** Decision: the load waits for a pending write that overlaps a gap. */
-    record LoadWaitsForWrite(long loadId, long batchId) implements CoreEvent { }
+    record LoadWaitsForWrite(long loadId, long batchId) implements Decision { }
 
     /** Decision: a read landed and was inserted into L1 as a headroom entry. */
-    record Promoted(long loadId, long fileOffset, long lengthBytes) implements CoreEvent { }
+    record Promoted(long loadId, long fileOffset, long lengthBytes) implements Decision { }
 
     /** Decision: a read landed but was not inserted. */
     record PromotionDiscarded(long loadId, long fileOffset, long lengthBytes, DiscardReason reason)
-        implements CoreEvent { }
+        implements Decision { }
 
     /** Decision: a load finished; every byte was copied to its destination. */
-    record LoadCompleted(long loadId, long bytes, long hitBytes) implements CoreEvent { }
+    record LoadCompleted(long loadId, long bytes, long hitBytes) implements Decision { }
 
     /** Decision: a load failed; the engine recomputes. */
-    record LoadFailed(long loadId, LoadFailure reason) implements CoreEvent { }
+    record LoadFailed(long loadId, LoadFailure reason) implements Decision { }
 
     // ---- client side ----
 
     /** Input: a finished request's store specs were queued for saving. */
-    record SaveQueued(long requestId, List<StoreSpec> specs, int batches, long bytes) implements CoreEvent {
+    record SaveQueued(long requestId, List<StoreSpec> specs, int batches, long bytes) implements Input {
         public SaveQueued {
             specs = List.copyOf(specs);
         }
     }
 
     /** Decision: a staged batch of a request was sent to the server as store {@code storeId}. */
-    record BatchSent(long requestId, int batchIndex, long storeId) implements CoreEvent { }
+    record BatchSent(long requestId, int batchIndex, long storeId) implements Decision { }
 
     /** Decision: one staging batch was copied into staging memory. */
-    record BatchStaged(long requestId, int batchIndex, int slots, long stagingOffset) implements CoreEvent { }
+    record BatchStaged(long requestId, int batchIndex, int slots, long stagingOffset) implements Decision { }
 
     /** Decision: the request was released (all its KV is in staging). */
-    record RequestReleased(long requestId) implements CoreEvent { }
+    record RequestReleased(long requestId) implements Decision { }
 
     /** Decision: the accepted keys of a request were committed after all its batches returned. */
-    record RequestCommitted(long requestId, int acceptedKeys, int rejectedKeys) implements CoreEvent { }
+    record RequestCommitted(long requestId, int acceptedKeys, int rejectedKeys) implements Decision { }
 
     /** Input: a drain was asked for. */
-    record DrainRequested() implements CoreEvent { }
+    record DrainRequested() implements Input { }
 
     /** Decision: drain finished: no L2 write is pending. */
-    record Drained(long writesCompleted) implements CoreEvent { }
+    record Drained(long writesCompleted) implements Decision { }
 
 
     // ---- crash-safe index and data validation ----
@@ -216,130 +235,57 @@ public sealed interface CoreEvent {
      * Decision: a slot read back from L2 did not match the checksum kept for it (or none was kept); the load fails
      * and the slot's chunk is evicted. {@code slotIndex} is the slot's position in its read, in verification order.
      */
-    record ChecksumMismatch(long loadId, long fileOffset, long lengthBytes, int slotIndex) implements CoreEvent { }
+    record ChecksumMismatch(long loadId, long fileOffset, long lengthBytes, int slotIndex) implements Decision { }
 
     /** Input: the runner opens the index: recover it from the index device, or start a fresh one (format). */
-    record IndexOpenRequested(boolean recover) implements CoreEvent { }
+    record IndexOpenRequested(boolean recover) implements Input { }
 
     /** Decision: an I/O went to the index device (the metadata log or a checkpoint). */
-    record IndexIoSubmitted(long ioId, IoOp op, long offset, long lengthBytes) implements CoreEvent { }
+    record IndexIoSubmitted(long ioId, IoOp op, long offset, long lengthBytes) implements Decision { }
 
     /** Input: the index device completed an I/O with {@code result} (bytes, or a negative errno). */
-    record IndexIoCompleted(long ioId, IoOp op, long offset, long result) implements CoreEvent { }
+    record IndexIoCompleted(long ioId, IoOp op, long offset, long result) implements Input { }
 
-    /** Decision: a checkpoint of {@code chunks} committed chunks was made durable; the log restarts at {@code nextSeq}. */
-    record IndexCheckpointed(long epoch, long nextSeq, int chunks, long bytes) implements CoreEvent { }
+    /**
+     * Decision: a checkpoint of {@code chunks} committed chunks was made durable; the log restarts at
+     * {@code nextSeq}.
+     */
+    record IndexCheckpointed(long epoch, long nextSeq, int chunks, long bytes) implements Decision { }
 
     /**
      * Decision: the index was opened: {@code recovered} committed chunks from a checkpoint and {@code records} log
      * records ({@code 0, 0} for a fresh start), {@code bytesRead} read from the index device.
      */
     record IndexOpened(long epoch, boolean recoveredFromDisk, int recovered, long records, long bytesRead)
-        implements CoreEvent { }
+        implements Decision { }
 
     /** Input: the runner shuts the store down: drain, flush the data device, make the index log durable. */
-    record ShutdownRequested() implements CoreEvent { }
+    record ShutdownRequested() implements Input { }
 
     /** Decision: the shutdown finished; {@code durable} when every write and every index record is durable. */
-    record ShutdownCompleted(boolean durable) implements CoreEvent { }
+    record ShutdownCompleted(boolean durable) implements Decision { }
 
     /** Decision: a committed chunk was rebuilt from the index device when the index was recovered (oldest first). */
     record ChunkRecovered(PrefixKey key, int modelId, long allocationId, int startSlot, int slotCount)
-        implements CoreEvent { }
+        implements Decision { }
 
     /** Decision: the index device failed; index persistence stops until a checkpoint succeeds. */
-    record IndexFailed(long result) implements CoreEvent { }
+    record IndexFailed(long result) implements Decision { }
 
     /** Decision: durable commits wait for the L2 writes of their ranges, then a flush of the data device. */
-    record CommitPending(long commitId, int allocations, int waitingWrites) implements CoreEvent { }
+    record CommitPending(long commitId, int allocations, int waitingWrites) implements Decision { }
 
     /** Decision: a durable commit could not be made durable; its allocations were evicted (never visible). */
-    record CommitRefused(long commitId, PrefixKey key, long allocationId) implements CoreEvent { }
+    record CommitRefused(long commitId, PrefixKey key, long allocationId) implements Decision { }
 
-    // ---- driver annotations (workload drivers; not inputs of the core, not compared by replay) ----
+    // ---- driver notes (workload drivers; not inputs of the core, not compared by replay) ----
 
     /** Driver: a workload phase began (for example "cold" or "warm"). */
-    record PhaseStarted(String phase) implements CoreEvent { }
+    record PhaseStarted(String phase) implements Note { }
 
     /** Driver: a request arrived; {@code cachedBlocks} of its {@code blocks} were found by lookup. */
-    record RequestArrived(long requestId, String phase, int blocks, int cachedBlocks) implements CoreEvent { }
+    record RequestArrived(long requestId, String phase, int blocks, int cachedBlocks) implements Note { }
 
     /** Driver: a request finished: {@code latencyNs} from arrival to first token (released or loaded). */
-    record RequestFinished(long requestId, String phase, long latencyNs, boolean ok) implements CoreEvent { }
-
-    /** What a record is to replay. */
-    enum Kind {
-        /** Fed to a fresh core by replay. */
-        INPUT,
-        /** Made by the core; replay compares it. */
-        DECISION,
-        /** Written by a workload driver for reports and traces; replay skips it. */
-        DRIVER
-    }
-
-    /** The kind of a record; an exhaustive switch, so a new record must be classified here. */
-    static Kind kindOf(final CoreEvent event) {
-        return switch (event) {
-            case Lookup x -> Kind.INPUT;
-            case AllocateRequested x -> Kind.INPUT;
-            case Allocated x -> Kind.DECISION;
-            case AllocationSkipped x -> Kind.DECISION;
-            case RingWrapped x -> Kind.DECISION;
-            case RingEvicted x -> Kind.DECISION;
-            case ClaimReleased x -> Kind.INPUT;
-            case CommitRequested x -> Kind.DECISION;
-            case Committed x -> Kind.DECISION;
-            case LateCommit x -> Kind.DECISION;
-            case StoreSent x -> Kind.DECISION;
-            case StoreReceived x -> Kind.DECISION;
-            case SpanRejected x -> Kind.DECISION;
-            case SpansCoalesced x -> Kind.DECISION;
-            case SliceReserved x -> Kind.DECISION;
-            case EntryInserted x -> Kind.DECISION;
-            case EntryEvicted x -> Kind.DECISION;
-            case SliceFreed x -> Kind.DECISION;
-            case MemoryWait x -> Kind.DECISION;
-            case Trimmed x -> Kind.DECISION;
-            case StoreCompleted x -> Kind.DECISION;
-            case BatchSealed x -> Kind.DECISION;
-            case IoSubmitted x -> Kind.DECISION;
-            case IoCompleted x -> Kind.INPUT;
-            case WriteFinished x -> Kind.DECISION;
-            case LoadRequested x -> Kind.INPUT;
-            case LoadHit x -> Kind.DECISION;
-            case LoadGap x -> Kind.DECISION;
-            case LoadWaitsForWrite x -> Kind.DECISION;
-            case Promoted x -> Kind.DECISION;
-            case PromotionDiscarded x -> Kind.DECISION;
-            case LoadCompleted x -> Kind.DECISION;
-            case LoadFailed x -> Kind.DECISION;
-            case SaveQueued x -> Kind.INPUT;
-            case BatchSent x -> Kind.DECISION;
-            case BatchStaged x -> Kind.DECISION;
-            case RequestReleased x -> Kind.DECISION;
-            case RequestCommitted x -> Kind.DECISION;
-            case DrainRequested x -> Kind.INPUT;
-            case Drained x -> Kind.DECISION;
-            case ChecksumMismatch x -> Kind.DECISION;
-            case IndexOpenRequested x -> Kind.INPUT;
-            case IndexIoSubmitted x -> Kind.DECISION;
-            case IndexIoCompleted x -> Kind.INPUT;
-            case IndexCheckpointed x -> Kind.DECISION;
-            case IndexOpened x -> Kind.DECISION;
-            case IndexFailed x -> Kind.DECISION;
-            case ChunkRecovered x -> Kind.DECISION;
-            case ShutdownRequested x -> Kind.INPUT;
-            case ShutdownCompleted x -> Kind.DECISION;
-            case CommitPending x -> Kind.DECISION;
-            case CommitRefused x -> Kind.DECISION;
-            case PhaseStarted x -> Kind.DRIVER;
-            case RequestArrived x -> Kind.DRIVER;
-            case RequestFinished x -> Kind.DRIVER;
-        };
-    }
-
-    /** True for the records a replay feeds to a fresh core. */
-    static boolean isInput(final CoreEvent event) {
-        return kindOf(event) == Kind.INPUT;
-    }
+    record RequestFinished(long requestId, String phase, long latencyNs, boolean ok) implements Note { }
 }

@@ -1,4 +1,5 @@
 /**
- * The closed vocabulary of inputs and decisions the core emits (journal, checkers and replay consume it).
+ * The closed vocabulary of inputs, decisions and driver notes the core and its drivers emit (journal, checkers and
+ * replay consume it); each record's kind is its type ({@code CoreEvent.Input}, {@code Decision} or {@code Note}).
  */
 package dev.kvtier.core.event;

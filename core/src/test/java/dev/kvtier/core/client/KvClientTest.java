@@ -77,8 +77,8 @@ class KvClientTest {
     @Test
     void shouldHoldAReleaseBackWhileStagingIsFull() {
         // L1 of 2 slots: the second store must wait for a write, so staging stays full and request 2 waits.
-        final CoreConfig config = CoreConfig.defaults(SLOT).withL2Bytes(64 * SLOT).withL1Bytes(2 * SLOT)
-            .withStaging(SLOT, SLOT);
+        final CoreConfig config = CoreConfig.builder(SLOT).l2Bytes(64 * SLOT).l1Bytes(2 * SLOT)
+            .stagingBatchBytes(SLOT).stagingPoolBytes(SLOT).build();
         final Rig rig = new Rig(config);
         final KvClient client = new KvClient(config, rig.memory, rig.server, rig.events, 1000);
         final HeapMemory.Region kv = gpu(rig, 8);

@@ -100,8 +100,7 @@ class CrashPropertyTest {
             final int l2 = 6 + rnd.nextInt(10);
             final int l1 = 3 + rnd.nextInt(4);
             final CoreConfig c = CrashRig.config(4096, l1, l2, mode);
-            this.config = c.withIo(1 + rnd.nextInt(4), c.readBatchMax(), c.groupedWriteBatchBytes(),
-                c.maxReadBytes());
+            this.config = c.toBuilder().concurrentIos(1 + rnd.nextInt(4)).build();
         }
 
         void run() {

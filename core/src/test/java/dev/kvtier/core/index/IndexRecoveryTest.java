@@ -431,7 +431,7 @@ class IndexRecoveryTest {
         final ManualDevice.CrashPolicy dropBlockZero = (w, block) -> w.completed()
             && w.offset() + (long) block * ManualDevice.BLOCK != log;
         final CrashRig crashed = first.crash(ManualDevice.CrashPolicy.KEEP_COMPLETED, dropBlockZero);
-        final CoreConfig durable = CrashRig.withMode(l1, CommitMode.DURABLE);
+        final CoreConfig durable = l1.toBuilder().commitMode(CommitMode.DURABLE).build();
         final CrashRig second = new CrashRig(durable, crashed.data, crashed.index);
         second.openOrFail(true);
         assertEquals(0, opened(second).records(), "block 0 holds no record");

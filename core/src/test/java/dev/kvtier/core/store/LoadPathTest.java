@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.port.IoOp;
@@ -79,8 +80,8 @@ class LoadPathTest {
 
     @Test
     void shouldBoundReadBatchesByReadBatchMax() {
-        final Rig rig = new Rig(dev.kvtier.core.config.CoreConfig.defaults(SLOT).withL2Bytes(32 * SLOT)
-            .withL1Bytes(16 * SLOT).withIo(8, 2, SLOT, SLOT));
+        final Rig rig = new Rig(CoreConfig.builder(SLOT).l2Bytes(32 * SLOT).l1Bytes(16 * SLOT).readBatchMax(2)
+            .groupedWriteBatchBytes(SLOT).maxReadBytes(SLOT).build());
         final List<AllocationRef> refs = rig.claim("a", "b", "c", "d", "e");
         final List<AllocationRef> filler = rig.claim("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10",
             "f11", "f12", "f13", "f14", "f15", "f16");

@@ -88,8 +88,8 @@ class StorePathTest {
 
     @Test
     void shouldReachTheLayerInTheOrderSentWhenCoalescingIsOff() {
-        final Rig rig = new Rig(CoreConfig.defaults(SLOT).withL2Bytes(16 * SLOT).withL1Bytes(8 * SLOT)
-            .withCoalesce(false));
+        final Rig rig = new Rig(CoreConfig.builder(SLOT).l2Bytes(16 * SLOT).l1Bytes(8 * SLOT)
+            .coalesceStoreSpans(false).build());
         final List<AllocationRef> abc = rig.claim("a", "b", "c");
         final HeapMemory.Region src = rig.source(3, 1, 2);
         final List<SpanPiece> sent = List.of(
@@ -108,8 +108,8 @@ class StorePathTest {
 
     @Test
     void shouldNotMergeAdjacentSpansWhenCoalescingIsOffButStillBatchTheirWrite() {
-        final Rig rig = new Rig(CoreConfig.defaults(SLOT).withL2Bytes(16 * SLOT).withL1Bytes(8 * SLOT)
-            .withCoalesce(false));
+        final Rig rig = new Rig(CoreConfig.builder(SLOT).l2Bytes(16 * SLOT).l1Bytes(8 * SLOT)
+            .coalesceStoreSpans(false).build());
         final List<AllocationRef> abc = rig.claim("a", "b", "c");
         rig.store(rig.source(1, 2, 3), abc);
         assertEquals(3, rig.events.of(CoreEvent.EntryInserted.class).size(), "one entry per span");
@@ -133,8 +133,8 @@ class StorePathTest {
 
     @Test
     void shouldSealAWriteBatchAtTheSizeLimitAndWhenNotAdjacent() {
-        final Rig rig = new Rig(CoreConfig.defaults(SLOT).withL2Bytes(32 * SLOT).withL1Bytes(16 * SLOT)
-            .withCoalesce(false).withIo(8, 8, 2 * SLOT, 2 * SLOT));
+        final Rig rig = new Rig(CoreConfig.builder(SLOT).l2Bytes(32 * SLOT).l1Bytes(16 * SLOT)
+            .coalesceStoreSpans(false).groupedWriteBatchBytes(2 * SLOT).maxReadBytes(2 * SLOT).build());
         final List<AllocationRef> refs = rig.claim("a", "b", "c", "d", "e");
         rig.store(rig.source(1, 2, 3, 4, 5), refs);
         final List<CoreEvent.BatchSealed> sealed = rig.events.of(CoreEvent.BatchSealed.class);
@@ -210,8 +210,8 @@ class StorePathTest {
 
     @Test
     void shouldBoundIosInFlight() {
-        final Rig rig = new Rig(CoreConfig.defaults(SLOT).withL2Bytes(32 * SLOT).withL1Bytes(16 * SLOT)
-            .withCoalesce(false).withIo(2, 8, SLOT, SLOT));
+        final Rig rig = new Rig(CoreConfig.builder(SLOT).l2Bytes(32 * SLOT).l1Bytes(16 * SLOT)
+            .coalesceStoreSpans(false).concurrentIos(2).groupedWriteBatchBytes(SLOT).maxReadBytes(SLOT).build());
         final List<AllocationRef> refs = rig.claim("a", "b", "c", "d", "e");
         rig.store(rig.source(1, 2, 3, 4, 5), refs);
         assertEquals(2, rig.device.inFlightCount());

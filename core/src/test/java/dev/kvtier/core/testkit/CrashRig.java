@@ -47,15 +47,8 @@ public final class CrashRig {
 
     /** Slots of {@code slotBytes}; L1 and L2 in slots; staging of 4 slots per batch; reference defaults otherwise. */
     public static CoreConfig config(final long slotBytes, final int l1Slots, final int l2Slots, final CommitMode mode) {
-        final CoreConfig c = CoreConfig.defaults(slotBytes).withL2Bytes(l2Slots * slotBytes)
-            .withL1Bytes(l1Slots * slotBytes).withStaging(4 * slotBytes, 8 * slotBytes);
-        return withMode(c, mode);
-    }
-
-    public static CoreConfig withMode(final CoreConfig c, final CommitMode mode) {
-        return new CoreConfig(c.slotBytes(), c.l2Bytes(), c.l1Bytes(), c.headroomRatio(), c.groupedWriteBatchBytes(),
-            c.coalesceStoreSpans(), c.concurrentIos(), c.readBatchMax(), c.maxReadBytes(), c.stagingBatchBytes(),
-            c.stagingPoolBytes(), c.replacement(), mode);
+        return CoreConfig.builder(slotBytes).l2Bytes(l2Slots * slotBytes).l1Bytes(l1Slots * slotBytes)
+            .stagingBatchBytes(4 * slotBytes).stagingPoolBytes(8 * slotBytes).commitMode(mode).build();
     }
 
     /** Fresh, zeroed devices; the index is not opened. */

@@ -50,8 +50,8 @@ public final class Rig {
 
     /** A rig with {@code l1Slots} slots of L1 and {@code l2Slots} of L2, reference defaults otherwise. */
     public static Rig slots(final int l1Slots, final int l2Slots) {
-        return new Rig(CoreConfig.defaults(SLOT).withL2Bytes(l2Slots * SLOT).withL1Bytes(l1Slots * SLOT)
-            .withStaging(4 * SLOT, 8 * SLOT));
+        return new Rig(CoreConfig.builder(SLOT).l2Bytes(l2Slots * SLOT).l1Bytes(l1Slots * SLOT)
+            .stagingBatchBytes(4 * SLOT).stagingPoolBytes(8 * SLOT).build());
     }
 
     public static PrefixKey key(final String name) {

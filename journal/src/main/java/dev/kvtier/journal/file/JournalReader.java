@@ -28,7 +28,11 @@ import net.openhft.chronicle.wire.DocumentContext;
  * try (JournalReader reader = JournalReader.open(dir)) {
  *     JournalHeader header = reader.header();
  *     for (JournalEntry entry = reader.next(); entry != null; entry = reader.next()) {
- *         if (entry.isInput()) { ... feed ... } else { ... compare ... }
+ *         switch (entry.event()) {
+ *             case CoreEvent.Input in -> ... feed ...
+ *             case CoreEvent.Decision d -> ... compare ...
+ *             case CoreEvent.Note n -> ... skip ...
+ *         }
  *     }
  * }
  * }</pre>

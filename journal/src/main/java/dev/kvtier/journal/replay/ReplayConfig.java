@@ -25,11 +25,20 @@ public final class ReplayConfig {
         throws JournalException {
         final Knobs k = new Knobs(dir, knobs);
         try {
-            return new CoreConfig(k.longOf("slotBytes"), k.longOf("l2Bytes"), k.longOf("l1Bytes"),
-                k.intOf("headroomRatio"), k.longOf("groupedWriteBatchBytes"), k.boolOf("coalesceStoreSpans"),
-                k.intOf("concurrentIos"), k.intOf("readBatchMax"), k.longOf("maxReadBytes"),
-                k.longOf("stagingBatchBytes"), k.longOf("stagingPoolBytes"),
-                k.enumOf("replacement", ReplacementKind.class), k.enumOf("commitMode", CommitMode.class));
+            return CoreConfig.builder(k.longOf("slotBytes"))
+                .l2Bytes(k.longOf("l2Bytes"))
+                .l1Bytes(k.longOf("l1Bytes"))
+                .headroomRatio(k.intOf("headroomRatio"))
+                .groupedWriteBatchBytes(k.longOf("groupedWriteBatchBytes"))
+                .coalesceStoreSpans(k.boolOf("coalesceStoreSpans"))
+                .concurrentIos(k.intOf("concurrentIos"))
+                .readBatchMax(k.intOf("readBatchMax"))
+                .maxReadBytes(k.longOf("maxReadBytes"))
+                .stagingBatchBytes(k.longOf("stagingBatchBytes"))
+                .stagingPoolBytes(k.longOf("stagingPoolBytes"))
+                .replacement(k.enumOf("replacement", ReplacementKind.class))
+                .commitMode(k.enumOf("commitMode", CommitMode.class))
+                .build();
         } catch (final IllegalArgumentException e) {
             throw new JournalException(Problem.CORRUPTED, dir, "the header's core knobs do not make a configuration: "
                 + e.getMessage());

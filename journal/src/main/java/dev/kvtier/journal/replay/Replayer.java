@@ -6,11 +6,17 @@ import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.AllocateRequested;
 import dev.kvtier.core.event.CoreEvent.ClaimReleased;
+import dev.kvtier.core.event.CoreEvent.Decision;
 import dev.kvtier.core.event.CoreEvent.DrainRequested;
+import dev.kvtier.core.event.CoreEvent.IndexIoCompleted;
+import dev.kvtier.core.event.CoreEvent.IndexOpenRequested;
+import dev.kvtier.core.event.CoreEvent.Input;
 import dev.kvtier.core.event.CoreEvent.IoCompleted;
 import dev.kvtier.core.event.CoreEvent.LoadRequested;
 import dev.kvtier.core.event.CoreEvent.Lookup;
+import dev.kvtier.core.event.CoreEvent.Note;
 import dev.kvtier.core.event.CoreEvent.SaveQueued;
+import dev.kvtier.core.event.CoreEvent.ShutdownRequested;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.port.IoCompletion;
 import dev.kvtier.core.port.MemoryRegion;
@@ -25,7 +31,9 @@ import java.util.List;
 
 /**
  * Feeds a journal's inputs to a fresh core and compares, one by one and in order, every event the core emits with
- * the recorded events that are not driver annotations.
+ * the recorded events that are not driver notes. What a recorded event is to replay is its type: a
+ * {@link Input} is fed (one case per input record in {@code drive}), a {@link Decision} is compared, a {@link Note} is
+ * passed over.
  *
  * <p><b>Steps.</b> At the top level the next recorded input is fed to the core through the same API the recorder's
  * driver used; the core emits that input first and then its decisions, each checked against the journal as it is
@@ -122,10 +130,10 @@ public final class Replayer {
                 return new ReplayOutcome.Stopped(untilSequence, lastSequence,
                     CoreState.describe(server, device, lastSequence));
             }
-            if (!next.isInput()) {
+            if (!(next.event() instanceof Input input)) {
                 throw diverge(next, "nothing: the replayed core made no further decision before the next input");
             }
-            final ReplayOutcome crash = feed(next);
+            final ReplayOutcome crash = feed(next, input);
             if (crash != null) {
                 return crash;
             }
@@ -137,30 +145,30 @@ public final class Replayer {
     }
 
     /** Feeds one recorded input; returns a {@link ReplayOutcome.Crashed} when the core throws, else null. */
-    private ReplayOutcome feed(final JournalEntry input) {
+    private ReplayOutcome feed(final JournalEntry entry, final Input input) {
         try {
-            drive(input);
+            drive(entry, input);
         } catch (final Divergence | ReadFailure | RecordingEnded | RestartReached signal) {
             throw signal;
         } catch (final RuntimeException | AssertionError e) {
-            return new ReplayOutcome.Crashed(input.sequence(), line(input), oneLine(e));
+            return new ReplayOutcome.Crashed(entry.sequence(), line(entry), oneLine(e));
         }
         return null;
     }
 
-    /** Calls the core's API for one recorded input. */
-    private void drive(final JournalEntry entry) {
-        if (entry.event() instanceof CoreEvent.IndexOpenRequested && opened) {
+    /** Calls the core's API for one recorded input ({@code entry} holds {@code input}): one case per input record. */
+    private void drive(final JournalEntry entry, final Input input) {
+        if (input instanceof IndexOpenRequested && opened) {
             throw new RestartReached(entry.sequence());
         }
-        if (entry.event() instanceof IoCompleted io && !device.isInFlight(io.ioId())) {
+        if (input instanceof IoCompleted io && !device.isInFlight(io.ioId())) {
             throw diverge(entry, "nothing: I/O " + io.ioId() + " is not in flight in the replayed core");
         }
-        if (entry.event() instanceof CoreEvent.IndexIoCompleted io && !indexDevice.isInFlight(io.ioId())) {
+        if (input instanceof IndexIoCompleted io && !indexDevice.isInFlight(io.ioId())) {
             throw diverge(entry, "nothing: index I/O " + io.ioId() + " is not in flight in the replayed core");
         }
         lastDriven = entry;
-        switch (entry.event()) {
+        switch (input) {
             case Lookup l -> server.lookup(l.modelId(), l.keys());
             case AllocateRequested a -> server.allocate(a.requestId(), a.modelId(), a.keys(), a.slotsPerKey());
             case ClaimReleased c -> server.release(c.ref());
@@ -171,31 +179,15 @@ public final class Replayer {
                 server.onIoComplete(new IoCompletion(io.ioId(), io.result()));
             }
             case DrainRequested d -> server.drain(this::feedNested);
-            case CoreEvent.IndexOpenRequested o -> {
+            case IndexOpenRequested o -> {
                 opened = true;
                 server.open(o.recover(), error -> feedNested());
             }
-            case CoreEvent.ShutdownRequested s -> server.shutdown(error -> feedNested());
-            case CoreEvent.IndexIoCompleted io -> {
+            case ShutdownRequested s -> server.shutdown(error -> feedNested());
+            case IndexIoCompleted io -> {
                 indexDevice.complete(io.ioId());
                 server.onIoComplete(new IoCompletion(io.ioId(), io.result()));
             }
-            case CoreEvent.Allocated _, CoreEvent.AllocationSkipped _, CoreEvent.RingWrapped _,
-                 CoreEvent.RingEvicted _, CoreEvent.CommitRequested _, CoreEvent.Committed _,
-                 CoreEvent.LateCommit _, CoreEvent.StoreSent _, CoreEvent.StoreReceived _,
-                 CoreEvent.SpanRejected _, CoreEvent.SpansCoalesced _, CoreEvent.SliceReserved _,
-                 CoreEvent.EntryInserted _, CoreEvent.EntryEvicted _, CoreEvent.SliceFreed _,
-                 CoreEvent.MemoryWait _, CoreEvent.Trimmed _, CoreEvent.StoreCompleted _,
-                 CoreEvent.BatchSealed _, CoreEvent.IoSubmitted _, CoreEvent.WriteFinished _,
-                 CoreEvent.LoadHit _, CoreEvent.LoadGap _, CoreEvent.LoadWaitsForWrite _, CoreEvent.Promoted _,
-                 CoreEvent.PromotionDiscarded _, CoreEvent.LoadCompleted _, CoreEvent.LoadFailed _,
-                 CoreEvent.BatchSent _, CoreEvent.BatchStaged _, CoreEvent.RequestReleased _,
-                 CoreEvent.RequestCommitted _, CoreEvent.Drained _, CoreEvent.PhaseStarted _,
-                 CoreEvent.RequestArrived _, CoreEvent.RequestFinished _, CoreEvent.ChecksumMismatch _,
-                 CoreEvent.IndexIoSubmitted _, CoreEvent.IndexCheckpointed _, CoreEvent.IndexOpened _,
-                 CoreEvent.IndexFailed _, CoreEvent.CommitPending _, CoreEvent.CommitRefused _,
-                 CoreEvent.ChunkRecovered _, CoreEvent.ShutdownCompleted _ ->
-                throw new IllegalArgumentException("not an input: " + line(entry));
         }
         inputs++;
     }
@@ -207,11 +199,11 @@ public final class Replayer {
      * took it by the time the outer input returned.
      */
     private void feedNested() {
-        for (JournalEntry next = nextComparable(); next != null && next.isInput()
-            && !(next.event() instanceof IoCompleted) && !(next.event() instanceof CoreEvent.IndexIoCompleted)
+        for (JournalEntry next = nextComparable(); next != null && next.event() instanceof Input input
+            && !(input instanceof IoCompleted) && !(input instanceof IndexIoCompleted)
             && next.sequence() > lastDriven.sequence();
              next = nextComparable()) {
-            drive(next);
+            drive(next, input);
         }
     }
 
@@ -221,24 +213,24 @@ public final class Replayer {
         if (recorded == null) {
             throw new RecordingEnded();
         }
-        if (recorded.event() instanceof CoreEvent.IndexOpenRequested && opened && recorded != lastDriven) {
+        if (recorded.event() instanceof IndexOpenRequested && opened && recorded != lastDriven) {
             // The recorded core lost power inside this input: the rest of its step is not in the journal.
             throw new RestartReached(recorded.sequence());
         }
         if (!recorded.event().equals(replayed)) {
             throw diverge(recorded, line(replayed));
         }
-        if (!recorded.isInput()) {
+        if (recorded.event() instanceof Decision) {
             decisions++;
         }
         consume();
     }
 
-    /** The next recorded event that is not a driver annotation (annotations are passed over), or null at the end. */
+    /** The next recorded input or decision (driver notes are passed over), or null at the end. */
     private JournalEntry nextComparable() {
         while (true) {
             final JournalEntry e = peek();
-            if (e == null || e.kind() != CoreEvent.Kind.DRIVER) {
+            if (e == null || !(e.event() instanceof Note)) {
                 return e;
             }
             annotations++;
@@ -347,7 +339,6 @@ public final class Replayer {
         }
     }
 
-    /** The journal ended while the fresh core was still handling the last recorded input. */
     /** The recorded run crashed and restarted here. */
     private static final class RestartReached extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -359,6 +350,7 @@ public final class Replayer {
         }
     }
 
+    /** The journal ended while the fresh core was still handling the last recorded input. */
     private static final class RecordingEnded extends RuntimeException {
         private static final long serialVersionUID = 1L;
 

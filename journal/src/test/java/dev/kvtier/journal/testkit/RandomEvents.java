@@ -45,8 +45,17 @@ public final class RandomEvents {
 
     /** A random instance of a random record. */
     public CoreEvent any() {
-        final Class<?>[] types = CoreEvent.class.getPermittedSubclasses();
-        return of(types[random.nextInt(types.length)]);
+        final List<Class<?>> types = recordTypes();
+        return of(types.get(random.nextInt(types.size())));
+    }
+
+    /** Every record type of {@link CoreEvent}: the records of each kind (input, decision, note), in order. */
+    public static List<Class<?>> recordTypes() {
+        final List<Class<?>> out = new ArrayList<>();
+        for (final Class<?> kind : CoreEvent.class.getPermittedSubclasses()) {
+            out.addAll(List.of(kind.getPermittedSubclasses()));
+        }
+        return out;
     }
 
     private Object value(final Type type) {

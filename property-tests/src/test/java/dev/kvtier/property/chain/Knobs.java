@@ -54,10 +54,20 @@ record Knobs(int slotPages, int l1Slots, int l1ExtraPages, int l2Slots, int head
     CoreConfig config() {
         final long slot = slotBytes();
         final long staging = stagingSlots * slot;
-        return new CoreConfig(slot, l2Slots * slot, l1Slots * slot + l1ExtraPages * PAGE, headroomRatio,
-            writeBatchSlots * slot, coalesce, concurrentIos, readBatchMax, readSlots * slot, staging,
-            stagingBatches * staging, prefixLru ? ReplacementKind.PREFIX_LRU : ReplacementKind.LRU,
-            durable ? CommitMode.DURABLE : CommitMode.L1);
+        return CoreConfig.builder(slot)
+            .l2Bytes(l2Slots * slot)
+            .l1Bytes(l1Slots * slot + l1ExtraPages * PAGE)
+            .headroomRatio(headroomRatio)
+            .groupedWriteBatchBytes(writeBatchSlots * slot)
+            .coalesceStoreSpans(coalesce)
+            .concurrentIos(concurrentIos)
+            .readBatchMax(readBatchMax)
+            .maxReadBytes(readSlots * slot)
+            .stagingBatchBytes(staging)
+            .stagingPoolBytes(stagingBatches * staging)
+            .replacement(prefixLru ? ReplacementKind.PREFIX_LRU : ReplacementKind.LRU)
+            .commitMode(durable ? CommitMode.DURABLE : CommitMode.L1)
+            .build();
     }
 
     /** The swarm: every knob independent. */

@@ -51,15 +51,16 @@ public final class BenchIo {
         final List<Integer> depths = quick ? List.of(1, 16) : List.of(1, 16, 32);
         final long cellNs = quick ? 100_000_000L : seconds * 1_000_000_000L;
         final int depthMax = depths.stream().mapToInt(Integer::intValue).max().orElseThrow();
-        final OpenResult u = Devices.open(file, size, depthMax, IoChoice.URING);
+        final NativeMemory memory = new NativeMemory(64 * MIB);
+        final OpenResult u = Devices.open(file, size, depthMax, IoChoice.URING, memory);
         if (u instanceof OpenResult.Failed f) {
+            memory.close();
             out.println("benchmark needs io_uring with O_DIRECT: " + f.message());
             return 2;
         }
         final boolean withFio = fio && !quick && FioRunner.available();
-        try (PolledDevice uring = u.orThrow();
-             PolledDevice fc = FileChannelDevice.open(file, size, depthMax, 256).orThrow();
-             NativeMemory memory = new NativeMemory(64 * MIB)) {
+        try (memory; PolledDevice uring = u.orThrow();
+             PolledDevice fc = FileChannelDevice.open(file, size, depthMax, 256, memory).orThrow()) {
             final NativeRegion buffers = memory.allocate("bench", 32 * MIB);
             final int rc = ((IoUringDevice) uring).registerBuffers(List.of(buffers.segment()));
             final IoMeter uringMeter = new IoMeter(uring, buffers, size);

@@ -112,7 +112,7 @@ public final class DeviceCalibration {
         final long parallel = Math.round(read32.iops() * (double) read4k.meanLatencyNs() / 1e9);
         return new DeviceProfileData(name, Math.max(1, read4k.meanLatencyNs()), Math.max(1, write4k.meanLatencyNs()),
             flushNs, find(all, IoOp.READ, MIB, 16).bytesPerSec(), find(all, IoOp.WRITE, MIB, 16).bytesPerSec(),
-            (int) Math.clamp(parallel, 1, 1024), all);
+            Math.clamp(parallel, 1, 1024), all);
     }
 
     private static Measurement find(final List<Measurement> all, final IoOp op, final long block, final int depth) {
@@ -131,13 +131,14 @@ public final class DeviceCalibration {
     public static int run(final Path file, final Path profile, final String name, final boolean quick,
                           final PrintStream out) {
         final Plan plan = quick ? quick() : full();
-        final OpenResult opened = IoUringDevice.open(file, plan.fileBytes(), plan.depthMax());
+        final NativeMemory memory = new NativeMemory(plan.blockMax() * 8 + 64 * MIB);
+        final OpenResult opened = IoUringDevice.open(file, plan.fileBytes(), plan.depthMax(), memory);
         if (opened instanceof OpenResult.Failed f) {
+            memory.close();
             out.println("calibration needs io_uring with O_DIRECT: " + f.message());
             return 2;
         }
-        try (PolledDevice device = opened.orThrow();
-             NativeMemory memory = new NativeMemory(plan.blockMax() * 8 + 64 * MIB)) {
+        try (memory; PolledDevice device = opened.orThrow()) {
             final DeviceProfileData p = calibrate(device, memory, name, plan, out);
             final String toml = ProfileToml.write(p, "kvtier device profile of " + file.toAbsolutePath()
                 + " (io_uring, O_DIRECT, " + (quick ? "quick" : "full") + " plan)");

@@ -3,16 +3,14 @@ package dev.kvtier.realio.device;
 import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
+import dev.kvtier.core.port.RegionResolver;
 import dev.kvtier.realio.ffi.Errno;
 import dev.kvtier.realio.memory.NativeRegion;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -24,10 +22,10 @@ import java.util.concurrent.locks.LockSupport;
  * worker threads doing positional reads and writes (one blocking call per segment). The loop thread queues jobs
  * and, on {@link #flush}, hands them to the workers through a bounded queue; workers hand finished jobs back
  * through another bounded queue, which {@link #poll} drains. Jobs come from a pool allocated at open. The same
- * alignment and range checks as the io_uring device apply, and a short transfer (end of file) is -EIO.
+ * alignment, range, thread and life-cycle checks as the io_uring device apply ({@link DeviceGuard}), and a short
+ * transfer (end of file) is -EIO. The file is opened by {@link DirectFile#channel}.
  */
 public final class FileChannelDevice implements PolledDevice {
-    private static final long ALIGN = 4096;
 
     /** One request in flight; pooled. */
     private static final class Job {
@@ -43,7 +41,7 @@ public final class FileChannelDevice implements PolledDevice {
     private final FileChannel channel;
     private final long capacityBytes;
     private final int depth;
-    private final Thread owner;
+    private final DeviceGuard guard;
     private final ArrayDeque<Job> pool;
     private final ArrayDeque<Job> queued;
     private final ArrayDeque<Job> ready;
@@ -53,16 +51,15 @@ public final class FileChannelDevice implements PolledDevice {
     private final Job poison = new Job();
     private final int maxRequests;
     private volatile String lastError = "";
-    private boolean closed;
 
     private FileChannelDevice(final Path path, final FileChannel channel, final long capacityBytes, final int depth,
-                              final int maxRequests) {
+                              final int maxRequests, final RegionResolver<NativeRegion> memory) {
         this.path = path;
         this.channel = channel;
         this.capacityBytes = capacityBytes;
         this.depth = depth;
         this.maxRequests = maxRequests;
-        this.owner = Thread.currentThread();
+        this.guard = new DeviceGuard("FileChannel device", path, capacityBytes, memory);
         this.pool = new ArrayDeque<>(maxRequests);
         for (int i = 0; i < maxRequests; i++) {
             pool.push(new Job());
@@ -79,49 +76,23 @@ public final class FileChannelDevice implements PolledDevice {
 
     /**
      * Opens {@code path} with DIRECT, growing a regular file to {@code sizeBytes} first, with {@code depth} worker
-     * threads (1..64) and at most {@code maxRequests} requests outstanding.
+     * threads (1..64) and at most {@code maxRequests} requests outstanding, moving the bytes of {@code memory}'s
+     * regions.
      */
-    public static OpenResult open(final Path path, final long sizeBytes, final int depth, final int maxRequests) {
+    public static OpenResult open(final Path path, final long sizeBytes, final int depth, final int maxRequests,
+                                  final RegionResolver<NativeRegion> memory) {
         if (depth < 1 || depth > 64) {
             throw new IllegalArgumentException("FileChannel device depth (threads) must be in [1, 64], got " + depth);
         }
         if (maxRequests < depth) {
             throw new IllegalArgumentException("maxRequests must be at least depth=" + depth + ", got " + maxRequests);
         }
-        if (sizeBytes <= 0 || sizeBytes % ALIGN != 0) {
-            throw new IllegalArgumentException("device size must be a positive multiple of 4096, got " + sizeBytes);
-        }
-        try {
-            if (!Files.exists(path) || Files.isRegularFile(path)) {
-                try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "rw")) {
-                    if (f.length() < sizeBytes) {
-                        f.setLength(sizeBytes);
-                    }
-                }
-            }
-        } catch (final IOException e) {
-            return new OpenResult.Failed(OpenResult.Failure.OPEN_FAILED, "cannot create or size " + path + ": "
-                + e.getMessage());
-        }
-        final FileChannel ch;
-        try {
-            ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                com.sun.nio.file.ExtendedOpenOption.DIRECT);
-        } catch (final IOException | UnsupportedOperationException e) {
-            return new OpenResult.Failed(OpenResult.Failure.NO_DIRECT_IO, "cannot open " + path
-                + " with O_DIRECT (" + e.getMessage() + "); put the L2 file on ext4, xfs or a block device");
-        }
-        try {
-            if (ch.size() < sizeBytes) {
-                ch.close();
-                return new OpenResult.Failed(OpenResult.Failure.OPEN_FAILED, path + " holds " + ch.size()
-                    + " B, less than the " + sizeBytes + " B asked");
-            }
-        } catch (final IOException e) {
-            return new OpenResult.Failed(OpenResult.Failure.OPEN_FAILED, "cannot size " + path + ": "
-                + e.getMessage());
-        }
-        return new OpenResult.Opened(new FileChannelDevice(path, ch, sizeBytes, depth, maxRequests), "");
+        DeviceGuard.checkSize(sizeBytes);
+        return switch (DirectFile.channel(path, sizeBytes)) {
+            case DirectFile.Refused<FileChannel>(final OpenResult.Failed failure) -> failure;
+            case DirectFile.Opened<FileChannel>(final FileChannel ch) -> new OpenResult.Opened(
+                new FileChannelDevice(path, ch, sizeBytes, depth, maxRequests, memory), "");
+        };
     }
 
     @Override
@@ -156,38 +127,25 @@ public final class FileChannelDevice implements PolledDevice {
 
     @Override
     public void submit(final IoRequest request) {
-        checkOwner();
+        guard.checkUsable();
         if (request.op() == IoOp.FLUSH) {
             queue(request.ioId(), IoOp.FLUSH, 0, null, null);
             return;
         }
-        checkRange(request.fileOffset(), request.lengthBytes());
-        final List<IoSegment> segs = request.segments();
-        for (int i = 0; i < segs.size(); i++) {
-            final IoSegment s = segs.get(i);
-            if (!(s.region() instanceof NativeRegion r)) {
-                throw new IllegalArgumentException("FileChannel device needs native memory, got region "
-                    + s.region().name());
-            }
-            checkAligned("memory address", r.address(s.regionOffset()));
-        }
+        guard.checkRequest(request);
         queue(request.ioId(), request.op(), request.fileOffset(), request, null);
     }
 
     @Override
     public void submitBlock(final long ioId, final IoOp op, final long fileOffset, final NativeRegion region,
                             final long regionOffset, final long lengthBytes) {
-        checkOwner();
+        guard.checkUsable();
         if (op == IoOp.FLUSH) {
             queue(ioId, op, 0, null, null);
             return;
         }
-        checkRange(fileOffset, lengthBytes);
-        checkAligned("memory address", region.address(regionOffset));
-        if (regionOffset < 0 || regionOffset + lengthBytes > region.sizeBytes()) {
-            throw new IllegalArgumentException("buffer [" + regionOffset + ", +" + lengthBytes + ") is outside "
-                + region);
-        }
+        guard.checkRange(fileOffset, lengthBytes);
+        DeviceGuard.checkBuffer(region, regionOffset, lengthBytes);
         queue(ioId, op, fileOffset, null, region.segment().asSlice(regionOffset, lengthBytes));
     }
 
@@ -206,25 +164,9 @@ public final class FileChannelDevice implements PolledDevice {
         queued.add(j);
     }
 
-    private void checkRange(final long fileOffset, final long lengthBytes) {
-        checkAligned("file offset", fileOffset);
-        checkAligned("length", lengthBytes);
-        if (lengthBytes <= 0 || fileOffset < 0 || fileOffset + lengthBytes > capacityBytes) {
-            throw new IllegalArgumentException("I/O [" + fileOffset + ", +" + lengthBytes + ") is outside the "
-                + capacityBytes + " B device " + path);
-        }
-    }
-
-    private static void checkAligned(final String what, final long value) {
-        if ((value & (ALIGN - 1)) != 0) {
-            throw new IllegalArgumentException("O_DIRECT needs 4096 alignment: " + what + " " + value + " (0x"
-                + Long.toHexString(value) + ") is not a multiple of 4096");
-        }
-    }
-
     @Override
     public int flush() {
-        checkOwner();
+        guard.checkUsable();
         int n = 0;
         while (!queued.isEmpty()) {
             if (!work.offer(queued.poll())) {
@@ -237,7 +179,7 @@ public final class FileChannelDevice implements PolledDevice {
 
     @Override
     public int poll(final CompletionSink sink, final int max) {
-        checkOwner();
+        guard.checkUsable();
         int n = 0;
         while (n < max) {
             Job j = ready.poll();
@@ -260,7 +202,7 @@ public final class FileChannelDevice implements PolledDevice {
 
     @Override
     public void await(final long timeoutNs) {
-        checkOwner();
+        guard.checkUsable();
         flush();
         if (!ready.isEmpty() || !done.isEmpty()) {
             return;
@@ -311,8 +253,7 @@ public final class FileChannelDevice implements PolledDevice {
             final List<IoSegment> segs = j.request.segments();
             for (int i = 0; i < segs.size(); i++) {
                 final IoSegment s = segs.get(i);
-                final MemorySegment m = ((NativeRegion) s.region()).segment().asSlice(s.regionOffset(),
-                    s.lengthBytes());
+                final MemorySegment m = guard.region(s).segment().asSlice(s.regionOffset(), s.lengthBytes());
                 final long r = transfer(j.op, m, position);
                 if (r < 0) {
                     return r;
@@ -342,23 +283,12 @@ public final class FileChannelDevice implements PolledDevice {
         return buffer.byteSize();
     }
 
-    private void checkOwner() {
-        if (Thread.currentThread() != owner) {
-            throw new IllegalStateException("FileChannel device used from " + Thread.currentThread().getName()
-                + "; it belongs to " + owner.getName());
-        }
-        if (closed) {
-            throw new IllegalStateException("FileChannel device " + path + " is closed");
-        }
-    }
-
     /** Stops the workers (after the jobs already handed to them) and closes the channel. */
     @Override
     public void close() {
-        if (closed) {
+        if (!guard.close()) {
             return;
         }
-        closed = true;
         for (int i = 0; i < workers.length; i++) {
             work.add(poison);
         }

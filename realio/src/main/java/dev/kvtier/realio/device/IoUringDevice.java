@@ -8,18 +8,17 @@ import static dev.kvtier.realio.uring.UringConstants.OP_WRITE;
 import static dev.kvtier.realio.uring.UringConstants.OP_WRITEV;
 import static dev.kvtier.realio.uring.UringConstants.OP_WRITE_FIXED;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
+import dev.kvtier.core.port.RegionResolver;
 import dev.kvtier.realio.ffi.Errno;
 import dev.kvtier.realio.ffi.Kernel;
 import dev.kvtier.realio.ffi.LibcKernel;
 import dev.kvtier.realio.memory.NativeRegion;
 import dev.kvtier.realio.uring.CqeHandler;
 import dev.kvtier.realio.uring.IoUring;
-import dev.kvtier.realio.uring.IovecDescriptor;
 import dev.kvtier.realio.uring.UringConstants;
 import dev.kvtier.realio.uring.UringSetup;
 import java.lang.foreign.MemorySegment;
@@ -35,14 +34,14 @@ import java.util.concurrent.locks.LockSupport;
  * {@code slot << 32 | partBytes}, so a completion needs no lookup. A short part (fewer bytes than asked, as when
  * the file was truncated under the device) completes the request with -EIO and is counted.
  *
- * <p>Everything is allocated at open: the ring, the slot table, the iovec area (one per SQ position, reused once
- * the kernel consumed the SQE, which IORING_FEAT_SUBMIT_STABLE guarantees). The file is registered (requests use
- * IOSQE_FIXED_FILE). Confined to the thread that opened it.
+ * <p>Everything is allocated at open: the ring, the slot table, the iovec area ({@link VectorParts}). The file is
+ * registered (requests use IOSQE_FIXED_FILE). The checks it shares with the FileChannel device (alignment, range,
+ * the paired memory, the owning thread, close once) are {@link DeviceGuard}'s; the file is opened by
+ * {@link DirectFile#descriptor}. Confined to the thread that opened it.
  */
 public final class IoUringDevice implements PolledDevice {
     /** Most bytes one SQE moves (the kernel caps one read or write just under 2 GiB). */
     static final long PART_BYTES_MAX = 1L << 30;
-    private static final long ALIGN = 4096;
 
     private final Kernel kernel;
     private final IoUring ring;
@@ -52,10 +51,9 @@ public final class IoUringDevice implements PolledDevice {
     private final byte sqeFlags;
     private final long capacityBytes;
     private final int depth;
-    private final int iovPerSqe;
-    private final Thread owner;
+    private final DeviceGuard guard;
     private final FixedBuffers buffers;
-    private final MemorySegment iovecs;
+    private final VectorParts vectors;
     private final SlotTable slots;
     private final CqeHandler onCqe = this::onCqe;
     private int sqesInFlight;
@@ -63,21 +61,20 @@ public final class IoUringDevice implements PolledDevice {
     private int delivered;
     private long shortTransfers;
     private long enterCalls;
-    private boolean closed;
 
-    private IoUringDevice(final Kernel kernel, final IoUring ring, final Path path, final DirectFile.Opened file,
-                          final int depth, final int maxRequests, final int iovPerSqe) {
+    private IoUringDevice(final Kernel kernel, final IoUring ring, final Path path, final int fileFd,
+                          final long sizeBytes, final IoUringLimits limits,
+                          final RegionResolver<NativeRegion> memory) {
         this.kernel = kernel;
         this.ring = ring;
         this.path = path;
-        this.fileFd = file.fd();
-        this.capacityBytes = file.sizeBytes();
-        this.depth = depth;
-        this.iovPerSqe = iovPerSqe;
-        this.owner = Thread.currentThread();
+        this.fileFd = fileFd;
+        this.capacityBytes = sizeBytes;
+        this.depth = limits.depth();
+        this.guard = new DeviceGuard("io_uring device", path, sizeBytes, memory);
         this.buffers = new FixedBuffers(ring);
-        this.iovecs = ring.allocate((long) ring.sqEntries() * iovPerSqe * IovecDescriptor.SIZE, 4096);
-        this.slots = new SlotTable(maxRequests);
+        this.vectors = new VectorParts(ring, limits.iovPerSqe(), guard);
+        this.slots = new SlotTable(limits.maxRequests());
         final MemorySegment files = ring.allocate(4, 4);
         files.set(JAVA_INT, 0, fileFd);
         final boolean fixed = ring.register(UringConstants.REGISTER_FILES, files.address(), 1) >= 0;
@@ -85,50 +82,34 @@ public final class IoUringDevice implements PolledDevice {
         this.sqeFlags = fixed ? UringConstants.SQE_FIXED_FILE : 0;
     }
 
-    /** Opens {@code path} with the real kernel; see {@link #open(Kernel, Path, long, int, int, int)}. */
-    public static OpenResult open(final Path path, final long sizeBytes, final int depth) {
-        return open(LibcKernel.create(), path, sizeBytes, depth, Math.max(64, depth), 64);
+    /** Opens {@code path} with the real kernel and {@link IoUringLimits#of} {@code depth}; see the next method. */
+    public static OpenResult open(final Path path, final long sizeBytes, final int depth,
+                                  final RegionResolver<NativeRegion> memory) {
+        return open(LibcKernel.create(), path, sizeBytes, IoUringLimits.of(depth), memory);
     }
 
     /**
-     * Sets up a ring of {@code depth} (rounded up to a power of two) entries and opens {@code path} with O_DIRECT,
-     * pre-sizing it to {@code sizeBytes}.
-     *
-     * @param depth       operations at the device at once, 1..4096
-     * @param maxRequests requests accepted and not completed at once, at least {@code depth}
-     * @param iovPerSqe   iovecs in one READV/WRITEV, 1..1024
+     * Sets up a ring of {@code limits.depth()} (rounded up to a power of two) entries and opens {@code path} with
+     * O_DIRECT, pre-sizing it to {@code sizeBytes}, to move the bytes of {@code memory}'s regions.
      */
-    public static OpenResult open(final Kernel kernel, final Path path, final long sizeBytes, final int depth,
-                                  final int maxRequests, final int iovPerSqe) {
-        if (depth < 1 || depth > 4096) {
-            throw new IllegalArgumentException("depth must be in [1, 4096], got " + depth);
+    public static OpenResult open(final Kernel kernel, final Path path, final long sizeBytes,
+                                  final IoUringLimits limits, final RegionResolver<NativeRegion> memory) {
+        DeviceGuard.checkSize(sizeBytes);
+        final IoUring ring;
+        switch (UringSetup.create(kernel, Integer.highestOneBit(limits.depth() * 2 - 1))) {
+            case UringSetup.Unavailable u -> {
+                return new OpenResult.Failed(OpenResult.Failure.URING_UNAVAILABLE, u.message());
+            }
+            case UringSetup.Ready r -> ring = r.ring();
         }
-        if (maxRequests < depth || maxRequests > 65536) {
-            throw new IllegalArgumentException("maxRequests must be in [depth=" + depth + ", 65536], got "
-                + maxRequests);
-        }
-        if (iovPerSqe < 1 || iovPerSqe > UringConstants.IOV_MAX) {
-            throw new IllegalArgumentException("iovPerSqe must be in [1, 1024], got " + iovPerSqe);
-        }
-        if (sizeBytes <= 0 || sizeBytes % ALIGN != 0) {
-            throw new IllegalArgumentException("device size must be a positive multiple of 4096, got " + sizeBytes);
-        }
-        final UringSetup.Result setup = UringSetup.create(kernel, Integer.highestOneBit(depth * 2 - 1));
-        final IoUring ring = switch (setup) {
-            case UringSetup.Ready r -> r.ring();
-            case UringSetup.Unavailable u -> null;
+        return switch (DirectFile.descriptor(kernel, path, sizeBytes)) {
+            case DirectFile.Refused<Integer>(final OpenResult.Failed failure) -> {
+                ring.close();
+                yield failure;
+            }
+            case DirectFile.Opened<Integer>(final Integer fd) -> new OpenResult.Opened(
+                new IoUringDevice(kernel, ring, path, fd, sizeBytes, limits, memory), "");
         };
-        if (ring == null) {
-            return new OpenResult.Failed(OpenResult.Failure.URING_UNAVAILABLE,
-                ((UringSetup.Unavailable) setup).message());
-        }
-        final Object file = DirectFile.open(kernel, path, sizeBytes);
-        if (file instanceof OpenResult.Failed f) {
-            ring.close();
-            return f;
-        }
-        return new OpenResult.Opened(new IoUringDevice(kernel, ring, path, (DirectFile.Opened) file, depth,
-            maxRequests, iovPerSqe), "");
     }
 
     @Override
@@ -187,21 +168,21 @@ public final class IoUringDevice implements PolledDevice {
      * typically once the core has allocated its L1 pool. Returns 0 or -errno (ENOMEM: RLIMIT_MEMLOCK too small).
      */
     public int registerBuffers(final List<MemorySegment> segments) {
-        checkOwner();
+        guard.checkUsable();
         if (slots.used() != 0) {
             throw new IllegalStateException("register fixed buffers with no request outstanding (" + slots.used()
                 + " are)");
         }
         for (final MemorySegment s : segments) {
-            checkAligned("fixed buffer address", s.address());
-            checkAligned("fixed buffer length", s.byteSize());
+            DeviceGuard.checkAligned("fixed buffer address", s.address());
+            DeviceGuard.checkAligned("fixed buffer length", s.byteSize());
         }
         return buffers.register(ring, segments);
     }
 
     @Override
     public void submit(final IoRequest request) {
-        checkOwner();
+        guard.checkUsable();
         final List<IoSegment> segs = request.segments();
         if (request.op() == IoOp.FLUSH) {
             submitBlock(request.ioId(), IoOp.FLUSH, 0, null, 0, 0);
@@ -209,17 +190,12 @@ public final class IoUringDevice implements PolledDevice {
         }
         if (segs.size() == 1) {
             final IoSegment s = segs.getFirst();
-            submitBlock(request.ioId(), request.op(), request.fileOffset(), nativeRegion(s), s.regionOffset(),
+            submitBlock(request.ioId(), request.op(), request.fileOffset(), guard.region(s), s.regionOffset(),
                 s.lengthBytes());
             return;
         }
-        final long total = request.lengthBytes();
-        checkRange(request.fileOffset(), total);
-        for (int i = 0; i < segs.size(); i++) {
-            final IoSegment s = segs.get(i);
-            checkBuffer(nativeRegion(s), s.regionOffset(), s.lengthBytes());
-        }
-        final int slot = slots.accept(request.ioId(), request.op(), request.fileOffset(), total);
+        guard.checkRequest(request);
+        final int slot = slots.accept(request.ioId(), request.op(), request.fileOffset(), request.lengthBytes());
         slots.vector(slot, request);
         issueOrQueue(slot);
     }
@@ -227,13 +203,13 @@ public final class IoUringDevice implements PolledDevice {
     @Override
     public void submitBlock(final long ioId, final IoOp op, final long fileOffset, final NativeRegion region,
                             final long regionOffset, final long lengthBytes) {
-        checkOwner();
+        guard.checkUsable();
         if (op == IoOp.FLUSH) {
             issueOrQueue(slots.accept(ioId, op, 0, 0));
             return;
         }
-        checkRange(fileOffset, lengthBytes);
-        checkBuffer(region, regionOffset, lengthBytes);
+        guard.checkRange(fileOffset, lengthBytes);
+        DeviceGuard.checkBuffer(region, regionOffset, lengthBytes);
         if (lengthBytes > PART_BYTES_MAX) {
             throw new IllegalArgumentException("one buffer of " + lengthBytes + " B exceeds the " + PART_BYTES_MAX
                 + " B an SQE moves; split it into segments");
@@ -248,38 +224,6 @@ public final class IoUringDevice implements PolledDevice {
             return;
         }
         slots.enqueue(slot);
-    }
-
-    private static NativeRegion nativeRegion(final IoSegment s) {
-        if (s.region() instanceof NativeRegion r) {
-            return r;
-        }
-        throw new IllegalArgumentException("io_uring device needs native memory, got region " + s.region().name()
-            + " of " + s.region().getClass().getName());
-    }
-
-    private void checkRange(final long fileOffset, final long lengthBytes) {
-        checkAligned("file offset", fileOffset);
-        checkAligned("length", lengthBytes);
-        if (lengthBytes <= 0 || fileOffset < 0 || fileOffset + lengthBytes > capacityBytes) {
-            throw new IllegalArgumentException("I/O [" + fileOffset + ", +" + lengthBytes + ") is outside the "
-                + capacityBytes + " B device " + path);
-        }
-    }
-
-    private static void checkBuffer(final NativeRegion region, final long regionOffset, final long lengthBytes) {
-        if (regionOffset < 0 || regionOffset + lengthBytes > region.sizeBytes()) {
-            throw new IllegalArgumentException("buffer [" + regionOffset + ", +" + lengthBytes + ") is outside "
-                + region);
-        }
-        checkAligned("memory address", region.address(regionOffset));
-    }
-
-    private static void checkAligned(final String what, final long value) {
-        if ((value & (ALIGN - 1)) != 0) {
-            throw new IllegalArgumentException("O_DIRECT needs 4096 alignment: " + what + " " + value + " (0x"
-                + Long.toHexString(value) + ") is not a multiple of 4096");
-        }
     }
 
     /** Prepares as many SQEs of {@code slot} as the ring and depth allow; true when all of them are prepared. */
@@ -314,46 +258,15 @@ public final class IoUringDevice implements PolledDevice {
 
     /** Prepares the next READV/WRITEV part of a vectored request; true when it was the last. */
     private boolean issueVectorPart(final int slot, final IoRequest request) {
-        final List<IoSegment> segs = request.segments();
-        final long iovBase = (long) ring.nextIndex() * iovPerSqe * IovecDescriptor.SIZE;
-        int seg = slots.nextSegment(slot);
-        long segDone = slots.segmentDone(slot);
+        final int index = ring.nextIndex();
         final long fileOffset = slots.cursor(slot);
-        int count = 0;
-        long partBytes = 0;
-        long lastEnd = -1;
-        while (seg < segs.size()) {
-            final IoSegment s = segs.get(seg);
-            final long addr = ((NativeRegion) s.region()).address(s.regionOffset()) + segDone;
-            final long take = Math.min(s.lengthBytes() - segDone, PART_BYTES_MAX - partBytes);
-            if (take == 0) {
-                break;
-            }
-            if (addr == lastEnd) {
-                final long at = iovBase + (long) (count - 1) * IovecDescriptor.SIZE + IovecDescriptor.LEN;
-                iovecs.set(JAVA_LONG, at, iovecs.get(JAVA_LONG, at) + take);
-            } else if (count == iovPerSqe) {
-                break;
-            } else {
-                final long at = iovBase + (long) count * IovecDescriptor.SIZE;
-                iovecs.set(JAVA_LONG, at + IovecDescriptor.BASE, addr);
-                iovecs.set(JAVA_LONG, at + IovecDescriptor.LEN, take);
-                count++;
-            }
-            lastEnd = addr + take;
-            partBytes += take;
-            segDone += take;
-            if (segDone == s.lengthBytes()) {
-                seg++;
-                segDone = 0;
-            }
-        }
-        final boolean last = seg == segs.size();
+        final int count = vectors.fill(index, slots, slot, request);
+        final long partBytes = slots.cursor(slot) - fileOffset;
+        final boolean last = slots.nextSegment(slot) == request.segments().size();
         final byte opcode = slots.op(slot) == IoOp.READ ? OP_READV : OP_WRITEV;
-        ring.prep(opcode, sqeFlags, sqeFd, fileOffset, iovecs.address() + iovBase, count, 0,
+        ring.prep(opcode, sqeFlags, sqeFd, fileOffset, vectors.address(index), count, 0,
             (long) slot << 32 | partBytes, 0);
         sqesInFlight++;
-        slots.advance(slot, seg, segDone, fileOffset + partBytes);
         slots.partIssued(slot, last);
         return last;
     }
@@ -369,7 +282,7 @@ public final class IoUringDevice implements PolledDevice {
 
     @Override
     public int flush() {
-        checkOwner();
+        guard.checkUsable();
         issueQueued();
         final boolean runTaskWork = ring.deferTaskrun() && sqesInFlight > 0 && ring.ready() == 0;
         if (ring.unsubmitted() == 0 && !runTaskWork) {
@@ -385,7 +298,7 @@ public final class IoUringDevice implements PolledDevice {
 
     @Override
     public int poll(final CompletionSink completions, final int max) {
-        checkOwner();
+        guard.checkUsable();
         if (max <= 0) {
             throw new IllegalArgumentException("poll max must be positive, got " + max);
         }
@@ -402,7 +315,7 @@ public final class IoUringDevice implements PolledDevice {
 
     @Override
     public void await(final long timeoutNs) {
-        checkOwner();
+        guard.checkUsable();
         issueQueued();
         if (ring.ready() > 0) {
             flush();
@@ -440,22 +353,11 @@ public final class IoUringDevice implements PolledDevice {
         }
     }
 
-    private void checkOwner() {
-        if (Thread.currentThread() != owner) {
-            throw new IllegalStateException("io_uring device used from " + Thread.currentThread().getName()
-                + "; it belongs to " + owner.getName());
-        }
-        if (closed) {
-            throw new IllegalStateException("io_uring device " + path + " is closed");
-        }
-    }
-
     @Override
     public void close() {
-        if (closed) {
+        if (!guard.close()) {
             return;
         }
-        closed = true;
         ring.close();
         final int rc = kernel.close(fileFd);
         if (rc < 0) {

@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * {@link Kernel} through {@code java.lang.foreign} downcalls into libc. The three io_uring system calls go
@@ -39,9 +40,8 @@ public final class LibcKernel implements Kernel {
     private static final MethodHandle MUNMAP = libc("munmap", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle MADVISE = libc("madvise", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG,
         JAVA_INT));
-    private static final MethodHandle OPEN = LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow("open"),
-        FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2),
-        ERRNO_OPTION);
+    private static final MethodHandle OPEN = libc("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT,
+        JAVA_INT), Linker.Option.firstVariadicArg(2));
     private static final MethodHandle CLOSE = libc("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle FALLOCATE = libc("fallocate", FunctionDescriptor.of(JAVA_INT, JAVA_INT,
         JAVA_INT, JAVA_LONG, JAVA_LONG));
@@ -63,13 +63,22 @@ public final class LibcKernel implements Kernel {
 
     private static MethodHandle syscall(final int argCount) {
         final MemoryLayout[] args = new MemoryLayout[argCount + 1];
-        java.util.Arrays.fill(args, JAVA_LONG);
-        return LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow("syscall"),
-            FunctionDescriptor.of(JAVA_LONG, args), Linker.Option.firstVariadicArg(1), ERRNO_OPTION);
+        Arrays.fill(args, JAVA_LONG);
+        return libc("syscall", FunctionDescriptor.of(JAVA_LONG, args), Linker.Option.firstVariadicArg(1));
     }
 
-    private static MethodHandle libc(final String name, final FunctionDescriptor descriptor) {
-        return LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow(name), descriptor, ERRNO_OPTION);
+    /**
+     * A downcall handle to libc's {@code name} that captures errno, with {@code options} first. The one place this
+     * class calls {@link Linker#downcallHandle}, a restricted method (a descriptor that does not match the C
+     * prototype can crash the JVM): each descriptor above follows its function's prototype (man 2) for 64-bit
+     * Linux, and the JVM runs with native access enabled for the unnamed module.
+     */
+    @SuppressWarnings("restricted")
+    private static MethodHandle libc(final String name, final FunctionDescriptor descriptor,
+                                     final Linker.Option... options) {
+        final Linker.Option[] all = Arrays.copyOf(options, options.length + 1);
+        all[options.length] = ERRNO_OPTION;
+        return LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow(name), descriptor, all);
     }
 
     private long errnoResult() {

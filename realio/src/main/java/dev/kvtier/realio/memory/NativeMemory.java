@@ -9,6 +9,7 @@ import com.dynatrace.hash4j.hashing.Hashing;
 import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.port.Memory;
 import dev.kvtier.core.port.MemoryRegion;
+import dev.kvtier.core.port.RegionResolver;
 import dev.kvtier.core.port.Stamping;
 import dev.kvtier.realio.ffi.Kernel;
 import dev.kvtier.realio.ffi.LibcKernel;
@@ -24,8 +25,11 @@ import java.util.List;
  * region goes to a free list and a later allocation of the same size reuses it; the total allocated from the arena
  * never exceeds {@code budgetBytes}, fixed at construction. Not thread-safe: the loop thread allocates and copies
  * (device threads only move bytes in and out of regions).
+ *
+ * <p>A real device is opened with the memory it moves bytes of, and resolves each region the core hands it through
+ * {@link #resolve}: a region of another memory is refused with one message, there and by every method here.
  */
-public final class NativeMemory implements Memory, Stamping, AutoCloseable {
+public final class NativeMemory implements Memory, Stamping, RegionResolver<NativeRegion>, AutoCloseable {
     private static final long LE_MASK = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? 0 : 1;
 
     private static final long HUGE_PAGE_BYTES = 2L << 20;
@@ -73,7 +77,7 @@ public final class NativeMemory implements Memory, Stamping, AutoCloseable {
             final NativeRegion r = spare.get(i);
             if (r.sizeBytes() == sizeBytes) {
                 spare.remove(i);
-                final NativeRegion reused = new NativeRegion(name, r.segment());
+                final NativeRegion reused = new NativeRegion(this, name, r.segment());
                 live.add(reused);
                 return reused;
             }
@@ -83,7 +87,7 @@ public final class NativeMemory implements Memory, Stamping, AutoCloseable {
                 + " B allocated, " + sizeBytes + " B more asked for region " + name);
         }
         arenaBytes += sizeBytes;
-        final NativeRegion region = new NativeRegion(name, mapped(sizeBytes));
+        final NativeRegion region = new NativeRegion(this, name, mapped(sizeBytes));
         live.add(region);
         return region;
     }
@@ -193,11 +197,21 @@ public final class NativeMemory implements Memory, Stamping, AutoCloseable {
         }
     }
 
+    /**
+     * {@code region} as a region of this memory; refused (IllegalArgumentException) when another memory, or none,
+     * allocated it. It reads only final fields, so device worker threads may call it.
+     */
+    @Override
+    public NativeRegion resolve(final MemoryRegion region) {
+        if (region instanceof NativeRegion r && r.owner() == this) {
+            return r;
+        }
+        throw new IllegalArgumentException("not a region of this native memory: " + region);
+    }
+
     private NativeRegion own(final MemoryRegion region) {
         checkOpen();
-        if (!(region instanceof NativeRegion r)) {
-            throw new IllegalArgumentException("not a native region: " + region);
-        }
+        final NativeRegion r = resolve(region);
         if (r.freed()) {
             throw new IllegalStateException("region used after free: " + r);
         }
@@ -214,8 +228,10 @@ public final class NativeMemory implements Memory, Stamping, AutoCloseable {
      * Large regions are anonymous mappings advised to use transparent huge pages and touched once up front, so the
      * run does not pay first-touch page faults (on this project's VMs, faulting 5 GiB in 4 KiB pages took about
      * 24 s; with huge pages about 8 s); the arena unmaps them at close. Small regions, or any mapping that fails,
-     * come from the arena's allocator.
+     * come from the arena's allocator. The segment over a mapping is made with {@code reinterpret}, a restricted
+     * method: it is sized to exactly what was mapped and bound to the arena, which unmaps it once, at close.
      */
+    @SuppressWarnings("restricted")
     private MemorySegment mapped(final long sizeBytes) {
         if (sizeBytes < HUGE_PAGE_BYTES || kernel == null) {
             return arena.allocate(sizeBytes, Alignment.BYTES);

@@ -3,6 +3,8 @@
  * over 4096-aligned native segments from one shared Arena (so device worker threads may touch them), bounded by a
  * byte budget fixed at construction. Its regions are {@link dev.kvtier.realio.memory.NativeRegion}s, which devices
  * read the native address of; the io_uring device registers them as fixed buffers (see
- * {@code IoUringDevice.registerBuffers}).
+ * {@code IoUringDevice.registerBuffers}). A device is opened with the memory it moves bytes of and gets each region
+ * of a port request as a NativeRegion from it ({@code NativeMemory.resolve}); a region of another memory is
+ * refused.
  */
 package dev.kvtier.realio.memory;

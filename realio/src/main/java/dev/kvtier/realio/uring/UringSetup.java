@@ -52,6 +52,18 @@ public final class UringSetup {
     public record Unavailable(int errno, String message) implements Result {
     }
 
+    /** The outcome of mapping a ring's regions: its mappings, or why not. */
+    sealed interface Mapping permits RingMaps, MapFailed {
+    }
+
+    /**
+     * A mapping failed; what was mapped before it has been unmapped.
+     *
+     * @param message one line: which region, the errno
+     */
+    record MapFailed(String message) implements Mapping {
+    }
+
     private UringSetup() {
     }
 
@@ -86,13 +98,14 @@ public final class UringSetup {
             return new Unavailable(0, "io_uring lacks features realio needs (SUBMIT_STABLE, EXT_ARG, NODROP; "
                 + "kernel 5.11 or newer): got 0x" + Integer.toHexString(features));
         }
-        final Object maps = map(kernel, fd, params, (features & FEAT_SINGLE_MMAP) != 0);
-        if (maps instanceof String failure) {
-            kernel.close(fd);
-            arena.close();
-            return new Unavailable(Errno.ENOMEM, failure);
-        }
-        return new Ready(new IoUring(kernel, fd, params, (RingMaps) maps, arena));
+        return switch (map(kernel, fd, params, (features & FEAT_SINGLE_MMAP) != 0)) {
+            case MapFailed(final String message) -> {
+                kernel.close(fd);
+                arena.close();
+                yield new Unavailable(Errno.ENOMEM, message);
+            }
+            case RingMaps maps -> new Ready(new IoUring(kernel, fd, params, maps, arena));
+        };
     }
 
     private static String cause(final int errno) {
@@ -106,8 +119,13 @@ public final class UringSetup {
         };
     }
 
-    /** Maps the rings; returns RingMaps, or a one-line failure message after unmapping what was mapped. */
-    private static Object map(final Kernel kernel, final int fd, final MemorySegment params, final boolean single) {
+    /**
+     * Maps the rings: the mappings, or what failed after unmapping what was mapped. The segments over the mappings
+     * are made with {@code reinterpret}, a restricted method: each is sized to exactly what was mapped, from the
+     * sizes the kernel reported, and unmapped only by {@link RingMaps#unmap} when the ring closes.
+     */
+    @SuppressWarnings("restricted")
+    private static Mapping map(final Kernel kernel, final int fd, final MemorySegment params, final boolean single) {
         final long sqOff = ParamsDescriptor.SQ_OFF;
         final long cqOff = ParamsDescriptor.CQ_OFF;
         final int sqEntries = params.get(JAVA_INT, ParamsDescriptor.SQ_ENTRIES);
@@ -123,14 +141,14 @@ public final class UringSetup {
         final int flags = MAP_SHARED | MAP_POPULATE;
         final long sq = kernel.mmap(sqBytes, prot, flags, fd, UringConstants.OFF_SQ_RING);
         if (sq < 0) {
-            return "mmap of the SQ ring failed: " + Errno.ofResult(sq);
+            return new MapFailed("mmap of the SQ ring failed: " + Errno.ofResult(sq));
         }
         long cq = sq;
         if (!single) {
             cq = kernel.mmap(cqBytes, prot, flags, fd, UringConstants.OFF_CQ_RING);
             if (cq < 0) {
                 kernel.munmap(sq, sqBytes);
-                return "mmap of the CQ ring failed: " + Errno.ofResult(cq);
+                return new MapFailed("mmap of the CQ ring failed: " + Errno.ofResult(cq));
             }
         }
         final long sqeBytes = (long) SqeDescriptor.SIZE * sqEntries;
@@ -140,7 +158,7 @@ public final class UringSetup {
             if (!single) {
                 kernel.munmap(cq, cqBytes);
             }
-            return "mmap of the SQE array failed: " + Errno.ofResult(sqes);
+            return new MapFailed("mmap of the SQE array failed: " + Errno.ofResult(sqes));
         }
         return new RingMaps(MemorySegment.ofAddress(sq).reinterpret(sqBytes),
             MemorySegment.ofAddress(cq).reinterpret(cqBytes), MemorySegment.ofAddress(sqes).reinterpret(sqeBytes),

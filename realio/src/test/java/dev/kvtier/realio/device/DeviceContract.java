@@ -153,6 +153,20 @@ abstract class DeviceContract {
     }
 
     @Test
+    void shouldRefuseThroughThePortARegionOfAnotherMemory() {
+        try (NativeMemory other = new NativeMemory(1 << 20)) {
+            final NativeRegion theirs = other.allocate("theirs", BLOCK);
+            final NativeRegion mine = memory.allocate("mine", BLOCK);
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> device.submit(new IoRequest(1, IoOp.WRITE, 0, List.of(new IoSegment(theirs, 0, BLOCK)))));
+            assertTrue(e.getMessage().contains("theirs"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> device.submit(new IoRequest(2, IoOp.WRITE, 0,
+                List.of(new IoSegment(mine, 0, BLOCK), new IoSegment(theirs, 0, BLOCK)))), "a vectored request");
+            assertEquals(0, device.outstanding(), "nothing was accepted");
+        }
+    }
+
+    @Test
     void shouldReportAShortReadAsAnError() throws Exception {
         final NativeRegion r = memory.allocate("r", 2 * BLOCK);
         try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
@@ -165,6 +179,17 @@ abstract class DeviceContract {
         assertEquals(-Errno.EIO, c.result(1));
         assertEquals(-Errno.EIO, c.result(2));
         assertTrue(new IoCompletion(1, c.result(1)).failed());
+    }
+
+    @Test
+    void shouldCloseOnceAndRefuseUseAfterClose() {
+        final NativeRegion r = memory.allocate("r", BLOCK);
+        device.close();
+        device.close(); // a second close does nothing
+        final IllegalStateException e = assertThrows(IllegalStateException.class,
+            () -> device.submitBlock(1, IoOp.WRITE, 0, r, 0, BLOCK));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> device.flush());
     }
 
     @Test

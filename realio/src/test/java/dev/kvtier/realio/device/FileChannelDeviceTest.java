@@ -10,7 +10,7 @@ class FileChannelDeviceTest extends DeviceContract {
 
     @Override
     OpenResult open(final Path path, final long sizeBytes, final int depth) {
-        return Devices.open(path, sizeBytes, depth, IoChoice.FILECHANNEL);
+        return Devices.open(path, sizeBytes, depth, IoChoice.FILECHANNEL, memory);
     }
 
     @Test

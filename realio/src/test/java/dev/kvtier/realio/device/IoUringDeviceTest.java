@@ -30,7 +30,7 @@ class IoUringDeviceTest extends DeviceContract {
     @Override
     OpenResult open(final Path path, final long sizeBytes, final int depth) {
         Uring.assumeAvailable();
-        return Devices.open(path, sizeBytes, depth, IoChoice.URING);
+        return Devices.open(path, sizeBytes, depth, IoChoice.URING, memory);
     }
 
     private IoUringDevice uring() {
@@ -50,7 +50,8 @@ class IoUringDeviceTest extends DeviceContract {
         device.close();
         final FailingKernel k = new FailingKernel(
             flags -> (flags & UringConstants.SETUP_DEFER_TASKRUN) != 0 ? Errno.EINVAL : 0, 0);
-        device = IoUringDevice.open(k, scratch.file("b.bin"), FILE_BYTES, 8, 64, 64).orThrow();
+        device = IoUringDevice.open(k, scratch.file("b.bin"), FILE_BYTES, new IoUringLimits(8, 64, 64), memory)
+            .orThrow();
         assertEquals(2, k.setupCalls());
         assertEquals(0, uring().setupFlags() & UringConstants.SETUP_DEFER_TASKRUN);
         shouldRoundTripAlignedBlocks(); // the path where completions arrive without GETEVENTS
@@ -74,7 +75,8 @@ class IoUringDeviceTest extends DeviceContract {
     @Test
     void shouldSplitARequestWithMorePiecesThanOneSqeCarries() {
         device.close();
-        device = IoUringDevice.open(LibcKernel.create(), scratch.file("c.bin"), FILE_BYTES, 4, 64, 2).orThrow();
+        device = IoUringDevice.open(LibcKernel.create(), scratch.file("c.bin"), FILE_BYTES,
+            new IoUringLimits(4, 64, 2), memory).orThrow();
         final NativeRegion src = memory.allocate("src", 16 * BLOCK);
         memory.stamp(src, 0, src.sizeBytes(), 31);
         final List<IoSegment> reversed = new ArrayList<>();
@@ -103,7 +105,7 @@ class IoUringDeviceTest extends DeviceContract {
         device.close();
         final long fds = ProcSelf.openFds();
         final long maps = ProcSelf.uringMappings();
-        final PolledDevice d = IoUringDevice.open(scratch.file("r.bin"), FILE_BYTES, 16).orThrow();
+        final PolledDevice d = IoUringDevice.open(scratch.file("r.bin"), FILE_BYTES, 16, memory).orThrow();
         final NativeRegion r = memory.allocate("r", BLOCK);
         assertEquals(0, ((IoUringDevice) d).registerBuffers(memory.liveSegments()));
         final Completions c = new Completions();
@@ -116,7 +118,9 @@ class IoUringDeviceTest extends DeviceContract {
         assertEquals(maps, ProcSelf.uringMappings());
     }
 
+    /** A region over an address nothing maps (made with the restricted reinterpret, on purpose). */
     @Test
+    @SuppressWarnings("restricted")
     void shouldReportABadAddressAsANegativeErrno() {
         final NativeRegion unmapped = NativeRegion.wrap("unmapped", MemorySegment.ofAddress(0x10000).reinterpret(
             BLOCK));
@@ -130,7 +134,7 @@ class IoUringDeviceTest extends DeviceContract {
     void shouldFallBackToFileChannelWithANoticeWhenIoUringIsDenied() {
         final FailingKernel denied = new FailingKernel(flags -> Errno.EPERM, 0);
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final OpenResult r = Devices.open(denied, scratch.file("auto.bin"), FILE_BYTES, 8, IoChoice.AUTO,
+        final OpenResult r = Devices.open(denied, scratch.file("auto.bin"), FILE_BYTES, 8, IoChoice.AUTO, memory,
             new PrintStream(err, true, StandardCharsets.UTF_8));
         final OpenResult.Opened o = assertInstanceOf(OpenResult.Opened.class, r);
         try (PolledDevice d = o.device()) {
@@ -139,7 +143,7 @@ class IoUringDeviceTest extends DeviceContract {
         final String notice = err.toString(StandardCharsets.UTF_8);
         assertTrue(notice.contains("EPERM") && notice.contains("FileChannel"), notice);
         assertEquals(1, notice.lines().count());
-        final OpenResult forced = Devices.open(denied, scratch.file("u.bin"), FILE_BYTES, 8, IoChoice.URING,
+        final OpenResult forced = Devices.open(denied, scratch.file("u.bin"), FILE_BYTES, 8, IoChoice.URING, memory,
             System.err);
         final OpenResult.Failed f = assertInstanceOf(OpenResult.Failed.class, forced);
         assertEquals(OpenResult.Failure.URING_UNAVAILABLE, f.failure());
@@ -150,14 +154,15 @@ class IoUringDeviceTest extends DeviceContract {
     void shouldNameEnosysWhenTheKernelHasNoIoUring() {
         final FailingKernel none = new FailingKernel(flags -> Errno.ENOSYS, 0);
         final OpenResult.Failed f = assertInstanceOf(OpenResult.Failed.class,
-            IoUringDevice.open(none, scratch.file("n.bin"), FILE_BYTES, 8, 64, 64));
+            IoUringDevice.open(none, scratch.file("n.bin"), FILE_BYTES, new IoUringLimits(8, 64, 64), memory));
         assertTrue(f.message().contains("ENOSYS"), f.message());
     }
 
     @Test
     void shouldGiveAOneLineErrorWhenTheFileSystemRefusesDirectIo() {
         final FailingKernel noDirect = new FailingKernel(flags -> 0, Errno.EINVAL);
-        final OpenResult r = Devices.open(noDirect, scratch.file("d.bin"), FILE_BYTES, 8, IoChoice.AUTO, System.err);
+        final OpenResult r = Devices.open(noDirect, scratch.file("d.bin"), FILE_BYTES, 8, IoChoice.AUTO, memory,
+            System.err);
         final OpenResult.Failed f = assertInstanceOf(OpenResult.Failed.class, r);
         assertEquals(OpenResult.Failure.NO_DIRECT_IO, f.failure());
         assertTrue(f.message().contains("O_DIRECT") && f.message().contains("EINVAL"), f.message());

@@ -45,12 +45,12 @@ class KvServerOverIoUringTest {
     @Test
     void shouldStoreEvictAndLoadBackEveryByteThroughTheRealDevice() {
         Uring.assumeAvailable();
-        final CoreConfig config = CoreConfig.defaults(SLOT).withL2Bytes(L2_SLOTS * SLOT).withL1Bytes(L1_SLOTS * SLOT);
+        final CoreConfig config = CoreConfig.builder(SLOT).l2Bytes(L2_SLOTS * SLOT).l1Bytes(L1_SLOTS * SLOT).build();
         final List<CoreEvent> events = new ArrayList<>();
         final EventSink sink = events::add;
         try (Scratch scratch = new Scratch(); NativeMemory memory = new NativeMemory(4L << 20);
-             IoUringDevice device = (IoUringDevice) IoUringDevice.open(scratch.file("l2.bin"), config.l2Bytes(), 8)
-                 .orThrow()) {
+             IoUringDevice device = (IoUringDevice) IoUringDevice.open(scratch.file("l2.bin"), config.l2Bytes(), 8,
+                 memory).orThrow()) {
             final PostedHeapDevice index = new PostedHeapDevice(KvServer.indexLayout(config).deviceBytes(), memory);
             final KvServer server = new KvServer(config, memory, device, index, sink);
             assertEquals(0, device.registerBuffers(memory.liveSegments()), "the L1 pool as a fixed buffer");

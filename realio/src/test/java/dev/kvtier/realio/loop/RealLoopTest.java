@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 class RealLoopTest {
     private Scratch scratch;
+    private NativeMemory memory;
     private PolledDevice device;
     private final List<IoCompletion> completions = new ArrayList<>();
     private RealLoop loop;
@@ -29,7 +30,8 @@ class RealLoopTest {
     void setUp() {
         Uring.assumeAvailable();
         scratch = new Scratch();
-        device = Devices.open(scratch.file("l2.bin"), 1 << 20, 8, IoChoice.URING).orThrow();
+        memory = new NativeMemory(1 << 20);
+        device = Devices.open(scratch.file("l2.bin"), 1 << 20, 8, IoChoice.URING, memory).orThrow();
         loop = RealLoop.over(device, completions::add);
     }
 
@@ -37,6 +39,9 @@ class RealLoopTest {
     void tearDown() {
         if (device != null) {
             device.close();
+        }
+        if (memory != null) {
+            memory.close();
         }
         if (scratch != null) {
             scratch.close();
@@ -79,17 +84,15 @@ class RealLoopTest {
 
     @Test
     void shouldWakeForACompletionBeforeTheNextTimer() {
-        try (NativeMemory memory = new NativeMemory(1 << 20)) {
-            final NativeRegion r = memory.allocate("r", 65536);
-            final boolean[] late = new boolean[1];
-            loop.at(loop.nowNs() + 2_000_000_000L, () -> late[0] = true);
-            device.submitBlock(9, IoOp.WRITE, 0, r, 0, 65536);
-            final long start = System.nanoTime();
-            assertEquals(RealLoop.Outcome.STOPPED, loop.runFor(() -> !completions.isEmpty(), 5_000_000_000L));
-            assertTrue(System.nanoTime() - start < 1_000_000_000L);
-            assertEquals(new IoCompletion(9, 65536), completions.getFirst());
-            assertEquals(1, loop.pendingTimers());
-        }
+        final NativeRegion r = memory.allocate("r", 65536);
+        final boolean[] late = new boolean[1];
+        loop.at(loop.nowNs() + 2_000_000_000L, () -> late[0] = true);
+        device.submitBlock(9, IoOp.WRITE, 0, r, 0, 65536);
+        final long start = System.nanoTime();
+        assertEquals(RealLoop.Outcome.STOPPED, loop.runFor(() -> !completions.isEmpty(), 5_000_000_000L));
+        assertTrue(System.nanoTime() - start < 1_000_000_000L);
+        assertEquals(new IoCompletion(9, 65536), completions.getFirst());
+        assertEquals(1, loop.pendingTimers());
     }
 
     @Test

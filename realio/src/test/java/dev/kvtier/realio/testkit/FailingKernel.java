@@ -23,7 +23,9 @@ public final class FailingKernel implements Kernel {
         return setupCalls;
     }
 
+    /** Reads the flags from the caller's io_uring_params (120 bytes at the address; a restricted reinterpret). */
     @Override
+    @SuppressWarnings("restricted")
     public int ioUringSetup(final int entries, final long paramsAddress) {
         setupCalls++;
         final int flags = java.lang.foreign.MemorySegment.ofAddress(paramsAddress).reinterpret(120)

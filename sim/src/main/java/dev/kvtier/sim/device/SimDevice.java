@@ -7,11 +7,13 @@ import dev.kvtier.core.port.IoCompletion;
 import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
+import dev.kvtier.core.port.RegionResolver;
 import dev.kvtier.core.port.Scheduler;
 import dev.kvtier.sim.memory.ProvenanceMemory.ProvRegion;
 import dev.kvtier.sim.memory.RunMap;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -26,33 +28,27 @@ import java.util.function.Consumer;
  * kind whose rate is not zero, so adding kinds leaves the draws of older plans, and their runs, unchanged. With the
  * plan's volatile write cache on, the device keeps a visible image ({@link #disk}) and a durable one
  * ({@link #durable}) as {@link WriteCache} describes; off, they are one map and nothing else changes. A
- * {@link #crash} works either way (with the cache off only in-flight writes are at risk).
+ * {@link #crash} works either way (with the cache off only in-flight writes are at risk). What it shares with
+ * {@link SimMetaDevice} (timing, scheduling, the cache, crash, counters) is {@link SimDeviceState}.
+ *
+ * <p>It is paired with the simulated memory whose regions it moves provenance to and from, and resolves each
+ * segment's region through it ({@link RegionResolver}).
  */
 public final class SimDevice implements Device {
     private final DeviceProfile profile;
     private final long capacityBytes;
-    private final Scheduler loop;
-    private final Clock submitClock;
+    private final RegionResolver<ProvRegion> memory;
     private final RunMap disk = new RunMap();
     private final RunMap durable;
-    private final IoTimeline timeline;
-    private final WriteCache<RunMap> cache;
-    private final Consumer<IoCompletion> target;
+    private final SimDeviceState<RunMap> io;
     private final FaultPlan faults;
     private final Entropy faultStream;
     private final List<FileRange> corrupted = new ArrayList<>();
     private final List<MisdirectedWrite> misdirected = new ArrayList<>();
-    private long generation;
     private long injectedErrors;
     private long injectedSpikes;
     private long injectedCorruptions;
     private long injectedMisdirects;
-    private long crashes;
-    private long reads;
-    private long writes;
-    private long flushes;
-    private long bytesRead;
-    private long bytesWritten;
 
     /** Where a write's data goes: its actual offset, and the content offset of a corrupted page (or -1). */
     private record Fate(long fileOffset, long corruptAt, long corruptTag) { }
@@ -60,10 +56,12 @@ public final class SimDevice implements Device {
     /**
      * @param submitClock the time at which submissions happen (the simulated server thread's clock)
      * @param target      receives each completion (the composition root routes it through the server thread)
+     * @param memory      the simulated memory whose regions this device moves provenance to and from
      */
     public SimDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
-                     final Clock submitClock, final Consumer<IoCompletion> target) {
-        this(profile, capacityBytes, loop, submitClock, target, FaultPlan.NONE, null);
+                     final Clock submitClock, final Consumer<IoCompletion> target,
+                     final RegionResolver<ProvRegion> memory) {
+        this(profile, capacityBytes, loop, submitClock, target, memory, FaultPlan.NONE, null);
     }
 
     /**
@@ -71,8 +69,8 @@ public final class SimDevice implements Device {
      * submission order.
      */
     public SimDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
-                     final Clock submitClock, final Consumer<IoCompletion> target, final FaultPlan faults,
-                     final Entropy faultStream) {
+                     final Clock submitClock, final Consumer<IoCompletion> target,
+                     final RegionResolver<ProvRegion> memory, final FaultPlan faults, final Entropy faultStream) {
         if (faults.windowed() && faultStream == null) {
             throw new IllegalArgumentException("a fault plan needs a seeded fault stream");
         }
@@ -83,24 +81,22 @@ public final class SimDevice implements Device {
         this.faultStream = faultStream;
         this.profile = profile;
         this.capacityBytes = capacityBytes;
-        this.loop = loop;
-        this.submitClock = submitClock;
-        this.target = target;
-        this.timeline = new IoTimeline(profile);
+        this.memory = Objects.requireNonNull(memory, "memory");
         this.durable = faults.writeCacheEnabled() ? new RunMap() : disk;
-        this.cache = new WriteCache<>(faults.writeCacheEnabled(), new WriteCache.Image<>() {
-            @Override
-            public void persist(final RunMap content, final long fileOffset, final long from, final long length) {
-                durable.copyFrom(content, from, fileOffset + from, length);
-            }
-
-            @Override
-            public void revertToDurable() {
-                if (durable != disk) {
-                    disk.copyFrom(durable, 0, 0, capacityBytes);
+        this.io = new SimDeviceState<>("I/O", profile, capacityBytes, loop, submitClock, target,
+            faults.writeCacheEnabled(), new WriteCache.Image<>() {
+                @Override
+                public void persist(final RunMap content, final long fileOffset, final long from, final long length) {
+                    durable.copyFrom(content, from, fileOffset + from, length);
                 }
-            }
-        });
+
+                @Override
+                public void revertToDurable() {
+                    if (durable != disk) {
+                        disk.copyFrom(durable, 0, 0, capacityBytes);
+                    }
+                }
+            });
     }
 
     @Override
@@ -111,51 +107,30 @@ public final class SimDevice implements Device {
     @Override
     public void submit(final IoRequest request) {
         final long length = request.lengthBytes();
-        if (request.fileOffset() + length > capacityBytes) {
-            throw new IllegalArgumentException("I/O [" + request.fileOffset() + ", +" + length + ") past the end of "
-                + capacityBytes + " B");
+        final long t = io.accept(request);
+        for (final IoSegment s : request.segments()) {
+            memory.resolve(s.region()); // a region of another memory is refused now, not at completion
         }
-        final long t = submitClock.nowNs();
         final boolean faulty = faults.activeAt(t);
         final long spike = faulty && draw(faults.spikesPerMillion()) ? faults.spikeNs() : 0;
-        final long done = timeline.book(t, request.op(), length, faulty ? faults.slowdown() : 1, spike);
+        final long done = io.book(t, request.op(), length, faulty ? faults.slowdown() : 1, spike);
         final boolean fail = faulty && request.op() != IoOp.FLUSH && draw(request.op() == IoOp.READ
             ? faults.readErrorsPerMillion() : faults.writeErrorsPerMillion());
         if (spike > 0) {
             injectedSpikes++;
         }
-        final long gen = generation;
         if (fail) {
             injectedErrors++;
-            loop.at(done, () -> {
-                if (gen == generation) {
-                    target.accept(new IoCompletion(request.ioId(), -IoCompletion.EIO));
-                }
-            });
+            io.failAt(done, request.ioId(), IoCompletion.EIO);
             return;
         }
         switch (request.op()) {
-            case READ -> loop.at(done, () -> {
-                if (gen == generation) {
-                    completeRead(request);
-                }
-            });
-            case FLUSH -> {
-                final long mark = cache.flushMark();
-                loop.at(done, () -> {
-                    if (gen == generation) {
-                        completeFlush(request, mark);
-                    }
-                });
-            }
+            case READ -> io.at(done, () -> completeRead(request));
+            case FLUSH -> io.flushAt(done, request);
             case WRITE -> {
                 final Fate fate = fate(request, faulty);
-                final long seq = cache.submitWrite(fate.fileOffset(), length, () -> content(request, fate));
-                loop.at(done, () -> {
-                    if (gen == generation) {
-                        completeWrite(request, fate, seq);
-                    }
-                });
+                final long seq = io.submitWrite(fate.fileOffset(), length, () -> content(request, fate));
+                io.at(done, () -> completeWrite(request, fate, seq));
             }
         }
     }
@@ -214,11 +189,11 @@ public final class SimDevice implements Device {
     }
 
     /** The write's data as memory holds it now (from offset 0), with its corrupted page if it has one. */
-    private static RunMap content(final IoRequest r, final Fate fate) {
+    private RunMap content(final IoRequest r, final Fate fate) {
         final RunMap c = new RunMap();
         long at = 0;
         for (final IoSegment s : r.segments()) {
-            c.copyFrom(((ProvRegion) s.region()).runs(), s.regionOffset(), at, s.lengthBytes());
+            c.copyFrom(memory.resolve(s.region()).runs(), s.regionOffset(), at, s.lengthBytes());
             at += s.lengthBytes();
         }
         if (fate.corruptAt() >= 0) {
@@ -228,38 +203,27 @@ public final class SimDevice implements Device {
     }
 
     private void completeWrite(final IoRequest r, final Fate fate, final long seq) {
-        if (cache.enabled() || fate.corruptAt() >= 0) {
+        if (io.cacheEnabled() || fate.corruptAt() >= 0) {
             final RunMap c = content(r, fate);
             disk.copyFrom(c, 0, fate.fileOffset(), r.lengthBytes());
-            cache.completeWrite(seq, c);
+            io.completeWrite(r, seq, c);
         } else {
             long file = fate.fileOffset();
             for (final IoSegment s : r.segments()) {
-                disk.copyFrom(((ProvRegion) s.region()).runs(), s.regionOffset(), file, s.lengthBytes());
+                disk.copyFrom(memory.resolve(s.region()).runs(), s.regionOffset(), file, s.lengthBytes());
                 file += s.lengthBytes();
             }
-            cache.completeWrite(seq, null);
+            io.completeWrite(r, seq, null);
         }
-        writes++;
-        bytesWritten += r.lengthBytes();
-        target.accept(new IoCompletion(r.ioId(), r.lengthBytes()));
     }
 
     private void completeRead(final IoRequest r) {
         long file = r.fileOffset();
         for (final IoSegment s : r.segments()) {
-            ((ProvRegion) s.region()).runs().copyFrom(disk, file, s.regionOffset(), s.lengthBytes());
+            memory.resolve(s.region()).runs().copyFrom(disk, file, s.regionOffset(), s.lengthBytes());
             file += s.lengthBytes();
         }
-        reads++;
-        bytesRead += r.lengthBytes();
-        target.accept(new IoCompletion(r.ioId(), r.lengthBytes()));
-    }
-
-    private void completeFlush(final IoRequest r, final long mark) {
-        cache.completeFlush(mark);
-        flushes++;
-        target.accept(new IoCompletion(r.ioId(), 0));
+        io.completeRead(r);
     }
 
     /**
@@ -269,10 +233,7 @@ public final class SimDevice implements Device {
      * I/O as a fresh one over the same medium.
      */
     public CrashOutcome crash(final Entropy entropy) {
-        generation++;
-        crashes++;
-        timeline.reset();
-        return cache.crash(entropy);
+        return io.crash(entropy);
     }
 
     /** I/Os failed with EIO by the fault plan. */
@@ -297,7 +258,7 @@ public final class SimDevice implements Device {
 
     /** Crashes so far. */
     public long crashes() {
-        return crashes;
+        return io.crashes();
     }
 
     /**
@@ -325,7 +286,7 @@ public final class SimDevice implements Device {
 
     /** Writes completed but not yet covered by a completed FLUSH (always 0 with the write cache off). */
     public int unflushedWrites() {
-        return cache.unflushedWrites();
+        return io.unflushedWrites();
     }
 
     public DeviceProfile profile() {
@@ -333,22 +294,22 @@ public final class SimDevice implements Device {
     }
 
     public long reads() {
-        return reads;
+        return io.reads();
     }
 
     public long writes() {
-        return writes;
+        return io.writes();
     }
 
     public long flushes() {
-        return flushes;
+        return io.flushes();
     }
 
     public long bytesRead() {
-        return bytesRead;
+        return io.bytesRead();
     }
 
     public long bytesWritten() {
-        return bytesWritten;
+        return io.bytesWritten();
     }
 }

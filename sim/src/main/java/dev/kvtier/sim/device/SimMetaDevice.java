@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * {@link SimDevice}), and a full disk ({@link FaultPlan#metaFullAfterWrites}): once that many writes were accepted,
  * every write submitted before {@code untilNs} completes, after the usual time, with {@code -ENOSPC} and writes
  * nothing. No EIO, spike, corruption or misdirect is injected here, so the device draws nothing from a fault
- * stream and needs none.
+ * stream and needs none. What it shares with {@link SimDevice} (timing, scheduling, the cache, crash, counters) is
+ * {@link SimDeviceState}.
  */
 public final class SimMetaDevice implements Device {
     /** Linux errno for a full device. */
@@ -32,22 +33,13 @@ public final class SimMetaDevice implements Device {
     public static final long MAX_CAPACITY_BYTES = 256L << 20;
 
     private final long capacityBytes;
-    private final Scheduler loop;
-    private final Clock submitClock;
-    private final Consumer<IoCompletion> target;
     private final Memory memory;
     private final FaultPlan faults;
     private final byte[] disk;
     private final byte[] durable;
-    private final IoTimeline timeline;
-    private final WriteCache<byte[]> cache;
-    private long generation;
+    private final SimDeviceState<byte[]> io;
     private long acceptedWrites;
     private long injectedMetaFull;
-    private long crashes;
-    private long reads;
-    private long writes;
-    private long flushes;
 
     /** A fault-free metadata device. */
     public SimMetaDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
@@ -69,27 +61,24 @@ public final class SimMetaDevice implements Device {
                 + MAX_CAPACITY_BYTES + " B, got " + capacityBytes);
         }
         this.capacityBytes = capacityBytes;
-        this.loop = loop;
-        this.submitClock = submitClock;
-        this.target = target;
         this.memory = memory;
         this.faults = faults;
-        this.timeline = new IoTimeline(profile);
         this.disk = new byte[(int) capacityBytes];
         this.durable = faults.writeCacheEnabled() ? new byte[(int) capacityBytes] : disk;
-        this.cache = new WriteCache<>(faults.writeCacheEnabled(), new WriteCache.Image<>() {
-            @Override
-            public void persist(final byte[] content, final long fileOffset, final long from, final long length) {
-                System.arraycopy(content, (int) from, durable, (int) (fileOffset + from), (int) length);
-            }
-
-            @Override
-            public void revertToDurable() {
-                if (durable != disk) {
-                    System.arraycopy(durable, 0, disk, 0, disk.length);
+        this.io = new SimDeviceState<>("metadata I/O", profile, capacityBytes, loop, submitClock, target,
+            faults.writeCacheEnabled(), new WriteCache.Image<>() {
+                @Override
+                public void persist(final byte[] content, final long fileOffset, final long from, final long length) {
+                    System.arraycopy(content, (int) from, durable, (int) (fileOffset + from), (int) length);
                 }
-            }
-        });
+
+                @Override
+                public void revertToDurable() {
+                    if (durable != disk) {
+                        System.arraycopy(durable, 0, disk, 0, disk.length);
+                    }
+                }
+            });
     }
 
     @Override
@@ -99,50 +88,25 @@ public final class SimMetaDevice implements Device {
 
     @Override
     public void submit(final IoRequest request) {
-        final long length = request.lengthBytes();
-        if (request.fileOffset() + length > capacityBytes) {
-            throw new IllegalArgumentException("metadata I/O [" + request.fileOffset() + ", +" + length
-                + ") past the end of " + capacityBytes + " B");
-        }
-        final long t = submitClock.nowNs();
+        final long t = io.accept(request);
         final boolean faulty = faults.activeAt(t);
-        final long done = timeline.book(t, request.op(), length, faulty ? faults.slowdown() : 1, 0);
-        final long gen = generation;
+        final long done = io.book(t, request.op(), request.lengthBytes(), faulty ? faults.slowdown() : 1, 0);
         switch (request.op()) {
-            case READ -> loop.at(done, () -> {
-                if (gen == generation) {
-                    completeRead(request);
-                }
-            });
-            case FLUSH -> {
-                final long mark = cache.flushMark();
-                loop.at(done, () -> {
-                    if (gen == generation) {
-                        completeFlush(request, mark);
-                    }
-                });
-            }
-            case WRITE -> submitWrite(request, faulty, done, gen);
+            case READ -> io.at(done, () -> completeRead(request));
+            case FLUSH -> io.flushAt(done, request);
+            case WRITE -> submitWrite(request, faulty, done);
         }
     }
 
-    private void submitWrite(final IoRequest request, final boolean faulty, final long done, final long gen) {
+    private void submitWrite(final IoRequest request, final boolean faulty, final long done) {
         if (faulty && faults.metaFullAfterWrites() > 0 && acceptedWrites >= faults.metaFullAfterWrites()) {
             injectedMetaFull++;
-            loop.at(done, () -> {
-                if (gen == generation) {
-                    target.accept(new IoCompletion(request.ioId(), -ENOSPC));
-                }
-            });
+            io.failAt(done, request.ioId(), ENOSPC);
             return;
         }
         acceptedWrites++;
-        final long seq = cache.submitWrite(request.fileOffset(), request.lengthBytes(), () -> content(request));
-        loop.at(done, () -> {
-            if (gen == generation) {
-                completeWrite(request, seq);
-            }
-        });
+        final long seq = io.submitWrite(request.fileOffset(), request.lengthBytes(), () -> content(request));
+        io.at(done, () -> completeWrite(request, seq));
     }
 
     /** The write's bytes as memory holds them now. */
@@ -159,9 +123,7 @@ public final class SimMetaDevice implements Device {
     private void completeWrite(final IoRequest r, final long seq) {
         final byte[] c = content(r);
         System.arraycopy(c, 0, disk, (int) r.fileOffset(), c.length);
-        cache.completeWrite(seq, c);
-        writes++;
-        target.accept(new IoCompletion(r.ioId(), r.lengthBytes()));
+        io.completeWrite(r, seq, c);
     }
 
     private void completeRead(final IoRequest r) {
@@ -170,22 +132,12 @@ public final class SimMetaDevice implements Device {
             memory.write(s.region(), s.regionOffset(), disk, file, (int) s.lengthBytes());
             file += (int) s.lengthBytes();
         }
-        reads++;
-        target.accept(new IoCompletion(r.ioId(), r.lengthBytes()));
-    }
-
-    private void completeFlush(final IoRequest r, final long mark) {
-        cache.completeFlush(mark);
-        flushes++;
-        target.accept(new IoCompletion(r.ioId(), 0));
+        io.completeRead(r);
     }
 
     /** Power loss at the current instant, as {@link SimDevice#crash}: pending writes drawn from {@code entropy}. */
     public CrashOutcome crash(final Entropy entropy) {
-        generation++;
-        crashes++;
-        timeline.reset();
-        return cache.crash(entropy);
+        return io.crash(entropy);
     }
 
     /** A copy of {@code [offset, offset + length)} as reads see it. */
@@ -212,22 +164,22 @@ public final class SimMetaDevice implements Device {
 
     /** Writes completed but not yet covered by a completed FLUSH (always 0 with the write cache off). */
     public int unflushedWrites() {
-        return cache.unflushedWrites();
+        return io.unflushedWrites();
     }
 
     public long crashes() {
-        return crashes;
+        return io.crashes();
     }
 
     public long reads() {
-        return reads;
+        return io.reads();
     }
 
     public long writes() {
-        return writes;
+        return io.writes();
     }
 
     public long flushes() {
-        return flushes;
+        return io.flushes();
     }
 }

@@ -3,6 +3,7 @@ package dev.kvtier.sim.memory;
 import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.port.Memory;
 import dev.kvtier.core.port.MemoryRegion;
+import dev.kvtier.core.port.RegionResolver;
 import dev.kvtier.core.port.Stamping;
 import java.util.Arrays;
 import java.util.Objects;
@@ -19,8 +20,11 @@ import java.util.Objects;
  * independent: {@link #copy} moves both, {@link #stamp} and {@link #checksum} concern provenance only, and
  * {@link #write} leaves provenance alone. The simulated L2 data device moves provenance only; the simulated
  * metadata device moves bytes only.
+ *
+ * <p>It resolves its own regions for the simulated L2 device it is paired with ({@link #resolve}): a region of
+ * another memory is refused with one message, by the devices and by every method here.
  */
-public final class ProvenanceMemory implements Memory, Stamping {
+public final class ProvenanceMemory implements Memory, Stamping, RegionResolver<ProvenanceMemory.ProvRegion> {
     /** The largest region that may hold bytes: metadata buffers are at most a few MiB. */
     public static final long MAX_BYTE_REGION_BYTES = 256L << 20;
 
@@ -36,13 +40,15 @@ public final class ProvenanceMemory implements Memory, Stamping {
 
     /** A simulated region. */
     public static final class ProvRegion implements MemoryRegion {
+        private final ProvenanceMemory owner;
         private final String name;
         private final long sizeBytes;
         final RunMap runs = new RunMap();
         boolean freed;
         private byte[] bytes;
 
-        ProvRegion(final String name, final long sizeBytes) {
+        ProvRegion(final ProvenanceMemory owner, final String name, final long sizeBytes) {
+            this.owner = owner;
             this.name = name;
             this.sizeBytes = sizeBytes;
         }
@@ -90,7 +96,17 @@ public final class ProvenanceMemory implements Memory, Stamping {
             throw new IllegalArgumentException("region size must be positive");
         }
         liveBytes += sizeBytes;
-        return new ProvRegion(name, sizeBytes);
+        return new ProvRegion(this, name, sizeBytes);
+    }
+
+    /** {@code region} as a region of this memory; refused (IllegalArgumentException) when another memory made it. */
+    @Override
+    public ProvRegion resolve(final MemoryRegion region) {
+        if (region instanceof ProvRegion r && r.owner == this) {
+            return r;
+        }
+        throw new IllegalArgumentException("region " + region.name() + " (" + region.getClass().getSimpleName()
+            + ") is not from this simulated memory");
     }
 
     @Override
@@ -171,8 +187,8 @@ public final class ProvenanceMemory implements Memory, Stamping {
         return copiedBytes;
     }
 
-    private static ProvRegion live(final MemoryRegion region) {
-        final ProvRegion r = (ProvRegion) region;
+    private ProvRegion live(final MemoryRegion region) {
+        final ProvRegion r = resolve(region);
         if (r.freed) {
             throw new IllegalStateException("use of freed region " + r.name());
         }

@@ -84,7 +84,7 @@ public final class SimRun {
         memory.setListener(costs);
         final SeededEntropy root = new SeededEntropy(seed);
         this.device = new SimDevice(spec.device(), spec.core().l2Bytes(), loop, serverThread,
-            c -> serverThread.submit(() -> server.onIoComplete(c)), spec.faults(), root.child("faults"));
+            c -> serverThread.submit(() -> server.onIoComplete(c)), memory, spec.faults(), root.child("faults"));
         this.indexDevice = new SimMetaDevice(spec.device(), KvServer.indexLayout(spec.core()).deviceBytes(), loop,
             serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, spec.faults());
         this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice);

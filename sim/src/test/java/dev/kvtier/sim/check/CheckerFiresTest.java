@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  */
 class CheckerFiresTest {
     private static final long S = 4096;
-    private static final CoreConfig CONFIG = CoreConfig.defaults(S).withL2Bytes(64 * S).withL1Bytes(4 * S)
-        .withStaging(2 * S, 4 * S);
+    private static final CoreConfig CONFIG = CoreConfig.builder(S).l2Bytes(64 * S).l1Bytes(4 * S)
+        .stagingBatchBytes(2 * S).stagingPoolBytes(4 * S).build();
 
     private static PrefixKey k(final int i) {
         return new PrefixKey(i, i);
@@ -173,7 +173,7 @@ class CheckerFiresTest {
 
     @Test
     void spanOrderFiresWhenCoalescingOffReordersSpans() {
-        final CoreConfig off = CONFIG.withCoalesce(false);
+        final CoreConfig off = CONFIG.toBuilder().coalesceStoreSpans(false).build();
         final List<SpanPiece> sent = List.of(new SpanPiece(ref(1), 0, S, S), new SpanPiece(ref(2), S, 2 * S, S));
         assertEquals(Invariant.SPAN_ORDER_OFF, fired(new SpanChecker(), off,
             new CoreEvent.StoreSent(9, sent),

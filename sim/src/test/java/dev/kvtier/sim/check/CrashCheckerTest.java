@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /** Invariant 15's checker fires on what a core that loses durable commits would do, and only then. */
 class CrashCheckerTest {
-    private static final CoreConfig CONFIG = CoreConfig.defaults(4096).withL2Bytes(64 * 4096).withL1Bytes(4 * 4096)
-        .withStaging(2 * 4096, 4 * 4096);
+    private static final CoreConfig CONFIG = CoreConfig.builder(4096).l2Bytes(64 * 4096).l1Bytes(4 * 4096)
+        .stagingBatchBytes(2 * 4096).stagingPoolBytes(4 * 4096).build();
     private static final PrefixKey K = new PrefixKey(7, 7);
     private static final AllocationRef REF = new AllocationRef(K, 3, 5, 1);
 

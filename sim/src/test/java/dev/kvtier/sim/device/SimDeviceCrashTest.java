@@ -32,7 +32,7 @@ class SimDeviceCrashTest {
         return new SimDevice(profile, CAPACITY, loop, loop, c -> {
             completions.add(c);
             doneAt.put(c.ioId(), loop.nowNs());
-        }, plan, new SeededEntropy(1).child("faults"));
+        }, memory, plan, new SeededEntropy(1).child("faults"));
     }
 
     private ProvRegion stamped(final long pages, final long tag) {

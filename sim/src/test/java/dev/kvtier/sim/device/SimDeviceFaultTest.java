@@ -28,7 +28,7 @@ class SimDeviceFaultTest {
     private final List<IoCompletion> completions = new ArrayList<>();
 
     private SimDevice device(final FaultPlan plan, final long seed, final long capacity) {
-        return new SimDevice(DeviceProfile.DATACENTER_NVME, capacity, loop, loop, completions::add, plan,
+        return new SimDevice(DeviceProfile.DATACENTER_NVME, capacity, loop, loop, completions::add, memory, plan,
             new SeededEntropy(seed).child("faults"));
     }
 

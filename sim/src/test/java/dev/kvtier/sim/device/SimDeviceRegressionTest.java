@@ -30,7 +30,7 @@ class SimDeviceRegressionTest {
         final HashStream64 h = Hashing.xxh3_64().hashStream();
         final SimDevice d = new SimDevice(DeviceProfile.CI_EXT4, CAPACITY, loop, loop, c -> {
             h.putLong(loop.nowNs()).putLong(c.ioId()).putLong(c.result());
-        }, plan, new SeededEntropy(seed).child("faults"));
+        }, memory, plan, new SeededEntropy(seed).child("faults"));
         final ProvRegion src = memory.allocate("src", 1 << 20);
         final ProvRegion dst = memory.allocate("dst", 1 << 20);
         final SeededEntropy script = new SeededEntropy(seed).child("script");

@@ -1,6 +1,7 @@
 package dev.kvtier.sim.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.port.IoCompletion;
@@ -25,7 +26,7 @@ class SimDeviceTest {
         return new SimDevice(p, 1L << 30, loop, loop, c -> {
             doneAt.add(loop.nowNs());
             completions.add(c);
-        });
+        }, memory);
     }
 
     private static IoRequest io(final long id, final IoOp op, final long file, final ProvRegion r, final long len) {
@@ -88,5 +89,17 @@ class SimDeviceTest {
         loop.run();
         assertEquals(43, dst.runs().tagAt(0));
         assertEquals(4096, completions.getLast().result());
+    }
+
+    @Test
+    void shouldRefuseARegionOfAnotherMemoryAtSubmit() {
+        final SimDevice d = device(DeviceProfile.DATACENTER_NVME);
+        final ProvRegion theirs = new ProvenanceMemory().allocate("theirs", 4096);
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> d.submit(io(1, IoOp.WRITE, 0, theirs, 4096)));
+        assertTrue(e.getMessage().contains("theirs"), e.getMessage());
+        loop.run();
+        assertTrue(completions.isEmpty(), "nothing was scheduled");
+        assertEquals(0, d.writes());
     }
 }

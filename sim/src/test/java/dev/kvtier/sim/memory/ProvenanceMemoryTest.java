@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -169,5 +170,17 @@ class ProvenanceMemoryTest {
             "bytes are for small metadata regions");
         memory.free(a);
         assertThrows(IllegalStateException.class, () -> memory.read(a, 0, new byte[1], 0, 1));
+    }
+
+    @Test
+    void shouldResolveOnlyItsOwnRegions() {
+        final ProvRegion mine = memory.allocate("mine", S);
+        assertSame(mine, memory.resolve(mine));
+        final ProvRegion theirs = new ProvenanceMemory().allocate("theirs", S);
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> memory.resolve(theirs));
+        assertTrue(e.getMessage().contains("theirs"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> memory.copy(theirs, 0, mine, 0, S),
+            "the memory's own operations refuse it too");
     }
 }

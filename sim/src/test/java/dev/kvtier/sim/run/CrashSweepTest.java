@@ -22,8 +22,8 @@ class CrashSweepTest {
     /** Three prompts of 16 blocks, one lane, L1 = 90 % of the workload: small enough to crash at every event. */
     static SimSpec tiny(final CommitMode mode, final FaultPlan faults) {
         final SimSpec s = Specs.small(3, 1);
-        return new SimSpec("tiny-" + mode, s.core().withCommitMode(mode), s.device(), s.host(), s.workload(),
-            s.maxEvents(), s.livenessBoundNs(), faults);
+        return new SimSpec("tiny-" + mode, s.core().toBuilder().commitMode(mode).build(), s.device(), s.host(),
+            s.workload(), s.maxEvents(), s.livenessBoundNs(), faults);
     }
 
     @ParameterizedTest
@@ -66,8 +66,8 @@ class CrashSweepTest {
         final FaultPlan faults = new FaultPlan(20_000, 20_000, 0, 0, 1, Long.MAX_VALUE)
             .withCorruptionsPerMillion(20_000);
         final SimSpec base = Specs.small(32, 4);
-        final SimSpec spec = new SimSpec("deep-" + mode, base.core().withCommitMode(mode), base.device(), base.host(),
-            base.workload(), base.maxEvents(), base.livenessBoundNs(), faults);
+        final SimSpec spec = new SimSpec("deep-" + mode, base.core().toBuilder().commitMode(mode).build(),
+            base.device(), base.host(), base.workload(), base.maxEvents(), base.livenessBoundNs(), faults);
         final RunReport clean = new SimRun(spec, 13, List.of()).run();
         assertNull(clean.violation(), clean.violation());
         long injected = 0;

@@ -45,8 +45,8 @@ class FaultKindsTest {
 
     private static SimSpec spec(final CommitMode mode, final FaultPlan faults) {
         final SimSpec s = Specs.small(12, 4);
-        return new SimSpec("faults-" + mode, s.core().withCommitMode(mode), s.device(), s.host(), s.workload(),
-            s.maxEvents(), s.livenessBoundNs(), faults);
+        return new SimSpec("faults-" + mode, s.core().toBuilder().commitMode(mode).build(), s.device(), s.host(),
+            s.workload(), s.maxEvents(), s.livenessBoundNs(), faults);
     }
 
     private static Counts run(final CommitMode mode, final FaultPlan faults, final SimRun[] out) {

@@ -17,11 +17,14 @@ public final class Specs {
     /** {@code prompts} prompts of 16 blocks, L1 = 90 % and L2 = 105 % of the workload, cold then warm. */
     public static SimSpec small(final int prompts, final int concurrency) {
         final long workload = (long) prompts * 16 * SLOT;
-        final CoreConfig core = CoreConfig.defaults(SLOT)
-            .withL2Bytes(workload * 105 / 100 / SLOT * SLOT)
-            .withL1Bytes(workload * 90 / 100 / 4096 * 4096)
-            .withStaging(8 * SLOT, 16 * SLOT)
-            .withIo(8, 8, 4 * SLOT, 4 * SLOT);
+        final CoreConfig core = CoreConfig.builder(SLOT)
+            .l2Bytes(workload * 105 / 100 / SLOT * SLOT)
+            .l1Bytes(workload * 90 / 100 / 4096 * 4096)
+            .stagingBatchBytes(8 * SLOT)
+            .stagingPoolBytes(16 * SLOT)
+            .groupedWriteBatchBytes(4 * SLOT)
+            .maxReadBytes(4 * SLOT)
+            .build();
         final WorkloadSpec w = new WorkloadSpec(prompts, 256, 16, concurrency, 40_000, 1_000_000, 0, 1, 1,
             List.of(new PhaseSpec("cold", prompts, PhaseSpec.Order.SEQUENTIAL, 0),
                 new PhaseSpec("warm", prompts, PhaseSpec.Order.SEQUENTIAL, 0)));

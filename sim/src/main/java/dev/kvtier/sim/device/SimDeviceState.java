@@ -1,0 +1,164 @@
+package dev.kvtier.sim.device;
+
+import dev.kvtier.core.port.Clock;
+import dev.kvtier.core.port.Entropy;
+import dev.kvtier.core.port.IoCompletion;
+import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.port.IoRequest;
+import dev.kvtier.core.port.Scheduler;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * What the two simulated devices ({@link SimDevice}, {@link SimMetaDevice}) share, in one place: the range check of
+ * a submission, its service time ({@link IoTimeline} on the submit clock), its completion scheduled on the loop and
+ * dropped if a crash came first (a generation number), the volatile write cache ({@link WriteCache}) with FLUSH
+ * completion, power loss, and the counters of completed I/O. Each device keeps what differs: its content type
+ * {@code C} and images, and which faults it draws.
+ *
+ * @param <C> one write's content (a provenance map or a byte array)
+ */
+final class SimDeviceState<C> {
+    private final String ioName;
+    private final long capacityBytes;
+    private final Scheduler loop;
+    private final Clock submitClock;
+    private final Consumer<IoCompletion> target;
+    private final IoTimeline timeline;
+    private final WriteCache<C> cache;
+    private long generation;
+    private long crashes;
+    private long reads;
+    private long writes;
+    private long flushes;
+    private long bytesRead;
+    private long bytesWritten;
+
+    /**
+     * @param ioName      how an I/O of this device is named in a message ("I/O", "metadata I/O")
+     * @param submitClock the time at which submissions happen (the simulated server thread's clock)
+     * @param target      receives each completion
+     * @param writeCache  whether completed writes stay volatile until a FLUSH ({@link FaultPlan#writeCacheEnabled})
+     * @param image       the device's visible and durable images, as the cache sees them
+     */
+    SimDeviceState(final String ioName, final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
+                   final Clock submitClock, final Consumer<IoCompletion> target, final boolean writeCache,
+                   final WriteCache.Image<C> image) {
+        this.ioName = ioName;
+        this.capacityBytes = capacityBytes;
+        this.loop = Objects.requireNonNull(loop, "loop");
+        this.submitClock = Objects.requireNonNull(submitClock, "submitClock");
+        this.target = Objects.requireNonNull(target, "target");
+        this.timeline = new IoTimeline(profile);
+        this.cache = new WriteCache<>(writeCache, image);
+    }
+
+    /** Checks that {@code request} lies inside the device; returns its submission time (the submit clock's now). */
+    long accept(final IoRequest request) {
+        final long length = request.lengthBytes();
+        if (request.fileOffset() + length > capacityBytes) {
+            throw new IllegalArgumentException(ioName + " [" + request.fileOffset() + ", +" + length
+                + ") past the end of " + capacityBytes + " B");
+        }
+        return submitClock.nowNs();
+    }
+
+    /** Books the I/O on the channels and the data path ({@link IoTimeline#book}); returns its completion time. */
+    long book(final long nowNs, final IoOp op, final long lengthBytes, final int slowdown, final long spikeNs) {
+        return timeline.book(nowNs, op, lengthBytes, slowdown, spikeNs);
+    }
+
+    /** Runs {@code completion} on the loop at {@code doneNs}, unless a crash happened in between. */
+    void at(final long doneNs, final Runnable completion) {
+        final long gen = generation;
+        loop.at(doneNs, () -> {
+            if (gen == generation) {
+                completion.run();
+            }
+        });
+    }
+
+    /** Completes {@code ioId} at {@code doneNs} with {@code -errno}; nothing moves and nothing is counted. */
+    void failAt(final long doneNs, final long ioId, final long errno) {
+        at(doneNs, () -> target.accept(new IoCompletion(ioId, -errno)));
+    }
+
+    /** Completes a FLUSH at {@code doneNs}: it makes durable the writes completed before it was submitted (now). */
+    void flushAt(final long doneNs, final IoRequest request) {
+        final long mark = cache.flushMark();
+        at(doneNs, () -> {
+            cache.completeFlush(mark);
+            flushes++;
+            target.accept(new IoCompletion(request.ioId(), 0));
+        });
+    }
+
+    /** Registers a write with the cache ({@link WriteCache#submitWrite}); returns its sequence number. */
+    long submitWrite(final long fileOffset, final long lengthBytes, final Supplier<C> contentNow) {
+        return cache.submitWrite(fileOffset, lengthBytes, contentNow);
+    }
+
+    /** Whether the volatile write cache is on. */
+    boolean cacheEnabled() {
+        return cache.enabled();
+    }
+
+    /** A write landed in the visible image: the cache takes {@code content} (null with the cache off), then done. */
+    void completeWrite(final IoRequest request, final long seq, final C content) {
+        cache.completeWrite(seq, content);
+        writes++;
+        bytesWritten += request.lengthBytes();
+        target.accept(new IoCompletion(request.ioId(), request.lengthBytes()));
+    }
+
+    /** A read landed in memory: done. */
+    void completeRead(final IoRequest request) {
+        reads++;
+        bytesRead += request.lengthBytes();
+        target.accept(new IoCompletion(request.ioId(), request.lengthBytes()));
+    }
+
+    /**
+     * Power loss now ({@link WriteCache#crash}, drawing from {@code entropy}): every I/O in flight is forgotten (its
+     * completion, still scheduled, is dropped) and the channels and the data path restart idle.
+     */
+    CrashOutcome crash(final Entropy entropy) {
+        generation++;
+        crashes++;
+        timeline.reset();
+        return cache.crash(entropy);
+    }
+
+    long capacityBytes() {
+        return capacityBytes;
+    }
+
+    int unflushedWrites() {
+        return cache.unflushedWrites();
+    }
+
+    long crashes() {
+        return crashes;
+    }
+
+    long reads() {
+        return reads;
+    }
+
+    long writes() {
+        return writes;
+    }
+
+    long flushes() {
+        return flushes;
+    }
+
+    long bytesRead() {
+        return bytesRead;
+    }
+
+    long bytesWritten() {
+        return bytesWritten;
+    }
+}
