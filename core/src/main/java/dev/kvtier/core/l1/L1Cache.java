@@ -47,7 +47,8 @@ public final class L1Cache {
         this.admission = Admission.of(config.l1Bytes(), config.headroomRatio());
         this.policy = config.replacement() == ReplacementKind.PREFIX_LRU ? new PrefixLruPolicy() : new LruPolicy();
         if (pool.capacityBytes() < l1Bytes) {
-            throw new IllegalStateException("pool of " + pool.capacityBytes() + " B is smaller than l1Bytes " + l1Bytes);
+            throw new IllegalStateException("pool of " + pool.capacityBytes() + " B is smaller than l1Bytes "
+                + l1Bytes);
         }
     }
 

@@ -39,7 +39,8 @@ final class Checksums {
                 final long from = slot * slotBytes;
                 final int s = Math.toIntExact(slot);
                 if (from >= p.fileOffset() && from + slotBytes <= p.fileEnd()) {
-                    directory.recordChecksum(p.alloc(), s, l1.checksum(poolOffset + from - span.fileOffset(), slotBytes));
+                    final long sum = l1.checksum(poolOffset + from - span.fileOffset(), slotBytes);
+                    directory.recordChecksum(p.alloc(), s, sum);
                 } else {
                     directory.forgetChecksum(p.alloc(), s);
                 }
