@@ -186,6 +186,8 @@ public final class IndexLog {
     }
 
     private void writeLap() {
+        assert state == State.IDLE : "lap write while " + state;
+        assert lapWritten < lapBytes : "lap write with nothing to write";
         final long from = Alignment.down(lapWritten);
         final long to = Math.min(Alignment.up(lapBytes), from + io.buffer().sizeBytes());
         final int end = (int) Math.min(to, lapBytes);
@@ -195,6 +197,7 @@ public final class IndexLog {
         memory.write(io.buffer(), 0, block, 0, block.length);
         state = State.WRITING;
         io.submit(IoOp.WRITE, layout.logOffset() + from, block.length, result -> {
+            assert state == State.WRITING : "lap write completed while " + state;
             state = State.IDLE;
             if (result != block.length) {
                 fail(result);
@@ -210,6 +213,8 @@ public final class IndexLog {
     }
 
     private void flush() {
+        assert state == State.IDLE : "flush while " + state;
+        assert writtenSeq > durableSeq : "flush with every written record durable";
         final long covered = writtenSeq;
         state = State.FLUSHING;
         flushThen(() -> durableSeq = Math.max(durableSeq, covered));
@@ -221,6 +226,7 @@ public final class IndexLog {
      */
     private void flushThen(final Runnable durable) {
         io.submit(IoOp.FLUSH, 0, 0, result -> {
+            assert state == State.FLUSHING || state == State.CHECKPOINTING : "flush completed while " + state;
             state = State.IDLE;
             if (result < 0) {
                 fail(result);
@@ -235,6 +241,7 @@ public final class IndexLog {
 
     /** Persists every logged chunk as of now; the next lap starts at the log area's start once it is durable. */
     private void checkpoint() {
+        assert state == State.IDLE : "checkpoint while " + state;
         final long nextRecord = nextSeq;
         final List<IndexChunk> chunks = snapshot.get();
         final int slot = 1 - newestSlot;

@@ -1,9 +1,8 @@
 package dev.kvtier.core.l1;
 
 /**
- * The store engine's access to L1's package-private state (slices' ownership counts, entry creation), and a read-only
- * view of L1 for checkers. Kept in one place so the rules for a slice's life are visible together: a slice is freed
- * exactly once, when it is neither resident nor owned by a pending write.
+ * A read-only view of L1 for checkers and state dumps, and factories for policy tests that build entries without a
+ * cache. The rules of a slice's life are {@link L1Cache}'s.
  *
  * @param pool    the allocator
  * @param entries the entry map
@@ -19,26 +18,5 @@ public record L1Access(L1Pool pool, EntryMap entries, ReplacementPolicy policy) 
     /** A new entry covering all of {@code slice}. */
     public static Entry newEntry(final long fileOffset, final Slice slice, final boolean headroom) {
         return new Entry(fileOffset, slice.lengthBytes, slice, headroom);
-    }
-
-    public static void addPendingWrite(final Slice slice) {
-        if (slice.freed) {
-            throw new IllegalStateException("pending write on a freed slice at " + slice.poolOffset);
-        }
-        slice.pendingWrites++;
-    }
-
-    public static void removePendingWrite(final Slice slice) {
-        if (slice.pendingWrites <= 0) {
-            throw new IllegalStateException("slice at " + slice.poolOffset + " has no pending write");
-        }
-        slice.pendingWrites--;
-    }
-
-    public static void markFreed(final Slice slice) {
-        if (slice.freed) {
-            throw new IllegalStateException("slice at " + slice.poolOffset + " freed twice");
-        }
-        slice.freed = true;
     }
 }

@@ -62,6 +62,8 @@ public final class L1Pool {
                     free.put(offset + size, rest);
                 }
                 freeBytes -= size;
+                assert freeBytes >= 0 : "pool over-leased: " + freeBytes + " B free";
+                assert offset + size <= capacityBytes : "lease [" + offset + ", +" + size + ") outside the pool";
                 return offset;
             }
         }
@@ -96,6 +98,8 @@ public final class L1Pool {
         }
         free.put(start, length);
         freeBytes += size;
+        assert freeBytes <= capacityBytes : "pool holds " + freeBytes + " B free of " + capacityBytes;
+        assert start + length <= capacityBytes : "free block [" + start + ", +" + length + ") outside the pool";
     }
 
     /** A copy of the free list, offset to length, for checkers. */

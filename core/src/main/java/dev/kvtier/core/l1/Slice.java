@@ -35,4 +35,27 @@ public final class Slice {
     public boolean freed() {
         return freed;
     }
+
+    void addPendingWrite() {
+        if (freed) {
+            throw new IllegalStateException("pending write on a freed slice at " + poolOffset);
+        }
+        pendingWrites++;
+    }
+
+    void removePendingWrite() {
+        if (pendingWrites <= 0) {
+            throw new IllegalStateException("slice at " + poolOffset + " has no pending write");
+        }
+        pendingWrites--;
+    }
+
+    void markFreed() {
+        if (freed) {
+            throw new IllegalStateException("slice at " + poolOffset + " freed twice");
+        }
+        assert !resident : "freeing resident slice at " + poolOffset;
+        assert pendingWrites == 0 : "freeing slice at " + poolOffset + " held by " + pendingWrites + " writes";
+        freed = true;
+    }
 }

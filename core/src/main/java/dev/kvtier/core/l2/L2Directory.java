@@ -60,7 +60,7 @@ public final class L2Directory {
         this.log = indexLog;
     }
 
-    /** The index log, or null when the index is not persisted. */
+    /** The index log, or null until the server has opened the index (or for a directory used on its own). */
     public IndexLog indexLog() {
         return log;
     }

@@ -67,6 +67,8 @@ final class SlotRing {
             throw new IllegalStateException("ring invariant broken: chunk at slot " + below.getKey()
                 + " overlaps placement [" + head + ", +" + slots + ") but is not the oldest");
         }
+        assert head >= 0 : "ring head " + head;
+        assert head + slots <= slotCount : "placement [" + head + ", +" + slots + ") past the ring's " + slotCount;
         return head;
     }
 
@@ -75,9 +77,16 @@ final class SlotRing {
         if (chunk.startSlot != head) {
             throw new IllegalStateException("chunk placed at " + chunk.startSlot + ", head is " + head);
         }
-        byAge.put(chunk.allocationId, chunk);
-        bySlot.put(chunk.startSlot, chunk);
+        if (byAge.put(chunk.allocationId, chunk) != null) {
+            throw new IllegalStateException("chunk " + chunk.allocationId + " is already live in the ring");
+        }
+        if (bySlot.put(chunk.startSlot, chunk) != null) {
+            throw new IllegalStateException("two live chunks start at slot " + chunk.startSlot);
+        }
         head = chunk.endSlot() == slotCount ? 0 : chunk.endSlot();
+        assert head >= 0 : "ring head " + head;
+        assert head < slotCount : "ring head " + head + " past the ring's " + slotCount;
+        assert byAge.size() == bySlot.size() : "ring maps disagree: " + byAge.size() + " vs " + bySlot.size();
     }
 
     /** Removes a chunk (evicted or released); its slots are free once head passes them. */
@@ -86,7 +95,10 @@ final class SlotRing {
         if (removed != chunk) {
             throw new IllegalStateException("chunk " + chunk.allocationId + " is not live in the ring");
         }
-        bySlot.remove(chunk.startSlot);
+        if (bySlot.remove(chunk.startSlot) != chunk) {
+            throw new IllegalStateException("chunk " + chunk.allocationId + " is not at slot " + chunk.startSlot);
+        }
+        assert byAge.size() == bySlot.size() : "ring maps disagree: " + byAge.size() + " vs " + bySlot.size();
     }
 
     /** Live chunks overlapping {@code [fromSlot, fromSlot + count)}. */

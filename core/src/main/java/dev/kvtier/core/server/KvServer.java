@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -36,9 +37,9 @@ import java.util.function.Consumer;
  * coalescing) and the store engine, behind one set of inputs. Built once per run by a composition root (the
  * simulator or the CLI) with its ports.
  *
- * <p>With an index device the L2 index is crash-safe: {@link #open} first recovers it from that device (or formats
- * a fresh one) and no other input is taken before it is open. Without one (unit tests of other behaviour) the index
- * lives in memory only.
+ * <p>Every server has an index device and its L2 index is crash-safe: {@link #open} first recovers the index from
+ * that device (or formats a fresh one) and no other input is taken before it is open. Tests open it too (the core's
+ * testkit does it for them).
  */
 public final class KvServer {
     /** Largest index I/O. */
@@ -49,14 +50,8 @@ public final class KvServer {
     private final EventSink sink;
     private final L2Directory directory;
     private final TieredStore engine;
-    private final Device indexDevice;
     private final IndexLayout layout;
     private boolean open;
-
-    /** A server whose index is not persisted. */
-    public KvServer(final CoreConfig config, final Memory memory, final Device device, final EventSink sink) {
-        this(config, memory, device, null, sink);
-    }
 
     /** A server with a crash-safe index on {@code indexDevice}; call {@link #open} before anything else. */
     public KvServer(final CoreConfig config, final Memory memory, final Device device, final Device indexDevice,
@@ -64,15 +59,14 @@ public final class KvServer {
         this.config = config;
         this.memory = memory;
         this.sink = sink;
-        this.indexDevice = indexDevice;
+        Objects.requireNonNull(indexDevice, "indexDevice");
         this.layout = indexLayout(config);
-        if (indexDevice != null && indexDevice.capacityBytes() < layout.deviceBytes()) {
+        if (indexDevice.capacityBytes() < layout.deviceBytes()) {
             throw new IllegalArgumentException("index device holds " + indexDevice.capacityBytes() + " B, the index of "
                 + config.l2Slots() + " slots needs " + layout.deviceBytes() + " B");
         }
         this.directory = new L2Directory(config.slotBytes(), config.l2Slots(), sink);
         this.engine = new TieredStore(config, memory, device, indexDevice, sink, directory);
-        this.open = indexDevice == null;
     }
 
     /** Where the index lives on its device, for a config. */
@@ -87,9 +81,6 @@ public final class KvServer {
      * the device cannot be used.
      */
     public void open(final boolean recover, final Consumer<String> done) {
-        if (indexDevice == null) {
-            throw new IllegalStateException("this server has no index device");
-        }
         if (open || directory.indexLog() != null) {
             throw new IllegalStateException("index already opened");
         }
@@ -122,12 +113,12 @@ public final class KvServer {
         sink.emit(new CoreEvent.ShutdownRequested());
         open = false;
         engine.flushData(dataError -> {
-            final IndexLog log = directory.indexLog();
-            if (dataError != null || log == null) {
-                sink.emit(new CoreEvent.ShutdownCompleted(dataError == null));
+            if (dataError != null) {
+                sink.emit(new CoreEvent.ShutdownCompleted(false));
                 done.accept(dataError);
                 return;
             }
+            final IndexLog log = directory.indexLog();
             log.whenDurable(log.lastSeq(), ok -> {
                 sink.emit(new CoreEvent.ShutdownCompleted(ok));
                 done.accept(ok ? null : "the index device failed at shutdown; its last records may be lost");
@@ -135,7 +126,7 @@ public final class KvServer {
         });
     }
 
-    /** True once the index is open (always, without an index device). */
+    /** True once the index is open, until shutdown. */
     public boolean isOpen() {
         return open;
     }

@@ -5,8 +5,11 @@ import dev.kvtier.core.event.CoreEvent.DiscardReason;
 import dev.kvtier.core.event.CoreEvent.LoadFailure;
 import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.l1.Entry;
+import dev.kvtier.core.l1.L1Cache;
 import dev.kvtier.core.l1.Slice;
 import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.l2.L2Directory;
+import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -56,7 +59,16 @@ final class LoadOp extends Op {
 
     private record Span(long fileOffset, long lengthBytes, long destOffset) { }
 
-    private final TieredStore engine;
+    private final TieredStore pump;
+    private final EventSink sink;
+    private final L2Directory directory;
+    private final L1Cache l1;
+    private final IoQueue io;
+    private final WriteBatches writes;
+    private final Checksums checksums;
+    private final ActiveLoads loads;
+    private final int readBatchMax;
+    private final long maxReadBytes;
     private final List<LoadRange> ranges;
     private final MemoryRegion dest;
     private final Consumer<LoadResult> done;
@@ -73,14 +85,23 @@ final class LoadOp extends Op {
     private boolean started;
     private boolean finished;
 
-    LoadOp(final TieredStore engine, final long loadId, final List<LoadRange> ranges, final MemoryRegion dest,
+    LoadOp(final Parts parts, final long loadId, final List<LoadRange> ranges, final MemoryRegion dest,
            final Consumer<LoadResult> done) {
         super(loadId);
-        this.engine = engine;
+        this.pump = parts.pump();
+        this.sink = parts.sink();
+        this.directory = parts.directory();
+        this.l1 = parts.l1();
+        this.io = parts.io();
+        this.writes = parts.writes();
+        this.checksums = parts.checksums();
+        this.loads = parts.loads();
+        this.readBatchMax = parts.config().readBatchMax();
+        this.maxReadBytes = parts.config().maxReadBytes();
         this.ranges = List.copyOf(ranges);
         this.dest = dest;
         this.done = done;
-        this.slotBytes = engine.config().slotBytes();
+        this.slotBytes = parts.config().slotBytes();
         for (final LoadRange r : this.ranges) {
             Alignment.requireAligned("load file offset", r.fileOffset());
             Alignment.requireAligned("load length", r.lengthBytes());
@@ -112,14 +133,14 @@ final class LoadOp extends Op {
     }
 
     private boolean start() {
-        engine.sink().emit(new CoreEvent.LoadRequested(id, ranges, bytes));
-        groupEpoch = engine.policy().nextEpoch();
-        engine.loadStarted(this);
+        sink.emit(new CoreEvent.LoadRequested(id, ranges, bytes));
+        groupEpoch = l1.nextEpoch();
+        loads.started(this);
         for (final LoadRange r : ranges) {
             if (leases.containsKey(r.alloc().allocationId())) {
                 continue;
             }
-            if (!engine.directory().lease(r.alloc())) {
+            if (!directory.lease(r.alloc())) {
                 fail(LoadFailure.NOT_COMMITTED);
                 return false;
             }
@@ -153,16 +174,16 @@ final class LoadOp extends Op {
     private void serveHits(final Span s) {
         final long end = s.fileOffset + s.lengthBytes;
         long cursor = s.fileOffset;
-        for (final Entry e : engine.entries().overlapping(s.fileOffset, end)) {
+        for (final Entry e : l1.overlapping(s.fileOffset, end)) {
             if (e.fileOffset() > cursor) {
                 addGap(cursor, e.fileOffset() - cursor, s.destOffset + cursor - s.fileOffset);
             }
             final long from = Math.max(cursor, e.fileOffset());
             final long to = Math.min(end, e.fileEnd());
-            engine.memory().copy(engine.poolRegion(), e.slice().poolOffset() + from - e.fileOffset(), dest,
-                s.destOffset + from - s.fileOffset, to - from);
-            engine.policy().onHit(e);
-            engine.sink().emit(new CoreEvent.LoadHit(id, from, to - from));
+            l1.copyOut(e.slice().poolOffset() + from - e.fileOffset(), dest, s.destOffset + from - s.fileOffset,
+                to - from);
+            l1.hit(e);
+            sink.emit(new CoreEvent.LoadHit(id, from, to - from));
             hitBytes += to - from;
             cursor = to;
         }
@@ -172,8 +193,8 @@ final class LoadOp extends Op {
     }
 
     private void addGap(final long fileOffset, final long lengthBytes, final long destOffset) {
-        engine.sink().emit(new CoreEvent.LoadGap(id, fileOffset, lengthBytes));
-        final long cap = Math.min(engine.config().maxReadBytes(), engine.maxReservationBytes());
+        sink.emit(new CoreEvent.LoadGap(id, fileOffset, lengthBytes));
+        final long cap = Math.min(maxReadBytes, l1.maxReservationBytes());
         final long piece = Math.max(1, cap / slotBytes) * slotBytes;
         final long end = fileOffset + lengthBytes;
         final long from = fileOffset / slotBytes * slotBytes;
@@ -195,8 +216,7 @@ final class LoadOp extends Op {
                 return;
             }
             final Read next = toRead.peek();
-            if (batchReads == engine.config().readBatchMax()
-                || batchBytes + next.lengthBytes > engine.maxReservationBytes()) {
+            if (batchReads == readBatchMax || batchBytes + next.lengthBytes > l1.maxReservationBytes()) {
                 if (outstanding > 0) {
                     return;
                 }
@@ -206,51 +226,61 @@ final class LoadOp extends Op {
             if (waitForWrites(next)) {
                 return;
             }
-            final Slice slice = engine.reserve(id, next.lengthBytes, null);
+            final Slice slice = l1.reserve(next.lengthBytes, null);
             if (slice == null) {
-                engine.parkForMemory(this, next.lengthBytes);
+                pump.parkForMemory(this, next.lengthBytes);
                 return;
             }
-            engine.sink().emit(new CoreEvent.SliceReserved(id, next.fileOffset, next.lengthBytes,
+            sink.emit(new CoreEvent.SliceReserved(id, next.fileOffset, next.lengthBytes,
                 slice.poolOffset()));
             toRead.poll();
             next.slice = slice;
-            next.expected = engine.expectedSums(next.fileOffset, next.lengthBytes);
+            next.expected = checksums.expected(next.fileOffset, next.lengthBytes);
             batchReads++;
             batchBytes += next.lengthBytes;
             outstanding++;
-            engine.submitRead(this, next);
+            assert batchReads <= readBatchMax : "load " + id + " has " + batchReads + " reads in its batch";
+            assert batchBytes <= l1.maxReservationBytes() : "load " + id + " batch of " + batchBytes + " B";
+            loads.readIssued(next);
+            io.read(this, next, l1.segment(slice.poolOffset(), next.lengthBytes));
         }
     }
 
     /** Registers on every pending write overlapping the read; true when there was one. */
     private boolean waitForWrites(final Read read) {
-        final List<WriteBatch> writes = engine.pendingOverlapping(read.fileOffset, read.fileOffset + read.lengthBytes);
-        for (final WriteBatch w : writes) {
-            w.waitingLoads.add(this);
+        final List<WriteBatch> pending = writes.overlapping(read.fileOffset, read.fileOffset + read.lengthBytes);
+        for (final WriteBatch w : pending) {
+            w.awaitedBy(this);
             waitingWrites++;
-            engine.sink().emit(new CoreEvent.LoadWaitsForWrite(id, w.id));
+            sink.emit(new CoreEvent.LoadWaitsForWrite(id, w.id));
         }
-        return !writes.isEmpty();
+        return !pending.isEmpty();
     }
 
     void writeFinished(final WriteBatch batch) {
+        assert batch.state() == WriteBatch.State.DONE : "load " + id + " woken by unfinished batch " + batch.id;
         if (finished) {
             return;
         }
+        if (waitingWrites <= 0) {
+            throw new IllegalStateException("load " + id + " waits for no write, batch " + batch.id + " finished");
+        }
         waitingWrites--;
         if (waitingWrites == 0) {
-            engine.resume(this);
+            pump.resume(this);
         }
     }
 
     void readCompleted(final Read read, final boolean ok) {
-        engine.readLanded(read);
+        loads.readLanded(read);
+        if (outstanding <= 0) {
+            throw new IllegalStateException("load " + id + " has no read outstanding");
+        }
         outstanding--;
         if (finished || !ok) {
-            engine.sink().emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
+            sink.emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
                 DiscardReason.LOAD_FAILED));
-            engine.releaseIfUnused(read.slice);
+            l1.releaseIfUnused(read.slice);
             if (!finished) {
                 fail(LoadFailure.READ_ERROR);
             }
@@ -258,27 +288,26 @@ final class LoadOp extends Op {
         }
         for (int i = 0; i < read.lengthBytes / slotBytes; i++) {
             final long at = read.fileOffset + i * slotBytes;
-            if (!engine.verifySlot(id, read.slice.poolOffset() + i * slotBytes, at, i, read.expected[i])) {
-                engine.sink().emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
+            if (!checksums.verify(id, read.slice.poolOffset() + i * slotBytes, at, i, read.expected[i])) {
+                sink.emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
                     DiscardReason.LOAD_FAILED));
-                engine.releaseIfUnused(read.slice);
+                l1.releaseIfUnused(read.slice);
                 fail(LoadFailure.CORRUPT);
-                engine.evictCorrupt(at);
+                checksums.evictCorrupt(at);
                 return;
             }
         }
-        engine.memory().copy(engine.poolRegion(), read.slice.poolOffset() + read.copyFrom - read.fileOffset, dest,
-            read.destOffset, read.copyLength);
+        l1.copyOut(read.slice.poolOffset() + read.copyFrom - read.fileOffset, dest, read.destOffset, read.copyLength);
         if (read.superseded || read.widened()) {
-            engine.sink().emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
+            sink.emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
                 read.superseded ? DiscardReason.SUPERSEDED : DiscardReason.PARTIAL_SLOT));
-            engine.releaseIfUnused(read.slice);
+            l1.releaseIfUnused(read.slice);
         } else {
-            engine.insert(id, read.fileOffset, -1, read.slice, true, groupEpoch,
+            l1.insert(id, read.fileOffset, -1, read.slice, true, groupEpoch,
                 Math.toIntExact(read.destOffset / slotBytes));
-            engine.sink().emit(new CoreEvent.Promoted(id, read.fileOffset, read.lengthBytes));
+            sink.emit(new CoreEvent.Promoted(id, read.fileOffset, read.lengthBytes));
         }
-        engine.resume(this);
+        pump.resume(this);
     }
 
     boolean holdsLease(final AllocationRef ref) {
@@ -304,15 +333,16 @@ final class LoadOp extends Op {
         }
         finished = true;
         for (final AllocationRef r : leases.values()) {
-            engine.directory().unlease(r);
+            directory.unlease(r);
         }
         leases.clear();
         if (failure == null) {
-            engine.sink().emit(new CoreEvent.LoadCompleted(id, bytes, hitBytes));
+            sink.emit(new CoreEvent.LoadCompleted(id, bytes, hitBytes));
         } else {
-            engine.sink().emit(new CoreEvent.LoadFailed(id, failure));
+            sink.emit(new CoreEvent.LoadFailed(id, failure));
         }
-        engine.loadFinished(this);
+        loads.finished(this);
+        pump.leaveMemoryQueue(this);
         done.accept(new LoadResult(id, failure, bytes, hitBytes));
     }
 }

@@ -15,6 +15,8 @@ final class PendingWrites {
     private int count;
 
     void add(final WriteBatch batch) {
+        assert batch.state() == WriteBatch.State.OPEN : "batch " + batch.id + " added while " + batch.state();
+        assert batch.lengthBytes() == 0 : "batch " + batch.id + " added with " + batch.lengthBytes() + " B";
         byStart.computeIfAbsent(batch.fileStart, k -> new ArrayList<>()).add(batch);
         count++;
     }
@@ -33,6 +35,7 @@ final class PendingWrites {
             byStart.remove(batch.fileStart);
         }
         count--;
+        assert count >= 0 : "pending count below zero";
     }
 
     /** Pending batches overlapping {@code [from, to)}, oldest first, excluding {@code except} (may be null). */

@@ -3,8 +3,11 @@ package dev.kvtier.core.store;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RejectReason;
 import dev.kvtier.core.event.CoreEvent.SealReason;
+import dev.kvtier.core.l1.L1Cache;
 import dev.kvtier.core.l1.Slice;
 import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.l2.L2Directory;
+import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.span.StoreSpan;
@@ -25,7 +28,14 @@ import java.util.function.Consumer;
  * the batch, chained after overlapping pending writes. After the last span: seal, trim once, complete.
  */
 final class StoreOp extends Op {
-    private final TieredStore engine;
+    private final TieredStore pump;
+    private final EventSink sink;
+    private final L2Directory directory;
+    private final L1Cache l1;
+    private final WriteBatches writes;
+    private final Checksums checksums;
+    private final ActiveLoads loads;
+    private final long groupedWriteBatchBytes;
     private final MemoryRegion source;
     private final ArrayDeque<StoreSpan> work;
     private final Consumer<StoreResult> done;
@@ -40,15 +50,22 @@ final class StoreOp extends Op {
     private int rejectedSpans;
     private boolean started;
 
-    StoreOp(final TieredStore engine, final long storeId, final MemoryRegion source, final List<StoreSpan> spans,
+    StoreOp(final Parts parts, final long storeId, final MemoryRegion source, final List<StoreSpan> spans,
             final List<AllocationRef> rejectedAtBoundary, final Consumer<StoreResult> done) {
         super(storeId);
-        this.engine = engine;
+        this.pump = parts.pump();
+        this.sink = parts.sink();
+        this.directory = parts.directory();
+        this.l1 = parts.l1();
+        this.writes = parts.writes();
+        this.checksums = parts.checksums();
+        this.loads = parts.loads();
+        this.groupedWriteBatchBytes = parts.config().groupedWriteBatchBytes();
         this.source = source;
         this.work = new ArrayDeque<>(spans);
         this.done = done;
         this.spanCount = spans.size();
-        this.slotBytes = engine.config().slotBytes();
+        this.slotBytes = parts.config().slotBytes();
         for (final AllocationRef r : rejectedAtBoundary) {
             rejected.put(r.allocationId(), r);
         }
@@ -58,12 +75,12 @@ final class StoreOp extends Op {
     void step() {
         if (!started) {
             started = true;
-            groupEpoch = engine.policy().nextEpoch();
+            groupEpoch = l1.nextEpoch();
             long bytes = 0;
             for (final StoreSpan s : work) {
                 bytes += s.lengthBytes();
             }
-            engine.sink().emit(new CoreEvent.StoreReceived(id, spanCount, bytes));
+            sink.emit(new CoreEvent.StoreReceived(id, spanCount, bytes));
         }
         while (!work.isEmpty()) {
             final StoreSpan span = work.poll();
@@ -85,17 +102,19 @@ final class StoreOp extends Op {
     /** Admits one validated span; false when it must wait for memory (the op is then parked). */
     private boolean admit(final StoreSpan span) {
         final long length = span.lengthBytes();
-        if (length > engine.maxReservationBytes()) {
+        assert length > 0 : "empty span in store " + id;
+        final long storedBefore = storedBytes;
+        if (length > l1.maxReservationBytes()) {
             reject(span.pieces(), RejectReason.LARGER_THAN_L1);
             return true;
         }
-        if (batch != null && batch.fileEnd != span.fileOffset()) {
+        if (batch != null && batch.fileEnd() != span.fileOffset()) {
             sealBatch(SealReason.NOT_ADJACENT);
         } else if (batch != null && batch.lengthBytes() + length
-            > Math.max(length, engine.config().groupedWriteBatchBytes())) {
+            > Math.max(length, groupedWriteBatchBytes)) {
             sealBatch(SealReason.SIZE);
         }
-        final Slice slice = engine.reserve(id, length, () -> {
+        final Slice slice = l1.reserve(length, () -> {
             if (batch != null) {
                 sealBatch(SealReason.MEMORY_WAIT);
             }
@@ -104,24 +123,27 @@ final class StoreOp extends Op {
             if (batch != null) {
                 sealBatch(SealReason.MEMORY_WAIT);
             }
-            engine.parkForMemory(this, length);
+            pump.parkForMemory(this, length);
             return false;
         }
-        engine.sink().emit(new CoreEvent.SliceReserved(id, span.fileOffset(), length, slice.poolOffset()));
-        engine.memory().copy(source, span.srcOffset(), engine.poolRegion(), slice.poolOffset(), length);
-        engine.recordChecksums(span, slice.poolOffset());
-        engine.supersedeReads(span.fileOffset(), span.fileEnd());
-        engine.insert(id, span.fileOffset(), span.srcOffset(), slice, false, groupEpoch,
+        sink.emit(new CoreEvent.SliceReserved(id, span.fileOffset(), length, slice.poolOffset()));
+        l1.copyIn(source, span.srcOffset(), slice, length);
+        checksums.record(span, slice.poolOffset());
+        loads.supersede(span.fileOffset(), span.fileEnd());
+        l1.insert(id, span.fileOffset(), span.srcOffset(), slice, false, groupEpoch,
             Math.toIntExact(span.srcOffset() / slotBytes));
         if (batch == null) {
-            batch = engine.openBatch(id, span.fileOffset());
+            batch = writes.open(id, span.fileOffset());
         }
-        engine.appendToBatch(batch, slice, span.fileOffset());
+        writes.append(batch, slice, span.fileOffset());
         storedBytes += length;
         acceptedSpans++;
         for (final SpanPiece p : span.pieces()) {
             admitted.putIfAbsent(p.alloc().allocationId(), p.alloc());
         }
+        assert storedBytes == storedBefore + length : "store " + id + " lost count of its bytes";
+        assert batch != null : "store " + id + " admitted a span with no open batch";
+        assert batch.fileEnd() == span.fileEnd() : "span not at the end of the open batch";
         return true;
     }
 
@@ -129,7 +151,7 @@ final class StoreOp extends Op {
     private List<StoreSpan> revalidate(final StoreSpan span) {
         boolean allCurrent = true;
         for (final SpanPiece p : span.pieces()) {
-            allCurrent &= engine.directory().isCurrent(p.alloc());
+            allCurrent &= directory.isCurrent(p.alloc());
         }
         if (allCurrent) {
             return List.of(span);
@@ -137,7 +159,7 @@ final class StoreOp extends Op {
         final List<StoreSpan> out = new ArrayList<>();
         List<SpanPiece> run = new ArrayList<>();
         for (final SpanPiece p : span.pieces()) {
-            if (engine.directory().isCurrent(p.alloc())) {
+            if (directory.isCurrent(p.alloc())) {
                 run.add(p);
                 continue;
             }
@@ -156,29 +178,31 @@ final class StoreOp extends Op {
     private void reject(final List<SpanPiece> pieces, final RejectReason reason) {
         for (final SpanPiece p : pieces) {
             rejected.put(p.alloc().allocationId(), p.alloc());
-            engine.sink().emit(new CoreEvent.SpanRejected(id, p.alloc().key(), p.alloc().allocationId(),
+            sink.emit(new CoreEvent.SpanRejected(id, p.alloc().key(), p.alloc().allocationId(),
                 p.fileOffset(), p.lengthBytes(), reason));
         }
         rejectedSpans++;
     }
 
     private void sealBatch(final SealReason reason) {
-        engine.seal(batch, reason);
+        writes.seal(batch, reason);
         batch = null;
     }
 
     private void finish() {
+        assert work.isEmpty() : "store " + id + " finishes with " + work.size() + " spans left";
         if (batch != null) {
             sealBatch(SealReason.END_OF_STORE);
         }
-        engine.trim(id, storedBytes);
+        assert batch == null : "store " + id + " left its batch open";
+        l1.trim(id, storedBytes);
         final List<AllocationRef> accepted = new ArrayList<>();
         for (final Map.Entry<Long, AllocationRef> e : admitted.entrySet()) {
             if (!rejected.containsKey(e.getKey())) {
                 accepted.add(e.getValue());
             }
         }
-        engine.sink().emit(new CoreEvent.StoreCompleted(id, acceptedSpans, rejectedSpans, storedBytes));
-        done.accept(new StoreResult(id, accepted, List.copyOf(rejected.values()), engine.takeSurfacedErrors()));
+        sink.emit(new CoreEvent.StoreCompleted(id, acceptedSpans, rejectedSpans, storedBytes));
+        done.accept(new StoreResult(id, accepted, List.copyOf(rejected.values()), writes.takeSurfacedErrors()));
     }
 }

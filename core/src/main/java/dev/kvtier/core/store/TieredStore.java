@@ -1,47 +1,36 @@
 package dev.kvtier.core.store;
 
 import dev.kvtier.core.config.CoreConfig;
-import dev.kvtier.core.config.ReplacementKind;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.event.CoreEvent.L1EvictReason;
-import dev.kvtier.core.event.CoreEvent.RingEvictReason;
-import dev.kvtier.core.event.CoreEvent.SealReason;
-import dev.kvtier.core.l1.Admission;
-import dev.kvtier.core.l1.Entry;
-import dev.kvtier.core.l1.EntryMap;
-import dev.kvtier.core.l1.L1Access;
-import dev.kvtier.core.l1.L1Pool;
-import dev.kvtier.core.l1.LruPolicy;
-import dev.kvtier.core.l1.PrefixLruPolicy;
-import dev.kvtier.core.l1.ReplacementPolicy;
-import dev.kvtier.core.l1.Slice;
-import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.index.IndexIo;
+import dev.kvtier.core.l1.Admission;
+import dev.kvtier.core.l1.L1Access;
+import dev.kvtier.core.l1.L1Cache;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.port.Device;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.IoCompletion;
-import dev.kvtier.core.port.IoOp;
-import dev.kvtier.core.port.IoRequest;
-import dev.kvtier.core.port.IoSegment;
 import dev.kvtier.core.port.Memory;
 import dev.kvtier.core.port.MemoryRegion;
-import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.span.StoreSpan;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
-import java.util.function.LongConsumer;
 
 /**
- * The L1/L2 store engine: grouped store and grouped load over the L1 pool, the entry map, the replacement policy
- * and the L2 device. A single-threaded, non-blocking state machine: every public method is one input; where the
- * reference blocks (waiting for memory held by a pending write, or for a pending write under a load's gap), the
- * operation parks as a continuation ({@link Op}) and resumes on the completion that unblocks it.
+ * The L1/L2 store engine: grouped store and grouped load over L1 and the L2 device. A single-threaded, non-blocking
+ * state machine: every public method is one input; where the reference blocks (waiting for memory held by a pending
+ * write, or for a pending write under a load's gap), the operation parks as a continuation ({@link Op}) and resumes
+ * on the completion that unblocks it.
+ *
+ * <p>The engine is a small pump over parts that each own one job and its state: {@link L1Cache} (pool, entries,
+ * policy, admission), {@link IoQueue} (ids, both devices, the bounded FIFO, completion routing), {@link WriteBatches}
+ * (the L2 write path), {@link CommitPipeline} (both commit modes), {@link Checksums} and {@link ActiveLoads}. The
+ * pump owns what sequences them: the ready queue of operations, the operations waiting for memory and the drain
+ * waiters. Operations ({@link StoreOp}, {@link LoadOp}) call the parts directly.
  *
  * <p>Fairness: operations waiting for memory are served strictly first-in, first-out; an operation arriving while
  * others wait queues behind them. I/Os beyond {@code concurrentIos} wait in a FIFO queue.
@@ -51,87 +40,41 @@ import java.util.function.LongConsumer;
  */
 public final class TieredStore {
     private final CoreConfig config;
-    private final Memory memory;
-    private final Device device;
-    private final Device indexDevice;
     private final EventSink sink;
-    private final L2Directory directory;
-    private final MemoryRegion poolRegion;
-    private final L1Pool pool;
-    private final EntryMap entries = new EntryMap();
-    private final ReplacementPolicy policy;
-    private final Admission admission;
-    private final PendingWrites pending = new PendingWrites();
-    private final ArrayDeque<IoTask> ioQueue = new ArrayDeque<>();
-    private final Map<Long, IoTask> inFlight = new HashMap<>();
-    /** Index I/Os in flight, with what their completion does: not counted against {@code concurrentIos}. */
-    private final Map<Long, IndexTask> indexInFlight = new HashMap<>();
+    private final L1Cache l1;
+    private final IoQueue io;
+    private final WriteBatches writes;
+    private final CommitPipeline commits;
+    private final Checksums checksums;
+    private final ActiveLoads loads;
+    private final Parts parts;
     private final ArrayDeque<Op> memoryWaiters = new ArrayDeque<>();
     private final ArrayDeque<Op> ready = new ArrayDeque<>();
-    private final List<LoadOp> activeLoads = new ArrayList<>();
-    private final List<LoadOp.Read> readsInFlight = new ArrayList<>();
     private final List<Runnable> drainWaiters = new ArrayList<>();
-    private final ArrayDeque<DurableCommit> readyToFlush = new ArrayDeque<>();
-    private MemoryRegion indexBuffer;
-    private boolean dataFlushInFlight;
-    private long nextCommitId = 1;
-    private long durableCommits;
-    private long refusedCommits;
-    private long checksumMismatches;
-    private long nextIoId = 1;
-    private long nextBatchId = 1;
-    private long writesCompleted;
-    private int unsurfacedWriteErrors;
-    private long writeErrors;
     private boolean pumping;
     private boolean closed;
 
-    /** An I/O of the index device (the index keeps at most one in flight); {@code done} gets the result. */
-    private record IndexTask(IoRequest request, LongConsumer done) { }
-
-    /** A durable commit: waits for the L2 writes of its ranges, then for a data flush, then for its log records. */
-    private static final class DurableCommit {
-        final long id;
-        final List<AllocationRef> refs;
-        final Consumer<Integer> done;
-        int waitingWrites;
-
-        DurableCommit(final long id, final List<AllocationRef> refs, final Consumer<Integer> done) {
-            this.id = id;
-            this.refs = refs;
-            this.done = done;
-        }
-    }
-
-    public TieredStore(final CoreConfig config, final Memory memory, final Device device, final EventSink sink,
-                       final L2Directory directory) {
-        this(config, memory, device, null, sink, directory);
-    }
-
     /**
-     * @param indexDevice the crash-safe index's device, or null for a store whose index is not persisted (unit
-     *                    tests of other behaviour; durable mode needs one)
+     * @param device      the L2 data device; it must hold the ring
+     * @param indexDevice the crash-safe index's device (the server sizes it and opens the index on it)
      */
     public TieredStore(final CoreConfig config, final Memory memory, final Device device, final Device indexDevice,
                        final EventSink sink, final L2Directory directory) {
-        this.config = config;
-        this.memory = memory;
-        this.device = device;
-        this.indexDevice = indexDevice;
-        if (indexDevice == null && config.commitMode() == CommitMode.DURABLE) {
-            throw new IllegalArgumentException("commitMode durable needs an index device");
-        }
-        this.sink = sink;
-        this.directory = directory;
+        Objects.requireNonNull(indexDevice, "indexDevice");
         if (device.capacityBytes() < config.l2Slots() * config.slotBytes()) {
             throw new IllegalArgumentException("device holds " + device.capacityBytes() + " B, the ring needs "
                 + config.l2Slots() * config.slotBytes() + " B");
         }
-        this.pool = new L1Pool(config.l1PoolBytes());
-        this.poolRegion = memory.allocate("l1-pool", config.l1PoolBytes());
-        this.admission = Admission.of(config.l1Bytes(), config.headroomRatio());
-        this.policy = config.replacement() == ReplacementKind.PREFIX_LRU ? new PrefixLruPolicy() : new LruPolicy();
-        directory.setListener(this::chunkEvicted);
+        this.config = config;
+        this.sink = sink;
+        this.l1 = new L1Cache(config, memory, sink, () -> !memoryWaiters.isEmpty());
+        this.io = new IoQueue(config.concurrentIos(), memory, device, indexDevice, sink);
+        this.writes = new WriteBatches(sink, l1, io, directory);
+        this.commits = new CommitPipeline(config.commitMode(), config.slotBytes(), sink, directory, writes, io);
+        this.checksums = new Checksums(config.slotBytes(), sink, l1, directory);
+        this.loads = new ActiveLoads(config.slotBytes());
+        this.parts = new Parts(config, sink, directory, l1, io, writes, checksums, loads, this);
+        directory.setListener(loads::chunkEvicted);
     }
 
     // ---------------------------------------------------------------- inputs
@@ -144,7 +87,7 @@ public final class TieredStore {
     public void store(final long storeId, final MemoryRegion source, final List<StoreSpan> spans,
                       final List<AllocationRef> rejectedAtBoundary, final Consumer<StoreResult> done) {
         requireOpen();
-        ready.add(new StoreOp(this, storeId, source, spans, rejectedAtBoundary, done));
+        ready.add(new StoreOp(parts, storeId, source, spans, rejectedAtBoundary, done));
         pump();
     }
 
@@ -152,127 +95,21 @@ public final class TieredStore {
     public void load(final long loadId, final List<LoadRange> ranges, final MemoryRegion dest,
                      final Consumer<LoadResult> done) {
         requireOpen();
-        ready.add(new LoadOp(this, loadId, ranges, dest, done));
+        ready.add(new LoadOp(parts, loadId, ranges, dest, done));
         pump();
     }
 
-    /** A device completion. */
+    /** A device completion (of either device): routed to what the I/O belongs to, then the queue and ops move on. */
     public void onIoComplete(final IoCompletion completion) {
-        final IndexTask index = indexInFlight.remove(completion.ioId());
-        if (index != null) {
-            final IoRequest r = index.request();
-            sink.emit(new CoreEvent.IndexIoCompleted(r.ioId(), r.op(), r.fileOffset(), completion.result()));
-            index.done().accept(completion.result());
-            submitQueued();
-            wakeMemoryWaiters();
-            pump();
-            return;
-        }
-        final IoTask task = inFlight.remove(completion.ioId());
-        if (task == null) {
-            throw new IllegalStateException("completion for unknown I/O " + completion.ioId());
-        }
-        final IoRequest r = task.request();
-        sink.emit(new CoreEvent.IoCompleted(r.ioId(), r.op(), r.fileOffset(), completion.result()));
-        final boolean ok = completion.result() == r.lengthBytes();
-        switch (task) {
-            case IoTask.Write w -> finishWrite(w.batch(), ok);
-            case IoTask.Read rd -> rd.load().readCompleted(rd.read(), ok);
-            case IoTask.Flush f -> f.done().accept(completion.result());
-        }
-        submitQueued();
+        io.complete(completion);
+        io.submitQueued();
         wakeMemoryWaiters();
         pump();
     }
 
-    /**
-     * Commits allocations whose bytes a client stored. {@code l1} mode: visible at once (their records go to the
-     * index log lazily). {@code durable} mode: once every pending L2 write over their ranges has finished, the data
-     * device is flushed, their COMMIT records are appended and the index log is made durable; only then do they become
-     * visible. An allocation that is evicted or whose write fails meanwhile is a late commit; one whose flush or log
-     * write fails is refused (evicted, never visible). {@code done} gets how many became visible.
-     */
+    /** Commits allocations a client stored, in the configured mode ({@link CommitPipeline}). */
     public void commit(final List<AllocationRef> refs, final Consumer<Integer> done) {
-        if (config.commitMode() == CommitMode.L1) {
-            done.accept(directory.commit(refs));
-            return;
-        }
-        sink.emit(new CoreEvent.CommitRequested(refs));
-        final DurableCommit c = new DurableCommit(nextCommitId++, List.copyOf(refs), done);
-        for (final AllocationRef ref : refs) {
-            final long from = ref.fileOffset(config.slotBytes());
-            for (final WriteBatch w : pending.overlapping(from, from + ref.lengthBytes(config.slotBytes()), null)) {
-                c.waitingWrites++;
-                w.waitingCommits.add(() -> {
-                    c.waitingWrites--;
-                    if (c.waitingWrites == 0) {
-                        readyToFlush.add(c);
-                        flushForCommits();
-                    }
-                });
-            }
-        }
-        sink.emit(new CoreEvent.CommitPending(c.id, refs.size(), c.waitingWrites));
-        if (c.waitingWrites == 0) {
-            readyToFlush.add(c);
-            flushForCommits();
-        }
-    }
-
-    /** One data flush for every durable commit whose writes have finished (group commit). */
-    private void flushForCommits() {
-        if (dataFlushInFlight || readyToFlush.isEmpty()) {
-            return;
-        }
-        final List<DurableCommit> group = new ArrayList<>(readyToFlush);
-        readyToFlush.clear();
-        dataFlushInFlight = true;
-        enqueueIo(new IoTask.Flush(new IoRequest(nextIoId++, IoOp.FLUSH, 0, List.of()), result -> {
-            dataFlushInFlight = false;
-            if (result < 0) {
-                for (final DurableCommit c : group) {
-                    refuse(c);
-                }
-            } else {
-                logDurably(group);
-            }
-            flushForCommits();
-        }));
-    }
-
-    private void logDurably(final List<DurableCommit> group) {
-        final List<List<AllocationRef>> kept = new ArrayList<>();
-        for (final DurableCommit c : group) {
-            final List<AllocationRef> current = new ArrayList<>();
-            for (final AllocationRef ref : c.refs) {
-                if (directory.logCommit(ref)) {
-                    current.add(ref);
-                }
-            }
-            kept.add(current);
-        }
-        directory.indexLog().whenDurable(directory.indexLog().lastSeq(), ok -> {
-            for (int i = 0; i < group.size(); i++) {
-                final DurableCommit c = group.get(i);
-                if (ok) {
-                    durableCommits++;
-                    c.done.accept(directory.publish(c.refs));
-                } else {
-                    refuse(c);
-                }
-            }
-        });
-    }
-
-    private void refuse(final DurableCommit c) {
-        for (final AllocationRef ref : c.refs) {
-            if (directory.isCurrent(ref) && !directory.isCommitted(ref)) {
-                refusedCommits++;
-                sink.emit(new CoreEvent.CommitRefused(c.id, ref.key(), ref.allocationId()));
-                directory.refuse(ref);
-            }
-        }
-        c.done.accept(0);
+        commits.commit(refs, done);
     }
 
     /**
@@ -280,92 +117,12 @@ public final class TieredStore {
      * line saying what failed. The index log's part is the server's.
      */
     public void flushData(final Consumer<String> done) {
-        drain(() -> enqueueIo(new IoTask.Flush(new IoRequest(nextIoId++, IoOp.FLUSH, 0, List.of()),
-            result -> done.accept(result < 0 ? "the data device's flush failed: " + result : null))));
+        drain(() -> io.flush(result -> done.accept(result < 0 ? "the data device's flush failed: " + result : null)));
     }
 
     /** The index device's I/O path: one staging buffer, I/Os outside the {@code concurrentIos} bound. */
     public IndexIo indexIo(final long bufferBytes) {
-        if (indexDevice == null) {
-            throw new IllegalStateException("this store has no index device");
-        }
-        if (indexBuffer == null) {
-            indexBuffer = memory.allocate("index-buffer", bufferBytes);
-        }
-        final MemoryRegion buffer = indexBuffer;
-        return new IndexIo() {
-            @Override
-            public MemoryRegion buffer() {
-                return buffer;
-            }
-
-            @Override
-            public void submit(final IoOp op, final long offset, final long lengthBytes, final LongConsumer done) {
-                final IoRequest r = new IoRequest(nextIoId++, op, offset,
-                    op == IoOp.FLUSH ? List.of() : List.of(new IoSegment(buffer, 0, lengthBytes)));
-                indexInFlight.put(r.ioId(), new IndexTask(r, done));
-                sink.emit(new CoreEvent.IndexIoSubmitted(r.ioId(), op, offset, lengthBytes));
-                indexDevice.submit(r);
-            }
-        };
-    }
-
-    /** Checks a slot read back from L2 against its checksum. */
-    boolean verifySlot(final long loadId, final long poolOffset, final long fileOffset, final int slotIndex,
-                       final Long expected) {
-        final long sum = memory.checksum(poolRegion, poolOffset, config.slotBytes());
-        if (expected != null && expected == sum) {
-            return true;
-        }
-        checksumMismatches++;
-        sink.emit(new CoreEvent.ChecksumMismatch(loadId, fileOffset, config.slotBytes(), slotIndex));
-        return false;
-    }
-
-    /** Keeps the checksum of every whole slot a stored span piece covers (a partly covered slot becomes unknown). */
-    void recordChecksums(final StoreSpan span, final long poolOffset) {
-        final long slotBytes = config.slotBytes();
-        for (final SpanPiece p : span.pieces()) {
-            final long first = p.fileOffset() / slotBytes;
-            final long last = (p.fileEnd() - 1) / slotBytes;
-            for (long slot = first; slot <= last; slot++) {
-                final long from = slot * slotBytes;
-                final int s = Math.toIntExact(slot);
-                if (from >= p.fileOffset() && from + slotBytes <= p.fileEnd()) {
-                    directory.recordChecksum(p.alloc(), s,
-                        memory.checksum(poolRegion, poolOffset + from - span.fileOffset(), slotBytes));
-                } else {
-                    directory.forgetChecksum(p.alloc(), s);
-                }
-            }
-        }
-    }
-
-    /** The checksums the slots of {@code [fileOffset, +lengthBytes)} must have now (null where none is known). */
-    Long[] expectedSums(final long fileOffset, final long lengthBytes) {
-        final int first = Math.toIntExact(fileOffset / config.slotBytes());
-        final Long[] out = new Long[Math.toIntExact(lengthBytes / config.slotBytes())];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = directory.expectedSum(first + i);
-        }
-        return out;
-    }
-
-    /** A read failed its checksum: the chunk holding the slot leaves the index. */
-    void evictCorrupt(final long fileOffset) {
-        directory.evictCorrupt(Math.toIntExact(fileOffset / config.slotBytes()));
-    }
-
-    public long durableCommits() {
-        return durableCommits;
-    }
-
-    public long refusedCommits() {
-        return refusedCommits;
-    }
-
-    public long checksumMismatches() {
-        return checksumMismatches;
+        return io.indexIo(bufferBytes);
     }
 
     /** Calls {@code done} once no L2 write is pending (immediately if none is). */
@@ -375,55 +132,48 @@ public final class TieredStore {
         checkDrained();
     }
 
-    /** Releases the pool. Only after a drain with no operation in progress. */
+    /** Releases the pool and the index buffer. Only after a drain with no operation in progress. */
     public void close() {
-        if (!pending.isEmpty() || !inFlight.isEmpty() || !activeLoads.isEmpty() || !memoryWaiters.isEmpty()) {
-            throw new IllegalStateException("close with work in progress: " + pending.size() + " pending writes, "
-                + inFlight.size() + " I/Os in flight, " + activeLoads.size() + " loads");
+        if (!writes.isEmpty() || !io.idle() || !loads.isEmpty() || !memoryWaiters.isEmpty()) {
+            throw new IllegalStateException("close with work in progress: " + writes.count() + " pending writes, "
+                + io.inFlightCount() + " I/Os in flight, " + loads.count() + " loads");
         }
         if (!closed) {
             closed = true;
-            memory.free(poolRegion);
-            if (indexBuffer != null) {
-                memory.free(indexBuffer);
-            }
+            l1.close();
+            io.close();
         }
     }
 
     // ---------------------------------------------------------------- inspection (checkers, tests, replay)
 
     public long residentBytes() {
-        return entries.residentBytes();
+        return l1.residentBytes();
     }
 
     public Admission admission() {
-        return admission;
+        return l1.admission();
     }
 
     public L1Access l1() {
-        return new L1Access(pool, entries, policy);
+        return l1.access();
     }
 
     public int pendingWriteCount() {
-        return pending.size();
+        return writes.count();
     }
 
     /** The pending write batches, oldest first, as read-only snapshots (for state dumps such as replay's). */
     public List<PendingWriteView> pendingWrites() {
-        final List<PendingWriteView> out = new ArrayList<>();
-        for (final WriteBatch b : pending.all()) {
-            out.add(new PendingWriteView(b.id, b.storeId, b.fileStart, b.lengthBytes(), b.state.name(),
-                b.unfinishedDeps));
-        }
-        return out;
+        return writes.views();
     }
 
     public int ioInFlight() {
-        return inFlight.size();
+        return io.inFlightCount();
     }
 
     public int ioQueued() {
-        return ioQueue.size();
+        return io.queuedCount();
     }
 
     public int memoryWaiters() {
@@ -431,216 +181,51 @@ public final class TieredStore {
     }
 
     public long writesCompleted() {
-        return writesCompleted;
+        return writes.completed();
     }
 
     public long writeErrors() {
-        return writeErrors;
+        return writes.errors();
+    }
+
+    public long durableCommits() {
+        return commits.durableCommits();
+    }
+
+    public long refusedCommits() {
+        return commits.refusedCommits();
+    }
+
+    public long checksumMismatches() {
+        return checksums.mismatches();
     }
 
     public CoreConfig config() {
         return config;
     }
 
-    // ---------------------------------------------------------------- services for operations
-
-    EventSink sink() {
-        return sink;
-    }
-
-    Memory memory() {
-        return memory;
-    }
-
-    MemoryRegion poolRegion() {
-        return poolRegion;
-    }
-
-    L2Directory directory() {
-        return directory;
-    }
-
-    ReplacementPolicy policy() {
-        return policy;
-    }
-
-    EntryMap entries() {
-        return entries;
-    }
-
-    int takeSurfacedErrors() {
-        final int n = unsurfacedWriteErrors;
-        unsurfacedWriteErrors = 0;
-        return n;
-    }
-
-    /** Bytes one reservation may take at most: what L1 can hold. */
-    long maxReservationBytes() {
-        return config.l1Bytes(); // the pool is align4096(l1Bytes), never smaller
-    }
+    // ---------------------------------------------------------------- the pump (for operations)
 
     /**
-     * Reserves an L1 slice of {@code lengthBytes}: evicts headroom first, then by the policy, until the resident
-     * budget and the pool both have room. Returns null when the caller must wait for a pending L2 write (and park).
-     * Operations already waiting for memory go first: a newcomer gets null while the queue is not empty.
+     * Parks {@code op} until memory may have been freed. Fails loudly if nothing could ever free it.
      *
-     * <p>{@code mayWait} (may be null) runs once, before the first eviction that cannot give the pool any memory
-     * (the victim's slice is held by a pending write and only the pool is short): from there on the reservation may
-     * have to wait for memory, so a store seals its open write batch then (STORAGE-CORE.md 4.3).
+     * <p>A load can be queued here twice: while it waits for memory, one of its reads completes and resumes it; it
+     * then finds itself waiting (so the reservation queues behind the waiters) and parks again. Both entries step on
+     * the next wake-up (the second continues where the first stopped, or parks again). Kept as it is: removing the
+     * duplicate changes the event stream (a MemoryWait fewer).
      */
-    Slice reserve(final long opId, final long lengthBytes, final Runnable mayWait) {
-        if (lengthBytes > maxReservationBytes()) {
-            throw new IllegalArgumentException("reservation of " + lengthBytes + " B exceeds L1 ("
-                + maxReservationBytes() + " B)");
-        }
-        if (!memoryWaiters.isEmpty()) {
-            return null;
-        }
-        Runnable hook = mayWait;
-        while (true) {
-            final boolean budgetOk = entries.residentBytes() + lengthBytes <= config.l1Bytes();
-            if (budgetOk) {
-                final long offset = pool.allocate(lengthBytes);
-                if (offset != L1Pool.NO_SPACE) {
-                    return L1Access.newSlice(offset, lengthBytes);
-                }
-            }
-            final Entry victim = policy.victim();
-            if (victim == null) {
-                return null;
-            }
-            if (hook != null && budgetOk && victim.slice().pendingWrites() > 0) {
-                hook.run();
-                hook = null;
-            }
-            evict(victim, L1EvictReason.RESERVE);
-        }
-    }
-
-    /** Parks {@code op} until memory may have been freed. Fails loudly if nothing could ever free it. */
     void parkForMemory(final Op op, final long neededBytes) {
-        if (pending.isEmpty() && inFlight.isEmpty() && ioQueue.isEmpty() && ready.isEmpty()
-            && memoryWaiters.isEmpty()) {
+        if (writes.isEmpty() && io.idle() && ready.isEmpty() && memoryWaiters.isEmpty()) {
             throw new IllegalStateException("op " + op.id + " waits for " + neededBytes
-                + " B but no write or read is pending: pool " + pool.usedBytes() + "/" + pool.capacityBytes()
-                + " used, resident " + entries.residentBytes());
+                + " B but no write or read is pending: " + l1.describe());
         }
         sink.emit(new CoreEvent.MemoryWait(op.id, neededBytes));
         memoryWaiters.add(op);
     }
 
-    /** Removes an entry from the map (and policy); frees its slice unless a pending write still owns it. */
-    void evict(final Entry entry, final L1EvictReason reason) {
-        policy.onRemove(entry);
-        entries.remove(entry);
-        final Slice s = entry.slice();
-        sink.emit(new CoreEvent.EntryEvicted(entry.fileOffset(), entry.lengthBytes(), s.poolOffset(),
-            entry.headroom(), s.pendingWrites() > 0, reason));
-        releaseIfUnused(s);
-    }
-
-    /** Drops every resident entry overlapping {@code [from, to)}. */
-    void dropOverlaps(final long from, final long to) {
-        for (final Entry e : entries.overlapping(from, to)) {
-            evict(e, L1EvictReason.OVERLAP);
-        }
-    }
-
-    /** Inserts an entry for a slice (dropping overlaps first). */
-    Entry insert(final long opId, final long fileOffset, final long srcOffset, final Slice slice,
-                 final boolean headroom, final long groupEpoch, final int prefixIndex) {
-        dropOverlaps(fileOffset, fileOffset + slice.lengthBytes());
-        final Entry e = L1Access.newEntry(fileOffset, slice, headroom);
-        entries.insert(e);
-        policy.onInsert(e, groupEpoch, prefixIndex);
-        sink.emit(new CoreEvent.EntryInserted(opId, fileOffset, slice.lengthBytes(), slice.poolOffset(), srcOffset,
-            headroom, prefixIndex));
-        if (entries.residentBytes() > config.l1Bytes()) {
-            throw new IllegalStateException("resident " + entries.residentBytes() + " B exceeds l1Bytes "
-                + config.l1Bytes());
-        }
-        return e;
-    }
-
-    /** Frees a slice that is neither resident nor owned by a pending write. Exactly once. */
-    void releaseIfUnused(final Slice slice) {
-        if (slice.resident() || slice.pendingWrites() > 0 || slice.freed()) {
-            return;
-        }
-        L1Access.markFreed(slice);
-        pool.free(slice.poolOffset(), slice.lengthBytes());
-        sink.emit(new CoreEvent.SliceFreed(slice.poolOffset(), slice.lengthBytes()));
-    }
-
-    /** A store touched {@code [from, to)}: in-flight promotions of it must not be inserted. */
-    void supersedeReads(final long from, final long to) {
-        for (final LoadOp.Read r : readsInFlight) {
-            if (r.fileOffset < to && from < r.fileOffset + r.lengthBytes) {
-                r.superseded = true;
-            }
-        }
-    }
-
-    WriteBatch openBatch(final long storeId, final long fileStart) {
-        final WriteBatch b = new WriteBatch(nextBatchId++, storeId, fileStart);
-        pending.add(b);
-        return b;
-    }
-
-    /** Appends a piece to an open batch, chaining the batch after pending writes that overlap the piece. */
-    void appendToBatch(final WriteBatch batch, final Slice slice, final long fileOffset) {
-        for (final WriteBatch earlier : pending.overlapping(fileOffset, fileOffset + slice.lengthBytes(), batch)) {
-            if (earlier.state == WriteBatch.State.DONE || earlier.dependents.contains(batch)) {
-                continue;
-            }
-            earlier.dependents.add(batch);
-            batch.unfinishedDeps++;
-        }
-        L1Access.addPendingWrite(slice);
-        batch.append(new WriteBatch.Piece(slice, 0, fileOffset, slice.lengthBytes()));
-        pending.grew(batch);
-    }
-
-    /** Seals a batch: it goes to the device once the overlapping writes before it have finished. */
-    void seal(final WriteBatch batch, final SealReason reason) {
-        if (batch.pieces.isEmpty()) {
-            pending.remove(batch);
-            batch.state = WriteBatch.State.DONE;
-            return;
-        }
-        batch.state = WriteBatch.State.SEALED;
-        sink.emit(new CoreEvent.BatchSealed(batch.id, batch.storeId, batch.fileStart, batch.lengthBytes(),
-            batch.pieces.size(), batch.unfinishedDeps, reason));
-        if (batch.unfinishedDeps == 0) {
-            submitWrite(batch);
-        }
-    }
-
-    /** Pending (unfinished) write batches overlapping {@code [from, to)}. */
-    List<WriteBatch> pendingOverlapping(final long from, final long to) {
-        return pending.overlapping(from, to, null);
-    }
-
-    void submitRead(final LoadOp load, final LoadOp.Read read) {
-        final IoRequest req = new IoRequest(nextIoId++, IoOp.READ, read.fileOffset,
-            List.of(new IoSegment(poolRegion, read.slice.poolOffset(), read.lengthBytes)));
-        readsInFlight.add(read);
-        enqueueIo(new IoTask.Read(req, load, read));
-    }
-
-    void readLanded(final LoadOp.Read read) {
-        if (!readsInFlight.remove(read)) {
-            throw new IllegalStateException("read of " + read.fileOffset + " was not in flight");
-        }
-    }
-
-    void loadStarted(final LoadOp load) {
-        activeLoads.add(load);
-    }
-
-    void loadFinished(final LoadOp load) {
-        activeLoads.remove(load);
-        memoryWaiters.remove(load);
+    /** A finished operation leaves the memory queue (a load can fail while it waits). */
+    void leaveMemoryQueue(final Op op) {
+        memoryWaiters.remove(op);
     }
 
     /** Resumes a parked operation at the next pump. */
@@ -648,29 +233,14 @@ public final class TieredStore {
         ready.add(op);
     }
 
+    // ---------------------------------------------------------------- internals
+
     /** After a write or a memory change: every memory waiter retries, in order. */
-    void wakeMemoryWaiters() {
+    private void wakeMemoryWaiters() {
         while (!memoryWaiters.isEmpty()) {
             ready.add(memoryWaiters.poll());
         }
     }
-
-    void trim(final long storeId, final long storedBytes) {
-        final long target = admission.trimTarget(storedBytes);
-        final long before = entries.residentBytes();
-        int evicted = 0;
-        while (entries.residentBytes() > target) {
-            final Entry victim = policy.victim();
-            if (victim == null) {
-                break;
-            }
-            evict(victim, L1EvictReason.TRIM);
-            evicted++;
-        }
-        sink.emit(new CoreEvent.Trimmed(storeId, target, before, entries.residentBytes(), evicted));
-    }
-
-    // ---------------------------------------------------------------- internals
 
     private void pump() {
         if (pumping) {
@@ -687,86 +257,11 @@ public final class TieredStore {
         checkDrained();
     }
 
-    private void submitWrite(final WriteBatch batch) {
-        batch.state = WriteBatch.State.SUBMITTED;
-        final List<IoSegment> segments = new ArrayList<>();
-        long segStart = -1;
-        long segLength = 0;
-        for (final WriteBatch.Piece p : batch.pieces) {
-            final long at = p.slice().poolOffset() + p.sliceOffset();
-            if (segStart >= 0 && segStart + segLength == at) {
-                segLength += p.lengthBytes();
-                continue;
-            }
-            if (segStart >= 0) {
-                segments.add(new IoSegment(poolRegion, segStart, segLength));
-            }
-            segStart = at;
-            segLength = p.lengthBytes();
-        }
-        segments.add(new IoSegment(poolRegion, segStart, segLength));
-        enqueueIo(new IoTask.Write(new IoRequest(nextIoId++, IoOp.WRITE, batch.fileStart, segments), batch));
-    }
-
-    private void enqueueIo(final IoTask task) {
-        ioQueue.add(task);
-        submitQueued();
-    }
-
-    private void submitQueued() {
-        while (inFlight.size() < config.concurrentIos() && !ioQueue.isEmpty()) {
-            final IoTask task = ioQueue.poll();
-            final IoRequest r = task.request();
-            inFlight.put(r.ioId(), task);
-            sink.emit(new CoreEvent.IoSubmitted(r.ioId(), r.op(), r.fileOffset(), r.lengthBytes(),
-                r.segments().size()));
-            device.submit(r);
-        }
-    }
-
-    private void finishWrite(final WriteBatch batch, final boolean ok) {
-        batch.state = WriteBatch.State.DONE;
-        pending.remove(batch);
-        writesCompleted++;
-        if (!ok) {
-            writeErrors++;
-            unsurfacedWriteErrors++;
-            directory.invalidate(batch.fileStart, batch.lengthBytes());
-        }
-        sink.emit(new CoreEvent.WriteFinished(batch.id, batch.fileStart, batch.lengthBytes(), ok));
-        for (final WriteBatch.Piece p : batch.pieces) {
-            L1Access.removePendingWrite(p.slice());
-            releaseIfUnused(p.slice());
-        }
-        for (final WriteBatch next : batch.dependents) {
-            next.unfinishedDeps--;
-            if (next.unfinishedDeps == 0 && next.state == WriteBatch.State.SEALED) {
-                submitWrite(next);
-            }
-        }
-        for (final LoadOp load : batch.waitingLoads) {
-            load.writeFinished(batch);
-        }
-        for (final Runnable commit : batch.waitingCommits) {
-            commit.run();
-        }
-    }
-
-    private void chunkEvicted(final AllocationRef ref, final RingEvictReason reason) {
-        final long from = ref.fileOffset(config.slotBytes());
-        supersedeReads(from, from + ref.lengthBytes(config.slotBytes()));
-        for (final LoadOp load : List.copyOf(activeLoads)) {
-            if (load.holdsLease(ref)) {
-                load.leaseRevoked(ref);
-            }
-        }
-    }
-
     private void checkDrained() {
-        if (drainWaiters.isEmpty() || !pending.isEmpty()) {
+        if (drainWaiters.isEmpty() || !writes.isEmpty()) {
             return;
         }
-        sink.emit(new CoreEvent.Drained(writesCompleted));
+        sink.emit(new CoreEvent.Drained(writes.completed()));
         final List<Runnable> waiters = List.copyOf(drainWaiters);
         drainWaiters.clear();
         for (final Runnable r : waiters) {

@@ -14,9 +14,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A server wired to heap memory and a manual device, with one-slot (4096 B) blocks unless told otherwise, and
- * helpers that keep tests short. Every byte of slot-sized source data is one value, so a test can check which store
- * a byte came from.
+ * A server wired to heap memory and two manual devices (L2 data and the index), with one-slot (4096 B) blocks unless
+ * told otherwise, and helpers that keep tests short. The index is formatted and opened by the constructor (every
+ * index I/O of the open completed); after that the rig leaves index I/Os in flight unless a test completes them, so
+ * tests of the store and load paths only drive {@link #device}. Every byte of slot-sized source data is one value, so
+ * a test can check which store a byte came from.
  */
 public final class Rig {
     public static final long SLOT = 4096;
@@ -25,6 +27,7 @@ public final class Rig {
     public final CoreConfig config;
     public final HeapMemory memory = new HeapMemory();
     public final ManualDevice device;
+    public final ManualDevice index;
     public final RecordingSink events = new RecordingSink();
     public final KvServer server;
     private long nextId = 1;
@@ -32,8 +35,17 @@ public final class Rig {
     public Rig(final CoreConfig config) {
         this.config = config;
         this.device = new ManualDevice(config.l2Bytes());
-        this.server = new KvServer(config, memory, device, events);
+        this.index = new ManualDevice(KvServer.indexLayout(config).deviceBytes());
+        this.server = new KvServer(config, memory, device, index, events);
         device.connect(server::onIoComplete);
+        index.connect(server::onIoComplete);
+        final AtomicReference<String[]> opened = new AtomicReference<>();
+        server.open(false, error -> opened.set(new String[] {error}));
+        index.completeAll();
+        if (opened.get() == null || opened.get()[0] != null) {
+            throw new AssertionError("the rig's index did not open: "
+                + (opened.get() == null ? "open never finished" : opened.get()[0]));
+        }
     }
 
     /** A rig with {@code l1Slots} slots of L1 and {@code l2Slots} of L2, reference defaults otherwise. */

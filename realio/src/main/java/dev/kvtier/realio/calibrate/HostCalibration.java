@@ -13,6 +13,7 @@ import dev.kvtier.core.server.KvServer;
 import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.store.LoadRange;
 import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.realio.loop.Completion;
 import dev.kvtier.realio.memory.NativeMemory;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -20,9 +21,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Measures the real core's host costs for the simulator's host cost model: the core runs on native memory over a
- * device that completes every I/O at once without moving data (the core never reads data, so only its own work is
- * timed), with events going nowhere. Each figure is the best of several rounds after warm-up:
+ * Measures the real core's host costs for the simulator's host cost model: the core runs on native memory over
+ * devices (data and index) that complete every I/O at once without moving data (the core never reads data, so only
+ * its own work is timed), with events going nowhere. Each figure is the best of several rounds after warm-up:
  * memcpy bandwidth (256 MiB copies); per span admitted (1024 one-slot spans a store, minus the copy); per I/O
  * (the same store with one write a span, minus the first; split evenly between submit and completion); per entry
  * hit (a load of 1024 resident slots, minus the copy); per client call (single-key lookups). DMA bandwidth is taken
@@ -115,15 +116,28 @@ public final class HostCalibration {
         return Math.round(size * 1e9 / ns);
     }
 
-    private record Rig(KvServer server, InstantDevice device, List<AllocationRef> refs, MemoryRegion source) { }
+    private record Rig(KvServer server, InstantDevice device, InstantDevice index, List<AllocationRef> refs,
+                       MemoryRegion source) { }
 
     private static Rig rig(final NativeMemory memory, final long writeBatchBytes, final boolean coalesce) {
         final CoreConfig c = CoreConfig.builder(SLOT).l2Bytes(4 * SPANS * SLOT).l1Bytes(2 * SPANS * SLOT)
             .coalesceStoreSpans(coalesce).groupedWriteBatchBytes(writeBatchBytes).stagingBatchBytes(SLOT)
             .stagingPoolBytes(SLOT).build();
         final InstantDevice device = new InstantDevice();
-        final KvServer server = new KvServer(c, memory, device, EventSink.NONE);
+        final InstantDevice index = new InstantDevice();
+        final KvServer server = new KvServer(c, memory, device, index, EventSink.NONE);
         device.server = server;
+        index.server = server;
+        // The index device moves no data either: the opener reads zeros (a blank device) and formats it.
+        final Completion opened = new Completion();
+        server.open(false, opened);
+        index.completeAll();
+        if (!opened.done()) {
+            throw new IllegalStateException("the index did not open");
+        }
+        if (opened.error() != null) {
+            throw new IllegalStateException(opened.error());
+        }
         final List<PrefixKey> keys = new ArrayList<>();
         for (int i = 0; i < SPANS; i++) {
             keys.add(new PrefixKey(7, i));
@@ -132,7 +146,7 @@ public final class HostCalibration {
         for (final AllocationResult r : server.allocate(1, 1, keys, 1)) {
             refs.add(((AllocationResult.Claimed) r).ref());
         }
-        return new Rig(server, device, refs, memory.allocate("src", SPANS * SLOT));
+        return new Rig(server, device, index, refs, memory.allocate("src", SPANS * SLOT));
     }
 
     private static long storeSpans(final NativeMemory memory, final long writeBatchBytes) {
@@ -182,6 +196,7 @@ public final class HostCalibration {
     private static void close(final NativeMemory memory, final Rig rig) {
         rig.server.drain(() -> { });
         rig.device.completeAll();
+        rig.index.completeAll();
         rig.server.close();
         memory.free(rig.source);
     }

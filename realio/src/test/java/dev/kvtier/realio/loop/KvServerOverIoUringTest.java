@@ -2,6 +2,7 @@ package dev.kvtier.realio.loop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.CoreConfig;
@@ -18,6 +19,7 @@ import dev.kvtier.core.store.StoreResult;
 import dev.kvtier.realio.device.IoUringDevice;
 import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.memory.NativeRegion;
+import dev.kvtier.realio.testkit.PostedHeapDevice;
 import dev.kvtier.realio.testkit.Scratch;
 import dev.kvtier.realio.testkit.Uring;
 import java.util.ArrayList;
@@ -28,8 +30,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The core end to end on real I/O: a KvServer over an io_uring device (O_DIRECT file, fixed buffers over the L1
- * pool) and native memory, run by the wall-clock loop. Stores more than L1 holds, drains, loads everything back
- * (partly from L2) and checks every byte with stamping.
+ * pool) and native memory, run by the wall-clock loop (the index on a heap device whose completions the loop
+ * delivers). Stores more than L1 holds, drains, loads everything back (partly from L2) and checks every byte with
+ * stamping.
  */
 class KvServerOverIoUringTest {
     private static final long SLOT = 4096;
@@ -48,10 +51,16 @@ class KvServerOverIoUringTest {
         try (Scratch scratch = new Scratch(); NativeMemory memory = new NativeMemory(4L << 20);
              IoUringDevice device = (IoUringDevice) IoUringDevice.open(scratch.file("l2.bin"), config.l2Bytes(), 8,
                  memory).orThrow()) {
-            final KvServer server = new KvServer(config, memory, device, sink);
+            final PostedHeapDevice index = new PostedHeapDevice(KvServer.indexLayout(config).deviceBytes(), memory);
+            final KvServer server = new KvServer(config, memory, device, index, sink);
             assertEquals(0, device.registerBuffers(memory.liveSegments()), "the L1 pool as a fixed buffer");
             assertEquals(1, device.fixedBufferCount());
             final RealLoop loop = RealLoop.over(device, server::onIoComplete);
+            index.connect(loop, server::onIoComplete);
+            final AtomicReference<String[]> opened = new AtomicReference<>();
+            server.open(false, error -> opened.set(new String[] {error}));
+            assertEquals(RealLoop.Outcome.STOPPED, loop.runFor(() -> opened.get() != null, TIMEOUT_NS));
+            assertNull(opened.get()[0], "the index opened");
             final List<AllocationRef> refs = storeAll(server, memory, loop);
             final AtomicBoolean drained = new AtomicBoolean();
             server.drain(() -> drained.set(true));

@@ -1,0 +1,83 @@
+package dev.kvtier.core.store;
+
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.l1.L1Cache;
+import dev.kvtier.core.l2.L2Directory;
+import dev.kvtier.core.port.EventSink;
+import dev.kvtier.core.span.SpanPiece;
+import dev.kvtier.core.span.StoreSpan;
+
+/**
+ * Per-slot checksums (STORAGE-CORE.md 6): a store records the checksum of every whole slot it puts in L1 (in the
+ * directory, beside the allocation); a read from L2 takes the sums its slots must have when it is issued and checks
+ * each slot when it lands. A mismatch fails the load and evicts the chunk holding the slot from the index.
+ */
+final class Checksums {
+    private final long slotBytes;
+    private final EventSink sink;
+    private final L1Cache l1;
+    private final L2Directory directory;
+    private long mismatches;
+
+    Checksums(final long slotBytes, final EventSink sink, final L1Cache l1, final L2Directory directory) {
+        if (slotBytes <= 0) {
+            throw new IllegalArgumentException("slotBytes must be positive, got " + slotBytes);
+        }
+        this.slotBytes = slotBytes;
+        this.sink = sink;
+        this.l1 = l1;
+        this.directory = directory;
+    }
+
+    /** Keeps the checksum of every whole slot a stored span piece covers (a partly covered slot becomes unknown). */
+    void record(final StoreSpan span, final long poolOffset) {
+        for (final SpanPiece p : span.pieces()) {
+            final long first = p.fileOffset() / slotBytes;
+            final long last = (p.fileEnd() - 1) / slotBytes;
+            assert first <= last : "empty span piece at " + p.fileOffset();
+            for (long slot = first; slot <= last; slot++) {
+                final long from = slot * slotBytes;
+                final int s = Math.toIntExact(slot);
+                if (from >= p.fileOffset() && from + slotBytes <= p.fileEnd()) {
+                    final long sum = l1.checksum(poolOffset + from - span.fileOffset(), slotBytes);
+                    directory.recordChecksum(p.alloc(), s, sum);
+                } else {
+                    directory.forgetChecksum(p.alloc(), s);
+                }
+            }
+        }
+    }
+
+    /** The checksums the slots of {@code [fileOffset, +lengthBytes)} must have now (null where none is known). */
+    Long[] expected(final long fileOffset, final long lengthBytes) {
+        assert fileOffset % slotBytes == 0 : "read at " + fileOffset + " does not start at a slot";
+        assert lengthBytes % slotBytes == 0 : "read of " + lengthBytes + " B is not whole slots";
+        final int first = Math.toIntExact(fileOffset / slotBytes);
+        final Long[] out = new Long[Math.toIntExact(lengthBytes / slotBytes)];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = directory.expectedSum(first + i);
+        }
+        return out;
+    }
+
+    /** Checks slot {@code slotIndex} of a read, landed at {@code poolOffset}, against its expected checksum. */
+    boolean verify(final long loadId, final long poolOffset, final long fileOffset, final int slotIndex,
+                   final Long expected) {
+        final long sum = l1.checksum(poolOffset, slotBytes);
+        if (expected != null && expected == sum) {
+            return true;
+        }
+        mismatches++;
+        sink.emit(new CoreEvent.ChecksumMismatch(loadId, fileOffset, slotBytes, slotIndex));
+        return false;
+    }
+
+    /** A read failed its checksum: the chunk holding the slot at {@code fileOffset} leaves the index. */
+    void evictCorrupt(final long fileOffset) {
+        directory.evictCorrupt(Math.toIntExact(fileOffset / slotBytes));
+    }
+
+    long mismatches() {
+        return mismatches;
+    }
+}
