@@ -66,8 +66,7 @@ public final class BenchRecoveryCommand implements Callable<Integer> {
         }
     }
 
-    private int bench(final RecoveryBench.Spec spec, final IoChoice choice, final PrintStream out)
-        throws IOException {
+    private int bench(final RecoveryBench.Spec spec, final IoChoice choice, final PrintStream out) throws IOException {
         final double l2GiB = spec.l2Bytes() / (double) (1L << 30);
         out.printf(Locale.ROOT, "ring %,d slots of %,d B (L2 %.1f GiB); index device %,d B (checkpoint slots 2 x %,d B,"
             + " log area %,d B)%n", spec.slots(), spec.slotBytes(), l2GiB, spec.layout().deviceBytes(),
@@ -91,7 +90,8 @@ public final class BenchRecoveryCommand implements Callable<Integer> {
                 + "first checkpoint); %,d B read; %.1f ms per GiB of L2%s%n", i, t.recoverNanos() / 1e6,
                 t.openNanos() / 1e6, t.bytesRead(), t.openNanos() / 1e6 / l2GiB, records > 0
                     ? String.format(Locale.ROOT, ", %.1f ms per million records", t.openNanos() / 1e6
-                    / (spec.records() / 1e6)) : "");
+                        / (spec.records() / 1e6))
+                    : "");
         }
         out.printf(Locale.ROOT, "best open: %.1f ms%n", best / 1e6);
         return ExitCodes.OK;

@@ -20,8 +20,7 @@ public final class BuildInfo {
     private static final String RESOURCE = "build.properties";
     private static final String COMMIT = load();
 
-    private BuildInfo() {
-    }
+    private BuildInfo() {}
 
     /** The 40 hex digits of the commit this CLI was built from, or {@link #UNKNOWN}. */
     public static String commit() {

@@ -14,8 +14,7 @@ import java.io.PrintStream;
  * after the run's own checks, stamped by the root's event clock, and is closed when the run ends, however it ends.
  */
 public final class Dispatch {
-    private Dispatch() {
-    }
+    private Dispatch() {}
 
     /** Runs {@code sc} in virtual time with {@code seed}. */
     public static RunReport virtual(final Scenario sc, final long seed, final JournalRecording journal) {

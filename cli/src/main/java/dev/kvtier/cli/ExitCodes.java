@@ -13,6 +13,5 @@ public final class ExitCodes {
     /** A performance gate or threshold failed. */
     public static final int GATE = 4;
 
-    private ExitCodes() {
-    }
+    private ExitCodes() {}
 }

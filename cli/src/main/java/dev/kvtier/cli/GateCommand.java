@@ -30,7 +30,7 @@ public final class GateCommand implements Callable<Integer> {
     List<String> sets = new ArrayList<>();
 
     /** The outcome of a gate, for tests. */
-    public record Verdict(double slowdown, boolean holds, String line) { }
+    public record Verdict(double slowdown, boolean holds, String line) {}
 
     @Override
     public Integer call() {

@@ -33,8 +33,8 @@ public final class JournalRecording implements EventSink, Clock {
     }
 
     /** A recording into {@code dir} (absent or empty), or none when {@code dir} is null. */
-    public static JournalRecording open(final Path dir, final Scenario sc, final long seed, final RunMode mode)
-        throws JournalException {
+    public static JournalRecording open(final Path dir, final Scenario sc, final long seed,
+                                        final RunMode mode) throws JournalException {
         return open(dir, sc, seed, mode, Long.MAX_VALUE);
     }
 

@@ -13,8 +13,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class ReportJson {
     private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
-    private ReportJson() {
-    }
+    private ReportJson() {}
 
     public static String toJson(final Object value) {
         return JSON.writeValueAsString(value);
@@ -25,8 +24,8 @@ public final class ReportJson {
     }
 
     /** Writes {@code report} with {@code extraMetrics} added to its {@code metrics} object (in their order). */
-    public static void write(final Path file, final RunReport report, final Map<String, Object> extraMetrics)
-        throws IOException {
+    public static void write(final Path file, final RunReport report,
+                             final Map<String, Object> extraMetrics) throws IOException {
         final Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);

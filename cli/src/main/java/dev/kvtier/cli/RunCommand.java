@@ -43,13 +43,15 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "root seed (default 1)")
     long seed = 1;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a scenario key, e.g. core.l1Fraction=0.5")
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+        description = "override a scenario key, e.g. core.l1Fraction=0.5")
     List<String> sets = new ArrayList<>();
 
     @Option(names = "--report", paramLabel = "FILE", description = "write the run report as JSON")
     Path report;
 
-    @Option(names = "--journal", paramLabel = "DIR", description = "write a journal of the run to DIR (absent or empty)")
+    @Option(names = "--journal", paramLabel = "DIR",
+        description = "write a journal of the run to DIR (absent or empty)")
     Path journal;
 
     @Option(names = "--journal-max-bytes", paramLabel = "BYTES", description = "the journal's disk holds at most "
@@ -131,7 +133,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** What a run of either mode returned: its report, and in real mode what only the real root knows. */
-    private record Outcome(RunReport report, RealRun.Result real) { }
+    private record Outcome(RunReport report, RealRun.Result real) {}
 
     /** Null, or what is wrong with the options' combination (each option parsed on its own already). */
     private String badOptions() {
@@ -148,8 +150,8 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** Hands the run to the root of its mode. */
-    private Outcome dispatch(final Scenario sc, final JournalRecording recording, final PrintStream out)
-        throws BadDevice {
+    private Outcome dispatch(final Scenario sc, final JournalRecording recording,
+                             final PrintStream out) throws BadDevice {
         return switch (mode) {
             case VIRTUAL -> new Outcome(Dispatch.virtual(sc, seed, recording), null);
             case REAL -> {

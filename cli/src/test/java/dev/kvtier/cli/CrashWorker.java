@@ -30,8 +30,7 @@ public final class CrashWorker {
     /** 64 KiB slots; each request stores 16 of them (1 MiB); the ring holds 512 slots (32 requests). */
     static final long L2_BYTES = 32L << 20;
 
-    private CrashWorker() {
-    }
+    private CrashWorker() {}
 
     /** The worker's scenario in commit mode {@code mode} ("l1" or "durable"). */
     static String scenario(final String mode) {

@@ -32,6 +32,5 @@ final class ExploreScenarios {
     static final String STEADY = FLAKY.replace("name = \"flaky\"", "name = \"steady\"")
         .replace("\"sim.livenessBoundSeconds\" = [3600, 1]\n", "");
 
-    private ExploreScenarios() {
-    }
+    private ExploreScenarios() {}
 }

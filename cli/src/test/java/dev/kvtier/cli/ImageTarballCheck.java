@@ -61,8 +61,8 @@ class ImageTarballCheck {
     }
 
     /** Runs the entry point in the image's files (chroot, own /proc): an exploration that writes a summary. */
-    private void runsAnExploration(final Path root, final List<String> entrypoint, final List<String> env)
-        throws IOException, InterruptedException {
+    private void runsAnExploration(final Path root, final List<String> entrypoint,
+                                   final List<String> env) throws IOException, InterruptedException {
         final Path chroot = Path.of("/usr/sbin/chroot");
         final Path unshare = Path.of("/usr/bin/unshare");
         assumeTrue(Files.isExecutable(chroot) && Files.isExecutable(unshare) && "root".equals(
@@ -113,8 +113,7 @@ class ImageTarballCheck {
         return out;
     }
 
-    private static String run(final List<String> command, final int exitCode) throws IOException,
-        InterruptedException {
+    private static String run(final List<String> command, final int exitCode) throws IOException, InterruptedException {
         return run(new ProcessBuilder(command).redirectErrorStream(true), exitCode);
     }
 

@@ -22,7 +22,7 @@ import java.util.Map;
  */
 final class IndexFile {
     /** The state found: the newest intact checkpoint's header and slot, and the chunks after replaying the log. */
-    record State(IndexCodec.CheckpointHeader header, int slot, long nextSeq, List<IndexChunk> chunks) { }
+    record State(IndexCodec.CheckpointHeader header, int slot, long nextSeq, List<IndexChunk> chunks) {}
 
     private final Path path;
     private final IndexLayout layout;
@@ -57,8 +57,8 @@ final class IndexFile {
         final byte[] log = bytes(layout.logOffset(), layout.logBytes());
         long seq = best.nextRecordSeq();
         int at = 0;
-        for (IndexCodec.Record r = IndexCodec.readRecord(log, at, log.length, best.epoch(), seq); r != null;
-             r = IndexCodec.readRecord(log, at, log.length, best.epoch(), seq)) {
+        for (IndexCodec.Record r = IndexCodec.readRecord(log, at, log.length, best.epoch(),
+            seq); r != null; r = IndexCodec.readRecord(log, at, log.length, best.epoch(), seq)) {
             switch (r) {
                 case IndexCodec.Commit c -> {
                     final IndexChunk n = c.chunk();

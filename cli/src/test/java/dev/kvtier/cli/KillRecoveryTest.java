@@ -125,7 +125,8 @@ class KillRecoveryTest {
         });
         try {
             await().atMost(WORKER_LIMIT).pollInterval(Duration.ofMillis(5))
-                .until(() -> commits.get() >= COMMITS_BEFORE_KILL && live.size() >= LIVE_BEFORE_KILL || !worker.isAlive());
+                .until(
+                    () -> commits.get() >= COMMITS_BEFORE_KILL && live.size() >= LIVE_BEFORE_KILL || !worker.isAlive());
             assertTrue(worker.isAlive(), () -> "the worker ended early: " + tail(lines) + " / " + read(err));
         } finally {
             // SIGKILL through the handle: Process.destroyForcibly would also close our end of the pipe and lose the
@@ -164,7 +165,7 @@ class KillRecoveryTest {
                                         final Heard heard) {
         final List<CoreEvent.ChunkRecovered> recovered = new ArrayList<>();
         try (NativeMemory memory = new NativeMemory(config.l1PoolBytes() + RealRun.indexBufferBytes(config)
-                 + config.slotBytes());
+            + config.slotBytes());
              PolledDevice data = Devices.open(dataPath, config.l2Bytes(), config.concurrentIos(), IoChoice.AUTO,
                  memory).orThrow();
              PolledDevice index = Devices.open(indexPath, RealRun.indexDeviceBytes(config), 1, IoChoice.AUTO, memory)

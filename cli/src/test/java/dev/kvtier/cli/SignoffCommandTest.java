@@ -22,7 +22,6 @@ import tools.jackson.databind.JsonNode;
 class SignoffCommandTest {
     private static final String SMALL = TinyScenario.text("signoff-small", "");
 
-
     @Test
     void shouldWriteResultsAndCompareWithTheEarlierOne(@TempDir final Path tmp) throws IOException {
         final Path dir = Path.of("target", "signoff-test");

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDirFactory;
  */
 public final class TargetTempDir implements TempDirFactory {
     @Override
-    public Path createTempDirectory(final AnnotatedElementContext element, final ExtensionContext extension)
-        throws IOException {
+    public Path createTempDirectory(final AnnotatedElementContext element,
+                                    final ExtensionContext extension) throws IOException {
         final Path parent = Path.of("target", "tmp").toAbsolutePath();
         Files.createDirectories(parent);
         return Files.createTempDirectory(parent, extension.getTestMethod().map(Method::getName).orElse("kvtier") + "-");

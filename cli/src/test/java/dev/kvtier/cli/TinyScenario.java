@@ -2,8 +2,7 @@ package dev.kvtier.cli;
 
 /** A scenario small enough for real-I/O tests: 64 KiB slots, 6 prompts of 16 blocks, cold then warm, L1 half. */
 final class TinyScenario {
-    private TinyScenario() {
-    }
+    private TinyScenario() {}
 
     /** The TOML text, named {@code name}, with {@code extra} tables appended. */
     static String text(final String name, final String extra) {

@@ -11,8 +11,7 @@ import tools.jackson.databind.node.ObjectNode;
  * number, a decimal, or else a string (quotes optional). The key must name an existing table (or phase).
  */
 final class Overrides {
-    private Overrides() {
-    }
+    private Overrides() {}
 
     static void apply(final String source, final ObjectNode root, final List<String> sets) throws ScenarioException {
         for (final String set : sets) {

@@ -16,8 +16,7 @@ import tools.jackson.dataformat.toml.TomlMapper;
 public final class Profiles {
     private static final TomlMapper TOML = new TomlMapper();
 
-    private Profiles() {
-    }
+    private Profiles() {}
 
     /** A bundled device profile, or one loaded from {@code nameOrPath} (relative to {@code base}). */
     public static DeviceProfile device(final String source, final String key, final String nameOrPath,
@@ -31,7 +30,8 @@ public final class Profiles {
         try {
             return new DeviceProfile(s.requiredString("name"), s.requiredLong("readLatencyNs", 1, Long.MAX_VALUE),
                 s.requiredLong("writeLatencyNs", 1, Long.MAX_VALUE), s.requiredLong("flushLatencyNs", 1,
-                Long.MAX_VALUE), s.requiredLong("readBytesPerSec", 1, Long.MAX_VALUE),
+                    Long.MAX_VALUE),
+                s.requiredLong("readBytesPerSec", 1, Long.MAX_VALUE),
                 s.requiredLong("writeBytesPerSec", 1, Long.MAX_VALUE), (int) s.requiredLong("parallelism", 1, 1024));
         } catch (final IllegalArgumentException e) {
             throw new ScenarioException(file + ": " + e.getMessage());
@@ -62,8 +62,8 @@ public final class Profiles {
         return (base == null ? Path.of(nameOrPath) : base.resolve(nameOrPath)).toString();
     }
 
-    private static JsonNode read(final String source, final String key, final String nameOrPath, final Path base)
-        throws ScenarioException {
+    private static JsonNode read(final String source, final String key, final String nameOrPath,
+                                 final Path base) throws ScenarioException {
         final Path p = base == null ? Path.of(nameOrPath) : base.resolve(nameOrPath);
         if (!Files.isRegularFile(p)) {
             throw new ScenarioException(source + ": key '" + key + "': \"" + nameOrPath

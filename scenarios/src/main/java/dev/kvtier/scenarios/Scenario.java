@@ -36,7 +36,7 @@ public record Scenario(String name, String source, String text, ModelGeometry mo
      * {@code maxSlowdown} set (0 = unset) it fails when this scenario is more than that much slower (a team's own
      * change must not regress).
      */
-    public record Gate(String baseline, String metric, double minSlowdown, double maxSlowdown) { }
+    public record Gate(String baseline, String metric, double minSlowdown, double maxSlowdown) {}
 
     /**
      * Sign-off thresholds: real store bandwidth at least {@code minStoreBytesPerSec} (0 = none), and no more than a

@@ -41,8 +41,7 @@ public final class ScenarioLoader {
         "faults", "gate", "swarm", "signoff");
     private static final TomlMapper TOML = new TomlMapper();
 
-    private ScenarioLoader() {
-    }
+    private ScenarioLoader() {}
 
     /** Loads {@code nameOrPath} with overrides like {@code core.coalesceStoreSpans=false}. */
     public static Scenario load(final String nameOrPath, final List<String> sets) throws ScenarioException {
@@ -71,8 +70,8 @@ public final class ScenarioLoader {
     }
 
     /** Parses scenario text (from {@code source}, for messages); relative profile paths resolve against base. */
-    public static Scenario parse(final String source, final String text, final List<String> sets, final Path base)
-        throws ScenarioException {
+    public static Scenario parse(final String source, final String text, final List<String> sets,
+                                 final Path base) throws ScenarioException {
         final ObjectNode root;
         try {
             final JsonNode tree = TOML.readTree(text);
@@ -98,9 +97,8 @@ public final class ScenarioLoader {
         }
     }
 
-    /** Reads the tables in order; each getter validates its key. */
     /** What the {@code [sim]} table holds: the simulator's model and the run's liveness bound. */
-    private record SimTable(SimModel model, long livenessBoundNs) { }
+    private record SimTable(SimModel model, long livenessBoundNs) {}
 
     private static final class Builder {
         private final String source;
@@ -360,7 +358,8 @@ public final class ScenarioLoader {
             }
             for (final Map.Entry<String, JsonNode> e : node.properties()) {
                 final String key = e.getKey();
-                if (!key.matches("(core|workload|sim|faults)\\.[A-Za-z][A-Za-z0-9]*|phase\\.\\d+\\.[A-Za-z][A-Za-z0-9]*")) {
+                if (!key
+                    .matches("(core|workload|sim|faults)\\.[A-Za-z][A-Za-z0-9]*|phase\\.\\d+\\.[A-Za-z][A-Za-z0-9]*")) {
                     throw new ScenarioException(source + ": key 'swarm.\"" + key
                         + "\"' must name a core, workload, sim, faults or phase.N key");
                 }

@@ -8,8 +8,7 @@ public final class MergeMarkdown {
     /** How many seeds of a failure group the Markdown lists (the JSON lists them all). */
     private static final int SEEDS_LISTED = 20;
 
-    private MergeMarkdown() {
-    }
+    private MergeMarkdown() {}
 
     public static String render(final MergeReport r) {
         final StringBuilder b = new StringBuilder();

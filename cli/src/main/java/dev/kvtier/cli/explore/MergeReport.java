@@ -53,7 +53,7 @@ public record MergeReport(String scenario, String scenarioDigest, List<String> s
      * @param stoppedAt where it stopped, or null
      * @param failures  how many failing seeds it found
      */
-    public record ShardLine(String file, SeedSet range, long seedsRun, Long stoppedAt, int failures) { }
+    public record ShardLine(String file, SeedSet range, long seedsRun, Long stoppedAt, int failures) {}
 
     /**
      * The failing seeds that broke one invariant at one kind of event.

@@ -15,11 +15,10 @@ import java.util.TreeSet;
  * of a planned range that no summary covers and the seeds a stopped shard did not run.
  */
 public final class SummaryMerge {
-    private SummaryMerge() {
-    }
+    private SummaryMerge() {}
 
     /** One summary and the file it came from. */
-    public record Named(String file, ShardSummary summary) { }
+    public record Named(String file, ShardSummary summary) {}
 
     /** The merged report; {@code required} are the probes {@code --require} names. */
     public static MergeReport merge(final List<Named> summaries, final List<String> required) {
@@ -95,7 +94,7 @@ public final class SummaryMerge {
         }
     }
 
-    private record Missing(List<String> shards, long seeds) { }
+    private record Missing(List<String> shards, long seeds) {}
 
     /** For each planned range (from, seeds, shard count), the shard indexes no summary has. */
     private static Missing missing(final List<Named> summaries) {

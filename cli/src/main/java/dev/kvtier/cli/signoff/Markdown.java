@@ -7,8 +7,7 @@ import java.util.Locale;
 
 /** The human half of a sign-off result. */
 final class Markdown {
-    private Markdown() {
-    }
+    private Markdown() {}
 
     static String of(final SignoffReport r, final List<String> plots) {
         final StringBuilder b = new StringBuilder();
@@ -20,7 +19,8 @@ final class Markdown {
         b.append("\n\nDevice `").append(r.device()).append("`, seed ").append(r.seed()).append(". Real run: ")
             .append(r.real().ok() ? "every invariant held" : r.real().violation()).append(", ")
             .append(r.real().metrics().wrongBytes()).append(" wrong bytes loaded. Simulated run on the calibrated "
-                + "profiles (device `").append(r.deviceProfile().name()).append("`, host `")
+                + "profiles (device `")
+            .append(r.deviceProfile().name()).append("`, host `")
             .append(r.hostProfile().name()).append("`): ")
             .append(r.sim().ok() ? "every invariant held" : r.sim().violation()).append(".\n\n");
         b.append("| figure | real | simulated |\n|---|---|---|\n");

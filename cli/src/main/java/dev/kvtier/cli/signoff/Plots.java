@@ -1,7 +1,6 @@
 package dev.kvtier.cli.signoff;
 
 import dev.kvtier.harness.metrics.RunMetrics;
-import dev.kvtier.harness.run.RunReport;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,8 +17,7 @@ final class Plots {
     private static final int WIDTH = 900;
     private static final int HEIGHT = 500;
 
-    private Plots() {
-    }
+    private Plots() {}
 
     static List<Path> write(final SignoffReport r, final Path dir, final String base) throws IOException {
         System.setProperty("java.awt.headless", "true");
@@ -30,8 +28,8 @@ final class Plots {
         return out;
     }
 
-    private static Path save(final org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, final Path file)
-        throws IOException {
+    private static Path save(final org.knowm.xchart.internal.chartpart.Chart<?, ?> chart,
+                             final Path file) throws IOException {
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
         return Path.of(file + ".png");
     }
@@ -44,11 +42,13 @@ final class Plots {
         c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         final List<String> phases = List.of("cold (store)", "warm (load)");
         c.addSeries("real", phases, List.of(gbps(r.real().metrics().storedBytes(),
-            r.real().metrics().coldPhaseNanos()), gbps(r.real().metrics().loadedBytes(),
-            r.real().metrics().warmPhaseNanos())));
+            r.real().metrics().coldPhaseNanos()),
+            gbps(r.real().metrics().loadedBytes(),
+                r.real().metrics().warmPhaseNanos())));
         c.addSeries("simulated", phases, List.of(gbps(r.sim().metrics().storedBytes(),
-            r.sim().metrics().coldPhaseNanos()), gbps(r.sim().metrics().loadedBytes(),
-            r.sim().metrics().warmPhaseNanos())));
+            r.sim().metrics().coldPhaseNanos()),
+            gbps(r.sim().metrics().loadedBytes(),
+                r.sim().metrics().warmPhaseNanos())));
         if (r.fio() != null) {
             c.addSeries("fio sequential", phases, List.of(r.fio().seqWriteBytesPerSec() / 1e9,
                 r.fio().seqReadBytesPerSec() / 1e9));

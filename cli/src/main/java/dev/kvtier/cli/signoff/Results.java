@@ -17,8 +17,7 @@ import tools.jackson.databind.JsonNode;
  * Markdown and PNG files under {@code results/}.
  */
 public final class Results {
-    private Results() {
-    }
+    private Results() {}
 
     /** Simulated over real duration of each phase the real run has. */
     public static List<SignoffReport.PhaseFidelity> fidelity(final RunReport real, final RunReport sim) {

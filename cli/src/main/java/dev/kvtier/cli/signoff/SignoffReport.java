@@ -41,11 +41,11 @@ public record SignoffReport(String scenario, String host, String date, long seed
     }
 
     /** fio on the same file: sequential 1 MiB at depth 16, O_DIRECT, io_uring. */
-    public record Fio(long seqWriteBytesPerSec, long seqReadBytesPerSec) { }
+    public record Fio(long seqWriteBytesPerSec, long seqReadBytesPerSec) {}
 
     /** One phase, simulated over real: 1.0 means the simulator predicted the real duration exactly. */
-    public record PhaseFidelity(String name, long realNanos, long simNanos, double fidelity) { }
+    public record PhaseFidelity(String name, long realNanos, long simNanos, double fidelity) {}
 
     /** The result compared against. */
-    public record Previous(String file, double storeBytesPerSec, double change) { }
+    public record Previous(String file, double storeBytesPerSec, double change) {}
 }

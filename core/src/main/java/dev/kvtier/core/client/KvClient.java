@@ -59,7 +59,7 @@ public final class KvClient {
         }
     }
 
-    private record Staged(SaveJob job, int batchIndex, long stagingOffset, long bytes) { }
+    private record Staged(SaveJob job, int batchIndex, long stagingOffset, long bytes) {}
 
     /**
      * @param storeIdBase first store id this client uses (ids must be unique per server)

@@ -15,8 +15,7 @@ import java.util.List;
  * file 640)].
  */
 public final class StagingBuilder {
-    private StagingBuilder() {
-    }
+    private StagingBuilder() {}
 
     public static List<StagingBatch> build(final List<StoreSpec> specs, final long slotBytes, final int batchSlots) {
         if (slotBytes <= 0 || batchSlots <= 0) {

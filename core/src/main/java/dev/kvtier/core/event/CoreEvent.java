@@ -30,34 +30,68 @@ import java.util.List;
 public sealed interface CoreEvent {
 
     /** A record replay feeds to a fresh core: a client call, a device completion, or a runner's request. */
-    sealed interface Input extends CoreEvent { }
+    sealed interface Input extends CoreEvent {}
 
     /** A record the core makes in answer to an input; replay compares it with the recorded one. */
-    sealed interface Decision extends CoreEvent { }
+    sealed interface Decision extends CoreEvent {}
 
     /** A workload driver's annotation, for reports and traces: not an input of the core, not compared by replay. */
-    sealed interface Note extends CoreEvent { }
+    sealed interface Note extends CoreEvent {}
 
     /** Why a ring allocation was not made. */
-    enum SkipReason { CLAIMED, COMMITTED, TOO_LARGE }
+    enum SkipReason {
+        CLAIMED,
+        COMMITTED,
+        TOO_LARGE
+    }
 
     /** Why a chunk left the L2 ring. */
-    enum RingEvictReason { SPACE, WRAP, WRITE_FAILED, CORRUPT, NOT_DURABLE }
+    enum RingEvictReason {
+        SPACE,
+        WRAP,
+        WRITE_FAILED,
+        CORRUPT,
+        NOT_DURABLE
+    }
 
     /** Why an L1 entry left the entry map. */
-    enum L1EvictReason { RESERVE, TRIM, OVERLAP }
+    enum L1EvictReason {
+        RESERVE,
+        TRIM,
+        OVERLAP
+    }
 
     /** Why a grouped write batch was sealed. */
-    enum SealReason { NOT_ADJACENT, SIZE, MEMORY_WAIT, END_OF_STORE }
+    enum SealReason {
+        NOT_ADJACENT,
+        SIZE,
+        MEMORY_WAIT,
+        END_OF_STORE
+    }
 
     /** Why a span was not accepted by the server. */
-    enum RejectReason { STALE, MISALIGNED, OUTSIDE_ALLOCATION, LARGER_THAN_L1 }
+    enum RejectReason {
+        STALE,
+        MISALIGNED,
+        OUTSIDE_ALLOCATION,
+        LARGER_THAN_L1
+    }
 
     /** Why a load failed. */
-    enum LoadFailure { NOT_COMMITTED, LEASE_REVOKED, READ_ERROR, CLOSED, CORRUPT }
+    enum LoadFailure {
+        NOT_COMMITTED,
+        LEASE_REVOKED,
+        READ_ERROR,
+        CLOSED,
+        CORRUPT
+    }
 
     /** Why a promotion was not inserted into L1. */
-    enum DiscardReason { SUPERSEDED, LOAD_FAILED, PARTIAL_SLOT }
+    enum DiscardReason {
+        SUPERSEDED,
+        LOAD_FAILED,
+        PARTIAL_SLOT
+    }
 
     // ---- L2 index and ring ----
 
@@ -69,29 +103,28 @@ public sealed interface CoreEvent {
     }
 
     /** Input: an allocation request for {@code keys}, {@code slotsPerKey} slots each. */
-    record AllocateRequested(long requestId, int modelId, List<PrefixKey> keys, int slotsPerKey)
-        implements Input {
+    record AllocateRequested(long requestId, int modelId, List<PrefixKey> keys, int slotsPerKey) implements Input {
         public AllocateRequested {
             keys = List.copyOf(keys);
         }
     }
 
     /** Decision: a writer claim on {@code slotCount} slots at {@code startSlot}; the key is not yet visible. */
-    record Allocated(long requestId, PrefixKey key, long allocationId, int startSlot, int slotCount)
-        implements Decision { }
+    record Allocated(long requestId, PrefixKey key, long allocationId, int startSlot,
+                     int slotCount) implements Decision {}
 
     /** Decision: the key was not allocated (one writer per key, or it cannot fit). */
-    record AllocationSkipped(long requestId, PrefixKey key, SkipReason reason) implements Decision { }
+    record AllocationSkipped(long requestId, PrefixKey key, SkipReason reason) implements Decision {}
 
     /** Decision: the ring's tail region {@code [fromSlot, fromSlot + slotCount)} was marked SKIP and head wrapped. */
-    record RingWrapped(int fromSlot, int slotCount) implements Decision { }
+    record RingWrapped(int fromSlot, int slotCount) implements Decision {}
 
     /** Decision: a chunk left the ring (oldest first) and its key left the index. */
     record RingEvicted(PrefixKey key, long allocationId, int startSlot, int slotCount, boolean committed,
-                       int leases, RingEvictReason reason) implements Decision { }
+                       int leases, RingEvictReason reason) implements Decision {}
 
     /** Input: a claim release request, with whether it was honoured. */
-    record ClaimReleased(AllocationRef ref, boolean released) implements Input { }
+    record ClaimReleased(AllocationRef ref, boolean released) implements Input {}
 
     /** Decision: a commit of these allocations was asked for (by a client after its batches returned). */
     record CommitRequested(List<AllocationRef> refs) implements Decision {
@@ -101,10 +134,10 @@ public sealed interface CoreEvent {
     }
 
     /** Decision: the key is now visible to lookups. */
-    record Committed(PrefixKey key, long allocationId) implements Decision { }
+    record Committed(PrefixKey key, long allocationId) implements Decision {}
 
     /** Decision: a commit for an allocation that is no longer current; a counted no-op. */
-    record LateCommit(PrefixKey key, long allocationId) implements Decision { }
+    record LateCommit(PrefixKey key, long allocationId) implements Decision {}
 
     // ---- server boundary and grouped store ----
 
@@ -119,56 +152,56 @@ public sealed interface CoreEvent {
      * Decision: a grouped store of {@code spanCount} spans, {@code bytes} in all, reached the server. Not an input:
      * the client's save queue sends it in the course of a save ({@link SaveQueued}), so replay compares it.
      */
-    record StoreReceived(long storeId, int spanCount, long bytes) implements Decision { }
+    record StoreReceived(long storeId, int spanCount, long bytes) implements Decision {}
 
     /** Decision: a span was not accepted; it writes nothing and its key is not accepted. */
     record SpanRejected(long storeId, PrefixKey key, long allocationId, long fileOffset, long lengthBytes,
-                        RejectReason reason) implements Decision { }
+                        RejectReason reason) implements Decision {}
 
     /** Decision: the boundary turned {@code spansIn} spans into {@code spansOut} (coalescing on, or just filtering). */
-    record SpansCoalesced(long storeId, int spansIn, int spansOut) implements Decision { }
+    record SpansCoalesced(long storeId, int spansIn, int spansOut) implements Decision {}
 
     /** Decision: an L1 slice was reserved at {@code poolOffset} for the file range. */
-    record SliceReserved(long opId, long fileOffset, long lengthBytes, long poolOffset) implements Decision { }
+    record SliceReserved(long opId, long fileOffset, long lengthBytes, long poolOffset) implements Decision {}
 
     /**
      * Decision: an entry was inserted into the entry map ({@code headroom} for promotions). {@code srcOffset} is
      * where a stored entry's bytes came from in the store's source (-1 for a promotion).
      */
     record EntryInserted(long opId, long fileOffset, long lengthBytes, long poolOffset, long srcOffset,
-                         boolean headroom, int prefixIndex) implements Decision { }
+                         boolean headroom, int prefixIndex) implements Decision {}
 
     /** Decision: an entry left the entry map. {@code pendingWrite}: its slice stays owned by a pending L2 write. */
     record EntryEvicted(long fileOffset, long lengthBytes, long poolOffset, boolean headroom, boolean pendingWrite,
-                        L1EvictReason reason) implements Decision { }
+                        L1EvictReason reason) implements Decision {}
 
     /** Decision: an L1 slice returned to the pool. */
-    record SliceFreed(long poolOffset, long lengthBytes) implements Decision { }
+    record SliceFreed(long poolOffset, long lengthBytes) implements Decision {}
 
     /** Decision: an operation waits for memory held by pending L2 writes. */
-    record MemoryWait(long opId, long neededBytes) implements Decision { }
+    record MemoryWait(long opId, long neededBytes) implements Decision {}
 
     /** Decision: resident bytes were trimmed after a grouped store. */
-    record Trimmed(long storeId, long targetBytes, long residentBefore, long residentAfter, int evicted)
-        implements Decision { }
+    record Trimmed(long storeId, long targetBytes, long residentBefore, long residentAfter,
+                   int evicted) implements Decision {}
 
     /** Decision: a grouped store completed (bytes are in L1; L2 writes may still be pending). */
-    record StoreCompleted(long storeId, int acceptedSpans, int rejectedSpans, long bytes) implements Decision { }
+    record StoreCompleted(long storeId, int acceptedSpans, int rejectedSpans, long bytes) implements Decision {}
 
     // ---- L2 writes and I/O ----
 
     /** Decision: a grouped write batch was sealed; {@code dependsOn} earlier overlapping writes must finish first. */
     record BatchSealed(long batchId, long storeId, long fileOffset, long lengthBytes, int entries, int dependsOn,
-                       SealReason reason) implements Decision { }
+                       SealReason reason) implements Decision {}
 
     /** Decision: an I/O went to the device. */
-    record IoSubmitted(long ioId, IoOp op, long fileOffset, long lengthBytes, int segments) implements Decision { }
+    record IoSubmitted(long ioId, IoOp op, long fileOffset, long lengthBytes, int segments) implements Decision {}
 
     /** Input: the device completed an I/O with {@code result} (bytes, or a negative errno). */
-    record IoCompleted(long ioId, IoOp op, long fileOffset, long result) implements Input { }
+    record IoCompleted(long ioId, IoOp op, long fileOffset, long result) implements Input {}
 
     /** Decision: a write batch finished (successfully or not). */
-    record WriteFinished(long batchId, long fileOffset, long lengthBytes, boolean ok) implements Decision { }
+    record WriteFinished(long batchId, long fileOffset, long lengthBytes, boolean ok) implements Decision {}
 
     // ---- grouped load ----
 
@@ -180,26 +213,26 @@ public sealed interface CoreEvent {
     }
 
     /** Decision: bytes served from L1 (a stitched or sub-range hit). */
-    record LoadHit(long loadId, long fileOffset, long lengthBytes) implements Decision { }
+    record LoadHit(long loadId, long fileOffset, long lengthBytes) implements Decision {}
 
     /** Decision: a gap to read from L2. */
-    record LoadGap(long loadId, long fileOffset, long lengthBytes) implements Decision { }
+    record LoadGap(long loadId, long fileOffset, long lengthBytes) implements Decision {}
 
     /** Decision: the load waits for a pending write that overlaps a gap. */
-    record LoadWaitsForWrite(long loadId, long batchId) implements Decision { }
+    record LoadWaitsForWrite(long loadId, long batchId) implements Decision {}
 
     /** Decision: a read landed and was inserted into L1 as a headroom entry. */
-    record Promoted(long loadId, long fileOffset, long lengthBytes) implements Decision { }
+    record Promoted(long loadId, long fileOffset, long lengthBytes) implements Decision {}
 
     /** Decision: a read landed but was not inserted. */
-    record PromotionDiscarded(long loadId, long fileOffset, long lengthBytes, DiscardReason reason)
-        implements Decision { }
+    record PromotionDiscarded(long loadId, long fileOffset, long lengthBytes,
+                              DiscardReason reason) implements Decision {}
 
     /** Decision: a load finished; every byte was copied to its destination. */
-    record LoadCompleted(long loadId, long bytes, long hitBytes) implements Decision { }
+    record LoadCompleted(long loadId, long bytes, long hitBytes) implements Decision {}
 
     /** Decision: a load failed; the engine recomputes. */
-    record LoadFailed(long loadId, LoadFailure reason) implements Decision { }
+    record LoadFailed(long loadId, LoadFailure reason) implements Decision {}
 
     // ---- client side ----
 
@@ -211,23 +244,22 @@ public sealed interface CoreEvent {
     }
 
     /** Decision: a staged batch of a request was sent to the server as store {@code storeId}. */
-    record BatchSent(long requestId, int batchIndex, long storeId) implements Decision { }
+    record BatchSent(long requestId, int batchIndex, long storeId) implements Decision {}
 
     /** Decision: one staging batch was copied into staging memory. */
-    record BatchStaged(long requestId, int batchIndex, int slots, long stagingOffset) implements Decision { }
+    record BatchStaged(long requestId, int batchIndex, int slots, long stagingOffset) implements Decision {}
 
     /** Decision: the request was released (all its KV is in staging). */
-    record RequestReleased(long requestId) implements Decision { }
+    record RequestReleased(long requestId) implements Decision {}
 
     /** Decision: the accepted keys of a request were committed after all its batches returned. */
-    record RequestCommitted(long requestId, int acceptedKeys, int rejectedKeys) implements Decision { }
+    record RequestCommitted(long requestId, int acceptedKeys, int rejectedKeys) implements Decision {}
 
     /** Input: a drain was asked for. */
-    record DrainRequested() implements Input { }
+    record DrainRequested() implements Input {}
 
     /** Decision: drain finished: no L2 write is pending. */
-    record Drained(long writesCompleted) implements Decision { }
-
+    record Drained(long writesCompleted) implements Decision {}
 
     // ---- crash-safe index and data validation ----
 
@@ -235,57 +267,57 @@ public sealed interface CoreEvent {
      * Decision: a slot read back from L2 did not match the checksum kept for it (or none was kept); the load fails
      * and the slot's chunk is evicted. {@code slotIndex} is the slot's position in its read, in verification order.
      */
-    record ChecksumMismatch(long loadId, long fileOffset, long lengthBytes, int slotIndex) implements Decision { }
+    record ChecksumMismatch(long loadId, long fileOffset, long lengthBytes, int slotIndex) implements Decision {}
 
     /** Input: the runner opens the index: recover it from the index device, or start a fresh one (format). */
-    record IndexOpenRequested(boolean recover) implements Input { }
+    record IndexOpenRequested(boolean recover) implements Input {}
 
     /** Decision: an I/O went to the index device (the metadata log or a checkpoint). */
-    record IndexIoSubmitted(long ioId, IoOp op, long offset, long lengthBytes) implements Decision { }
+    record IndexIoSubmitted(long ioId, IoOp op, long offset, long lengthBytes) implements Decision {}
 
     /** Input: the index device completed an I/O with {@code result} (bytes, or a negative errno). */
-    record IndexIoCompleted(long ioId, IoOp op, long offset, long result) implements Input { }
+    record IndexIoCompleted(long ioId, IoOp op, long offset, long result) implements Input {}
 
     /**
      * Decision: a checkpoint of {@code chunks} committed chunks was made durable; the log restarts at
      * {@code nextSeq}.
      */
-    record IndexCheckpointed(long epoch, long nextSeq, int chunks, long bytes) implements Decision { }
+    record IndexCheckpointed(long epoch, long nextSeq, int chunks, long bytes) implements Decision {}
 
     /**
      * Decision: the index was opened: {@code recovered} committed chunks from a checkpoint and {@code records} log
      * records ({@code 0, 0} for a fresh start), {@code bytesRead} read from the index device.
      */
-    record IndexOpened(long epoch, boolean recoveredFromDisk, int recovered, long records, long bytesRead)
-        implements Decision { }
+    record IndexOpened(long epoch, boolean recoveredFromDisk, int recovered, long records,
+                       long bytesRead) implements Decision {}
 
     /** Input: the runner shuts the store down: drain, flush the data device, make the index log durable. */
-    record ShutdownRequested() implements Input { }
+    record ShutdownRequested() implements Input {}
 
     /** Decision: the shutdown finished; {@code durable} when every write and every index record is durable. */
-    record ShutdownCompleted(boolean durable) implements Decision { }
+    record ShutdownCompleted(boolean durable) implements Decision {}
 
     /** Decision: a committed chunk was rebuilt from the index device when the index was recovered (oldest first). */
-    record ChunkRecovered(PrefixKey key, int modelId, long allocationId, int startSlot, int slotCount)
-        implements Decision { }
+    record ChunkRecovered(PrefixKey key, int modelId, long allocationId, int startSlot,
+                          int slotCount) implements Decision {}
 
     /** Decision: the index device failed; index persistence stops until a checkpoint succeeds. */
-    record IndexFailed(long result) implements Decision { }
+    record IndexFailed(long result) implements Decision {}
 
     /** Decision: durable commits wait for the L2 writes of their ranges, then a flush of the data device. */
-    record CommitPending(long commitId, int allocations, int waitingWrites) implements Decision { }
+    record CommitPending(long commitId, int allocations, int waitingWrites) implements Decision {}
 
     /** Decision: a durable commit could not be made durable; its allocations were evicted (never visible). */
-    record CommitRefused(long commitId, PrefixKey key, long allocationId) implements Decision { }
+    record CommitRefused(long commitId, PrefixKey key, long allocationId) implements Decision {}
 
     // ---- driver notes (workload drivers; not inputs of the core, not compared by replay) ----
 
     /** Driver: a workload phase began (for example "cold" or "warm"). */
-    record PhaseStarted(String phase) implements Note { }
+    record PhaseStarted(String phase) implements Note {}
 
     /** Driver: a request arrived; {@code cachedBlocks} of its {@code blocks} were found by lookup. */
-    record RequestArrived(long requestId, String phase, int blocks, int cachedBlocks) implements Note { }
+    record RequestArrived(long requestId, String phase, int blocks, int cachedBlocks) implements Note {}
 
     /** Driver: a request finished: {@code latencyNs} from arrival to first token (released or loaded). */
-    record RequestFinished(long requestId, String phase, long latencyNs, boolean ok) implements Note { }
+    record RequestFinished(long requestId, String phase, long latencyNs, boolean ok) implements Note {}
 }

@@ -5,8 +5,7 @@ public final class Alignment {
     /** The alignment unit, in bytes (O_DIRECT's logical block on the disks kvtier targets). */
     public static final long BYTES = 4096;
 
-    private Alignment() {
-    }
+    private Alignment() {}
 
     /** Rounds {@code bytes} up to the next multiple of 4096; rejects negative sizes. */
     public static long up(final long bytes) {

@@ -12,8 +12,7 @@ import com.dynatrace.hash4j.hashing.Hashing;
 public final class PrefixKeys {
     private static final Hasher128 XXH3 = Hashing.xxh3_128();
 
-    private PrefixKeys() {
-    }
+    private PrefixKeys() {}
 
     /**
      * Keys for every full block of {@code tokens}.

@@ -34,7 +34,7 @@ public final class IndexCodec {
     public static final byte COMMIT = 1;
     public static final byte EVICT = 2;
 
-    private IndexCodec() { }
+    private IndexCodec() {}
 
     /** A decoded record. */
     public sealed interface Record {
@@ -42,14 +42,14 @@ public final class IndexCodec {
     }
 
     /** A chunk became committed. */
-    public record Commit(long seq, IndexChunk chunk) implements Record { }
+    public record Commit(long seq, IndexChunk chunk) implements Record {}
 
     /** A committed chunk left the ring. */
-    public record Evict(long seq, long allocationId) implements Record { }
+    public record Evict(long seq, long allocationId) implements Record {}
 
     /** A decoded checkpoint header. */
     public record CheckpointHeader(long epoch, long checkpointSeq, long nextRecordSeq, long slotBytes, int slotCount,
-                                   int chunkCount, int bodyBytes, int crc) { }
+                                   int chunkCount, int bodyBytes, int crc) {}
 
     public static int chunkBytes(final int slotCount) {
         return CHUNK_FIXED_BYTES + slotCount * SLOT_BYTES;

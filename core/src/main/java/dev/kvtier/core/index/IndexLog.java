@@ -26,9 +26,15 @@ import java.util.function.Supplier;
  * written until a checkpoint, tried again on the next append or wait, succeeds.
  */
 public final class IndexLog {
-    private enum State { CLOSED, IDLE, WRITING, FLUSHING, CHECKPOINTING }
+    private enum State {
+        CLOSED,
+        IDLE,
+        WRITING,
+        FLUSHING,
+        CHECKPOINTING
+    }
 
-    private record Waiter(long seq, Consumer<Boolean> done) { }
+    private record Waiter(long seq, Consumer<Boolean> done) {}
 
     private final IndexLayout layout;
     private final long slotBytes;
@@ -72,8 +78,9 @@ public final class IndexLog {
      * Starts the log after {@link IndexOpener}: writes a checkpoint of the opened state (the recovered chunks, or
      * none) to the slot not holding {@code newestSlotOnDisk}, then calls {@code done} with whether it is durable.
      */
-    public void open(final long openEpoch, final long lastCheckpointSeq, final int newestSlotOnDisk, final long firstSeq,
-              final Consumer<Boolean> done) {
+    public void open(final long openEpoch, final long lastCheckpointSeq, final int newestSlotOnDisk,
+                     final long firstSeq,
+                     final Consumer<Boolean> done) {
         this.epoch = openEpoch;
         this.checkpointSeq = lastCheckpointSeq;
         this.newestSlot = newestSlotOnDisk;

@@ -28,7 +28,7 @@ import java.util.function.Consumer;
 public final class IndexOpener {
     /** What was found. {@code error} is non-null (one line) when the device cannot be used. */
     public record Opened(long epoch, long checkpointSeq, int newestSlot, long nextSeq, List<IndexChunk> chunks,
-                         boolean recovered, long records, long bytesRead, String error) { }
+                         boolean recovered, long records, long bytesRead, String error) {}
 
     private final IndexLayout layout;
     private final long slotBytes;
@@ -208,8 +208,8 @@ public final class IndexOpener {
             switch (r) {
                 case IndexCodec.Commit c -> {
                     final IndexChunk n = c.chunk();
-                    for (Map.Entry<Integer, IndexChunk> e = bySlot.lowerEntry(n.endSlot());
-                         e != null && e.getValue().endSlot() > n.startSlot(); e = bySlot.lowerEntry(n.endSlot())) {
+                    for (Map.Entry<Integer, IndexChunk> e = bySlot.lowerEntry(n.endSlot()); e != null
+                        && e.getValue().endSlot() > n.startSlot(); e = bySlot.lowerEntry(n.endSlot())) {
                         remove(e.getValue());
                     }
                     final IndexChunk sameKey = byKey.get(n.key());

@@ -17,5 +17,5 @@ public sealed interface AllocationResult {
     }
 
     /** No claim: another writer has the key, it is committed already, or it does not fit the ring. */
-    record Skipped(PrefixKey key, SkipReason reason) implements AllocationResult { }
+    record Skipped(PrefixKey key, SkipReason reason) implements AllocationResult {}
 }

@@ -29,7 +29,7 @@ public final class L2Directory {
     private final SlotRing ring;
     private final Map<PrefixKey, Chunk> index = new HashMap<>();
     private final EventSink sink;
-    private Listener listener = (ref, reason) -> { };
+    private Listener listener = (ref, reason) -> {};
     private IndexLog log;
     private long nextAllocationId = 1;
     private long lateCommits;

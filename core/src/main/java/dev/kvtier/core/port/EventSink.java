@@ -9,7 +9,7 @@ import dev.kvtier.core.event.CoreEvent;
 @FunctionalInterface
 public interface EventSink {
     /** A sink that drops everything. */
-    EventSink NONE = event -> { };
+    EventSink NONE = event -> {};
 
     /** Called synchronously, in the order the core acts. Must not call back into the core. */
     void emit(CoreEvent event);

@@ -11,8 +11,7 @@ import java.util.List;
  * the order sent.
  */
 public final class SpanCoalescer {
-    private SpanCoalescer() {
-    }
+    private SpanCoalescer() {}
 
     public static List<StoreSpan> shape(final List<SpanPiece> sent, final boolean coalesce) {
         final List<StoreSpan> out = new ArrayList<>();

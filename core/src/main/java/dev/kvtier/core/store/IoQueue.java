@@ -24,7 +24,7 @@ import java.util.function.LongConsumer;
  */
 final class IoQueue {
     /** An I/O of the index device; {@code done} gets the result. */
-    private record IndexTask(IoRequest request, LongConsumer done) { }
+    private record IndexTask(IoRequest request, LongConsumer done) {}
 
     private final int concurrentIos;
     private final Memory memory;

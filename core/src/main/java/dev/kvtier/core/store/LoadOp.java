@@ -57,7 +57,7 @@ final class LoadOp extends Op {
         }
     }
 
-    private record Span(long fileOffset, long lengthBytes, long destOffset) { }
+    private record Span(long fileOffset, long lengthBytes, long destOffset) {}
 
     private final TieredStore pump;
     private final EventSink sink;

@@ -11,5 +11,4 @@ package dev.kvtier.core.store;
  * @param unfinishedDeps earlier overlapping writes it still waits for
  */
 public record PendingWriteView(long batchId, long storeId, long fileOffset, long lengthBytes, String state,
-                               int unfinishedDeps) {
-}
+                               int unfinishedDeps) {}

@@ -110,8 +110,7 @@ final class StoreOp extends Op {
         }
         if (batch != null && batch.fileEnd() != span.fileOffset()) {
             sealBatch(SealReason.NOT_ADJACENT);
-        } else if (batch != null && batch.lengthBytes() + length
-            > Math.max(length, groupedWriteBatchBytes)) {
+        } else if (batch != null && batch.lengthBytes() + length > Math.max(length, groupedWriteBatchBytes)) {
             sealBatch(SealReason.SIZE);
         }
         final Slice slice = l1.reserve(length, () -> {

@@ -19,10 +19,15 @@ import java.util.List;
  * {@code unfinishedDeps} of an OPEN or SEALED batch. Loads and durable commits wait on a batch until it is DONE.
  */
 final class WriteBatch {
-    enum State { OPEN, SEALED, SUBMITTED, DONE }
+    enum State {
+        OPEN,
+        SEALED,
+        SUBMITTED,
+        DONE
+    }
 
     /** One piece: {@code lengthBytes} of {@code slice} at {@code sliceOffset} go to {@code fileOffset}. */
-    record Piece(Slice slice, long sliceOffset, long fileOffset, long lengthBytes) { }
+    record Piece(Slice slice, long sliceOffset, long fileOffset, long lengthBytes) {}
 
     final long id;
     final long storeId;

@@ -72,11 +72,11 @@ class CrashPropertyTest {
     }
 
     /** A key as the test knows it. */
-    private record Stored(String name, AllocationRef ref, byte[] bytes, int cycle) { }
+    private record Stored(String name, AllocationRef ref, byte[] bytes, int cycle) {}
 
-    private record LoadCheck(Stored key, CrashRig.Loaded loaded) { }
+    private record LoadCheck(Stored key, CrashRig.Loaded loaded) {}
 
-    private record PendingStore(Stored key, AtomicReference<StoreResult> result, boolean commit) { }
+    private record PendingStore(Stored key, AtomicReference<StoreResult> result, boolean commit) {}
 
     private static final class Run {
         final long seed;

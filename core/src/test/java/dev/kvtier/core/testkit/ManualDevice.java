@@ -35,7 +35,7 @@ public final class ManualDevice implements Device {
     private Consumer<IoCompletion> target;
 
     /** A write that is not yet durable: completed and waiting for a flush, or still in flight at the crash. */
-    public record WriteAtCrash(long offset, int blocks, boolean completed) { }
+    public record WriteAtCrash(long offset, int blocks, boolean completed) {}
 
     /** Decides which blocks of a write that was not durable at the crash reach the media. */
     @FunctionalInterface
@@ -48,7 +48,7 @@ public final class ManualDevice implements Device {
         boolean keep(WriteAtCrash write, int block);
     }
 
-    private record CachedWrite(long seq, long offset, byte[] bytes) { }
+    private record CachedWrite(long seq, long offset, byte[] bytes) {}
 
     public ManualDevice(final long capacityBytes) {
         this.disk = new byte[Math.toIntExact(capacityBytes)];

@@ -110,7 +110,7 @@ public final class Rig {
     }
 
     public void commit(final List<AllocationRef> refs) {
-        server.commit(refs, n -> { });
+        server.commit(refs, n -> {});
     }
 
     /** A completed load's destination and result. */

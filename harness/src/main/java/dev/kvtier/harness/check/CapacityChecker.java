@@ -56,13 +56,16 @@ public final class CapacityChecker implements Checker {
             case CoreEvent.Trimmed e -> {
                 lastTrimmedStore = e.storeId();
                 if (!(e.residentAfter() == resident)) {
-                    ctx.fail(Invariant.TRIM_BOUND, "core says resident " + e.residentAfter() + ", events say " + resident);
+                    ctx.fail(Invariant.TRIM_BOUND,
+                        "core says resident " + e.residentAfter() + ", events say " + resident);
                 }
                 if (!(e.residentAfter() <= e.targetBytes())) {
-                    ctx.fail(Invariant.TRIM_BOUND, "resident " + e.residentAfter() + " B > trim target " + e.targetBytes());
+                    ctx.fail(Invariant.TRIM_BOUND,
+                        "resident " + e.residentAfter() + " B > trim target " + e.targetBytes());
                 }
                 if (!(e.targetBytes() >= admission.saveTargetBytes())) {
-                    ctx.fail(Invariant.TRIM_BOUND, "trim target " + e.targetBytes() + " below saveTarget " + admission.saveTargetBytes());
+                    ctx.fail(Invariant.TRIM_BOUND,
+                        "trim target " + e.targetBytes() + " below saveTarget " + admission.saveTargetBytes());
                 }
             }
             default -> {

@@ -12,6 +12,5 @@ public interface Checker {
     void onEvent(CheckContext ctx, CoreEvent event);
 
     /** Checks what must hold at the end of a run (everything drained). */
-    default void atEnd(final CheckContext ctx) {
-    }
+    default void atEnd(final CheckContext ctx) {}
 }

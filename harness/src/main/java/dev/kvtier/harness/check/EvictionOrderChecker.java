@@ -101,7 +101,8 @@ public final class EvictionOrderChecker implements Checker {
             }
             final Shadow expected = s.headroom ? headroom.first() : normal.first();
             if (!(expected == s)) {
-                ctx.fail(Invariant.VICTIM_ORDER, "evicted entry at " + e.fileOffset() + " (" + e.reason() + ") but the policy's victim is the entry at " + expected.fileOffset);
+                ctx.fail(Invariant.VICTIM_ORDER, "evicted entry at " + e.fileOffset() + " (" + e.reason()
+                    + ") but the policy's victim is the entry at " + expected.fileOffset);
             }
         }
         classOf(s).remove(s);

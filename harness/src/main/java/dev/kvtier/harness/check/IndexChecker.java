@@ -47,14 +47,16 @@ public final class IndexChecker implements Checker {
             case CoreEvent.Committed e -> {
                 final Chunk c = byKey.get(e.key());
                 if (!(c != null && c.allocationId == e.allocationId())) {
-                    ctx.fail(Invariant.STALE_NOTHING, "committed allocation " + e.allocationId() + " of " + e.key() + " is not current");
+                    ctx.fail(Invariant.STALE_NOTHING,
+                        "committed allocation " + e.allocationId() + " of " + e.key() + " is not current");
                 }
                 c.committed = true;
             }
             case CoreEvent.LateCommit e -> {
                 final Chunk c = byKey.get(e.key());
                 if (!(c == null || c.allocationId != e.allocationId())) {
-                    ctx.fail(Invariant.STALE_NOTHING, "commit of current allocation " + e.allocationId() + " counted as late");
+                    ctx.fail(Invariant.STALE_NOTHING,
+                        "commit of current allocation " + e.allocationId() + " counted as late");
                 }
             }
             case CoreEvent.RingEvicted e -> evicted(ctx, e);
@@ -62,7 +64,8 @@ public final class IndexChecker implements Checker {
                 if (e.released()) {
                     final Chunk c = byKey.get(e.ref().key());
                     if (!(c != null && !c.committed && c.allocationId == e.ref().allocationId())) {
-                        ctx.fail(Invariant.STALE_NOTHING, "released claim " + e.ref() + " was not an uncommitted claim");
+                        ctx.fail(Invariant.STALE_NOTHING,
+                            "released claim " + e.ref() + " was not an uncommitted claim");
                     }
                     remove(c);
                 }
@@ -85,7 +88,8 @@ public final class IndexChecker implements Checker {
         }
         final Map.Entry<Integer, Chunk> below = bySlot.floorEntry(e.startSlot() + e.slotCount() - 1);
         if (!(below == null || below.getKey() + below.getValue().slotCount <= e.startSlot())) {
-            ctx.fail(Invariant.RING, "allocation at slot " + e.startSlot() + " overlaps live chunk at " + (below == null ? -1 : below.getKey()));
+            ctx.fail(Invariant.RING, "allocation at slot " + e.startSlot() + " overlaps live chunk at "
+                + (below == null ? -1 : below.getKey()));
         }
         if (!(e.startSlot() + e.slotCount() <= ctx.config().l2Slots())) {
             ctx.fail(Invariant.RING, "allocation past the ring's end");
@@ -103,7 +107,8 @@ public final class IndexChecker implements Checker {
         }
         if (e.reason() == RingEvictReason.SPACE || e.reason() == RingEvictReason.WRAP) {
             if (!(byAge.firstKey() == e.allocationId())) {
-                ctx.fail(Invariant.RING, "ring evicted allocation " + e.allocationId() + " but the oldest live one is " + byAge.firstKey());
+                ctx.fail(Invariant.RING,
+                    "ring evicted allocation " + e.allocationId() + " but the oldest live one is " + byAge.firstKey());
             }
         }
         remove(c);
@@ -119,7 +124,8 @@ public final class IndexChecker implements Checker {
             expected++;
         }
         if (!(expected == e.prefixLength())) {
-            ctx.fail(Invariant.LOOKUP_PREFIX, "lookup of " + e.keys().size() + " keys answered " + e.prefixLength() + ", the committed prefix of model " + e.modelId() + " is " + expected);
+            ctx.fail(Invariant.LOOKUP_PREFIX, "lookup of " + e.keys().size() + " keys answered " + e.prefixLength()
+                + ", the committed prefix of model " + e.modelId() + " is " + expected);
         }
     }
 

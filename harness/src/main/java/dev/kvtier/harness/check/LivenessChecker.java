@@ -50,7 +50,8 @@ public final class LivenessChecker implements Checker {
                     ctx.fail(Invariant.LIVENESS, "request " + e.requestId() + " finished twice or never" + " arrived");
                 }
                 if (at >= faultsUntilNs && ctx.timeNs() - at > boundNs) {
-                    ctx.fail(Invariant.LIVENESS, "request " + e.requestId() + " took " + (ctx.timeNs() - at) + " ns, bound " + boundNs);
+                    ctx.fail(Invariant.LIVENESS,
+                        "request " + e.requestId() + " took " + (ctx.timeNs() - at) + " ns, bound " + boundNs);
                 }
             }
             case CoreEvent.SaveQueued e -> saving.add(e.requestId());

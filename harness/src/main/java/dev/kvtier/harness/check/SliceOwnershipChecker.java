@@ -27,7 +27,7 @@ public final class SliceOwnershipChecker implements Checker {
         }
     }
 
-    private record Pending(long fileOffset, Slice slice) { }
+    private record Pending(long fileOffset, Slice slice) {}
 
     private final TreeMap<Long, Slice> live = new TreeMap<>();
     private final Map<Long, List<Pending>> unsealed = new HashMap<>();
@@ -55,7 +55,8 @@ public final class SliceOwnershipChecker implements Checker {
                 }
                 s.resident = false;
                 if (!(e.pendingWrite() == (s.writes > 0))) {
-                    ctx.fail(Invariant.SLICE_OWNERSHIP, "eviction at " + e.poolOffset() + " says pendingWrite=" + e.pendingWrite() + ", model says " + s.writes + " writes");
+                    ctx.fail(Invariant.SLICE_OWNERSHIP, "eviction at " + e.poolOffset() + " says pendingWrite="
+                        + e.pendingWrite() + ", model says " + s.writes + " writes");
                 }
             }
             case CoreEvent.BatchSealed e -> seal(e);
@@ -102,13 +103,15 @@ public final class SliceOwnershipChecker implements Checker {
     private void free(final CheckContext ctx, final CoreEvent.SliceFreed e) {
         final Slice s = live.get(e.poolOffset());
         if (!(s != null && s.lengthBytes == e.lengthBytes())) {
-            ctx.fail(Invariant.SLICE_OWNERSHIP, "freed [" + e.poolOffset() + ", +" + e.lengthBytes() + ") is not a live slice (double free?)");
+            ctx.fail(Invariant.SLICE_OWNERSHIP,
+                "freed [" + e.poolOffset() + ", +" + e.lengthBytes() + ") is not a live slice (double free?)");
         }
         if (!(!s.resident)) {
             ctx.fail(Invariant.SLICE_OWNERSHIP, "freed slice " + e.poolOffset() + " is still resident");
         }
         if (!(s.writes == 0)) {
-            ctx.fail(Invariant.SLICE_OWNERSHIP, "freed slice " + e.poolOffset() + " before its pending write completed");
+            ctx.fail(Invariant.SLICE_OWNERSHIP,
+                "freed slice " + e.poolOffset() + " before its pending write completed");
         }
         live.remove(e.poolOffset());
     }
@@ -117,7 +120,8 @@ public final class SliceOwnershipChecker implements Checker {
     public void atEnd(final CheckContext ctx) {
         for (final Slice s : live.values()) {
             if (!(s.resident)) {
-                ctx.fail(Invariant.SLICE_OWNERSHIP, "slice " + s.poolOffset + " is neither resident nor freed at the end (leaked)");
+                ctx.fail(Invariant.SLICE_OWNERSHIP,
+                    "slice " + s.poolOffset + " is neither resident nor freed at the end (leaked)");
             }
         }
     }

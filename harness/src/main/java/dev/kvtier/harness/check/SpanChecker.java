@@ -27,7 +27,7 @@ import java.util.Set;
  * Skips: the bytes themselves (invariant 12 checks them on load). Maps are used for point look-ups only.
  */
 public final class SpanChecker implements Checker {
-    private record Slot(long allocationId, long fileOffset) { }
+    private record Slot(long allocationId, long fileOffset) {}
 
     private final Map<Long, ArrayDeque<SpanPiece>> sent = new HashMap<>();
     private final Map<Long, Set<String>> rejected = new HashMap<>();
@@ -64,7 +64,8 @@ public final class SpanChecker implements Checker {
             case CoreEvent.RequestCommitted e -> {
                 final ArrayDeque<Slot> left = expectedSlots.remove(e.requestId());
                 if (!(left == null || left.isEmpty())) {
-                    ctx.fail(Invariant.STAGING, "request " + e.requestId() + " committed with " + (left == null ? 0 : left.size()) + " slots never staged");
+                    ctx.fail(Invariant.STAGING, "request " + e.requestId() + " committed with "
+                        + (left == null ? 0 : left.size()) + " slots never staged");
                 }
                 nextBatch.remove(e.requestId());
             }
@@ -88,7 +89,8 @@ public final class SpanChecker implements Checker {
     private void batchSent(final CheckContext ctx, final CoreEvent.BatchSent e) {
         final Integer next = nextBatch.get(e.requestId());
         if (!(next != null && next == e.batchIndex())) {
-            ctx.fail(Invariant.STAGING, "request " + e.requestId() + " sent batch " + e.batchIndex() + ", expected " + next);
+            ctx.fail(Invariant.STAGING,
+                "request " + e.requestId() + " sent batch " + e.batchIndex() + ", expected " + next);
         }
         nextBatch.put(e.requestId(), next + 1);
         storeToRequest.put(e.storeId(), e.requestId());
@@ -106,18 +108,22 @@ public final class SpanChecker implements Checker {
         final long base = src;
         for (final SpanPiece p : e.spans()) {
             if (!(p.srcOffset() == src)) {
-                ctx.fail(Invariant.STAGING, "store " + e.storeId() + " spans do not tile the batch at " + p.srcOffset());
+                ctx.fail(Invariant.STAGING,
+                    "store " + e.storeId() + " spans do not tile the batch at " + p.srcOffset());
             }
             for (long at = 0; at < p.lengthBytes(); at += slotBytes) {
                 final Slot want = expected.poll();
-                if (!(want != null && want.allocationId() == p.alloc().allocationId() && want.fileOffset() == p.fileOffset() + at)) {
-                    ctx.fail(Invariant.STAGING, "request " + request + " staged slot at file " + (p.fileOffset() + at) + " of allocation " + p.alloc().allocationId() + "; prefix order wants " + want);
+                if (!(want != null && want.allocationId() == p.alloc().allocationId()
+                    && want.fileOffset() == p.fileOffset() + at)) {
+                    ctx.fail(Invariant.STAGING, "request " + request + " staged slot at file " + (p.fileOffset() + at)
+                        + " of allocation " + p.alloc().allocationId() + "; prefix order wants " + want);
                 }
             }
             src += p.lengthBytes();
         }
         if (!((src - base) / slotBytes <= ctx.config().stagingBatchSlots())) {
-            ctx.fail(Invariant.STAGING, "batch of " + (src - base) / slotBytes + " slots exceeds " + ctx.config().stagingBatchSlots());
+            ctx.fail(Invariant.STAGING,
+                "batch of " + (src - base) / slotBytes + " slots exceeds " + ctx.config().stagingBatchSlots());
         }
     }
 
@@ -134,7 +140,8 @@ public final class SpanChecker implements Checker {
         final Invariant inv = coalesce ? Invariant.SPAN_COALESCE_ON : Invariant.SPAN_ORDER_OFF;
         final SpanPiece first = queue.poll();
         if (!(first != null && first.fileOffset() == e.fileOffset() && first.srcOffset() == e.srcOffset())) {
-            ctx.fail(inv, "store " + e.opId() + " inserted [file " + e.fileOffset() + ", src " + e.srcOffset() + "] but the next span sent is " + first);
+            ctx.fail(inv, "store " + e.opId() + " inserted [file " + e.fileOffset() + ", src " + e.srcOffset()
+                + "] but the next span sent is " + first);
         }
         long covered = first.lengthBytes();
         SpanPiece last = first;
@@ -142,14 +149,16 @@ public final class SpanChecker implements Checker {
         while (covered < e.lengthBytes() && coalesce) {
             final SpanPiece next = queue.poll();
             if (!(next != null && next.srcOffset() == last.srcEnd() && next.fileOffset() == last.fileEnd())) {
-                ctx.fail(inv, "entry at " + e.fileOffset() + " joins spans not contiguous in source and file: " + run + " then " + next);
+                ctx.fail(inv, "entry at " + e.fileOffset() + " joins spans not contiguous in source and file: " + run
+                    + " then " + next);
             }
             run.add(next);
             covered += next.lengthBytes();
             last = next;
         }
         if (!(covered == e.lengthBytes())) {
-            ctx.fail(inv, "entry at " + e.fileOffset() + " of " + e.lengthBytes() + " B does not match the spans sent (" + covered + " B): " + run);
+            ctx.fail(inv, "entry at " + e.fileOffset() + " of " + e.lengthBytes() + " B does not match the spans sent ("
+                + covered + " B): " + run);
         }
     }
 
@@ -170,7 +179,8 @@ public final class SpanChecker implements Checker {
         }
         for (final SpanPiece p : queue) {
             if (!(skip != null && skip.contains(pieceId(p)))) {
-                ctx.fail(Invariant.SPAN_ORDER_OFF, "store " + storeId + " completed without admitting or rejecting span " + p);
+                ctx.fail(Invariant.SPAN_ORDER_OFF,
+                    "store " + storeId + " completed without admitting or rejecting span " + p);
             }
         }
     }

@@ -29,7 +29,10 @@ public final class StructureChecker implements Checker {
             case CoreEvent.EntryInserted e -> {
                 final Map.Entry<Long, Long> below = entries.floorEntry(e.fileOffset() + e.lengthBytes() - 1);
                 if (!(below == null || below.getKey() + below.getValue() <= e.fileOffset())) {
-                    ctx.fail(Invariant.ENTRIES_DISJOINT, "entry [" + e.fileOffset() + ", +" + e.lengthBytes() + ") overlaps resident [" + (below == null ? 0 : below.getKey()) + ", +" + (below == null ? 0 : below.getValue()) + ")");
+                    ctx.fail(Invariant.ENTRIES_DISJOINT,
+                        "entry [" + e.fileOffset() + ", +" + e.lengthBytes() + ") overlaps resident ["
+                            + (below == null ? 0 : below.getKey()) + ", +" + (below == null ? 0 : below.getValue())
+                            + ")");
                 }
                 entries.put(e.fileOffset(), e.lengthBytes());
                 resident += e.lengthBytes();
@@ -37,7 +40,8 @@ public final class StructureChecker implements Checker {
             case CoreEvent.EntryEvicted e -> {
                 final Long len = entries.remove(e.fileOffset());
                 if (!(len != null && len == e.lengthBytes())) {
-                    ctx.fail(Invariant.ENTRIES_DISJOINT, "evicted [" + e.fileOffset() + ", +" + e.lengthBytes() + ") is not a resident entry");
+                    ctx.fail(Invariant.ENTRIES_DISJOINT,
+                        "evicted [" + e.fileOffset() + ", +" + e.lengthBytes() + ") is not a resident entry");
                 }
                 resident -= e.lengthBytes();
             }
@@ -46,10 +50,12 @@ public final class StructureChecker implements Checker {
             }
         }
         if (!(coreEntries.getAsLong() == entries.size())) {
-            ctx.fail(Invariant.ENTRIES_DISJOINT, "core index holds " + coreEntries.getAsLong() + " entries, " + entries.size() + " are resident");
+            ctx.fail(Invariant.ENTRIES_DISJOINT,
+                "core index holds " + coreEntries.getAsLong() + " entries, " + entries.size() + " are resident");
         }
         if (!(coreResident.getAsLong() == resident)) {
-            ctx.fail(Invariant.ENTRIES_DISJOINT, "core says " + coreResident.getAsLong() + " B resident, events say " + resident);
+            ctx.fail(Invariant.ENTRIES_DISJOINT,
+                "core says " + coreResident.getAsLong() + " B resident, events say " + resident);
         }
     }
 

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * run as a bug).
  */
 public final class WriteOrderChecker implements Checker {
-    private record Batch(long id, long fileOffset, long lengthBytes) { }
+    private record Batch(long id, long fileOffset, long lengthBytes) {}
 
     private final TreeMap<Long, List<Batch>> unfinished = new TreeMap<>();
     private long maxLength;

@@ -74,7 +74,7 @@ public final class RunRecorder implements WorkloadDriver.Observer {
     }
 
     /** Extra figures that only the runner knows. */
-    public record Extras(long serverBusyNanos, long injectedIoErrors, long writeErrors) { }
+    public record Extras(long serverBusyNanos, long injectedIoErrors, long writeErrors) {}
 
     /**
      * The report of a run: identity, the digest's figures, the metrics and what was recorded here; {@code nanos} is

@@ -23,7 +23,7 @@ public record RunReport(String scenario, RunMode mode, long seed, long events, l
                         int invariantViolations, String violation, Metrics metrics, List<Phase> phases) {
 
     /** One phase's duration. */
-    public record Phase(String name, long startNanos, long endNanos, long durationNanos) { }
+    public record Phase(String name, long startNanos, long endNanos, long durationNanos) {}
 
     /** The metrics block. */
     public record Metrics(long storedBytes, long loadedBytes, double l1HitRatio, long l2Reads, long l2Writes,

@@ -87,7 +87,7 @@ public final class WorkloadDriver {
     /** The parts a driver is wired to; built by a composition root. */
     public record Wiring(Scheduler loop, Consumer<Runnable> serverInputs, Clock serverClock, KvServer server,
                          KvClient client, Stamping stamping, MemoryRegion gpu, Entropy entropy, EventSink sink,
-                         Observer observer) { }
+                         Observer observer) {}
 
     public WorkloadDriver(final WorkloadSpec spec, final Wiring w) {
         this.spec = spec;

@@ -58,7 +58,7 @@ import static dev.kvtier.journal.codec.EventLayout.*;
  */
 public final class EventFields {
 
-    private EventFields() { }
+    private EventFields() {}
 
     /** Visits {@code event}'s tag and every field, in canonical order. */
     public static void visit(final CoreEvent event, final FieldVisitor v) {

@@ -111,7 +111,7 @@ public final class EventLayout {
     /** The longest varint encoding of a long, in bytes. */
     public static final int VARLONG_BYTES_MAX = 10;
 
-    private EventLayout() { }
+    private EventLayout() {}
 
     /** The tag of the record named {@code typeName}, or -1. */
     public static int tagOf(final String typeName) {
@@ -129,7 +129,8 @@ public final class EventLayout {
     /** Checks that an encoded event of {@code lengthBytes} is within the limit; returns it. */
     public static int checkEventLength(final int lengthBytes) throws EventFormatException {
         if (lengthBytes < 1 || lengthBytes > MAX_EVENT_BYTES) {
-            throw new EventFormatException("bad event length " + lengthBytes + " (expected 1.." + MAX_EVENT_BYTES + ")");
+            throw new EventFormatException(
+                "bad event length " + lengthBytes + " (expected 1.." + MAX_EVENT_BYTES + ")");
         }
         return lengthBytes;
     }

@@ -21,7 +21,7 @@ public final class JournalDump {
     /** Exit code: a bad journal or a bad argument; one line on {@code err}. */
     public static final int BAD = 2;
 
-    private JournalDump() { }
+    private JournalDump() {}
 
     /**
      * Prints events with {@code from <= seq <= to} whose record name is in {@code types} (all when empty) to

@@ -16,7 +16,7 @@ final class ChronicleSupport {
         System.setProperty("chronicle.analytics.disable", "true");
     }
 
-    private ChronicleSupport() { }
+    private ChronicleSupport() {}
 
     /** Opens the journal queue in {@code dir}, for appending or read-only. */
     static SingleChronicleQueue open(final Path dir, final boolean readOnly) {

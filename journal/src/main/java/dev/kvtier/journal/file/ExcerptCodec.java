@@ -84,8 +84,7 @@ final class ExcerptCodec {
     }
 
     /** Decodes the body of a HEADER excerpt whose magic, version and CRC were checked. */
-    JournalHeader decodeHeader(final byte[] excerpt, final int length, final int version)
-        throws EventFormatException {
+    JournalHeader decodeHeader(final byte[] excerpt, final int length, final int version) throws EventFormatException {
         final EventCursor c = cursor.wrap(excerpt, HEADER_VERSION_OFFSET + 2,
             length - HEADER_VERSION_OFFSET - 2 - CRC_BYTES);
         final String scenario = c.text(HEADER_TEXT_BYTES_MAX);

@@ -78,7 +78,7 @@ public final class ExcerptLayout {
         }
     }
 
-    private ExcerptLayout() { }
+    private ExcerptLayout() {}
 
     /** Checks an excerpt's length against the format's limits; returns it. */
     public static int checkExcerptLength(final long lengthBytes) {

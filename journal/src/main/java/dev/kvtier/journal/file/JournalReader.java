@@ -53,8 +53,8 @@ public final class JournalReader implements AutoCloseable {
     private long lastTimeNs = Long.MIN_VALUE;
     private boolean ended;
 
-    private JournalReader(final Path dir, final JournalSeal seal, final SingleChronicleQueue queue)
-        throws JournalException {
+    private JournalReader(final Path dir, final JournalSeal seal,
+                          final SingleChronicleQueue queue) throws JournalException {
         this.dir = dir;
         this.seal = seal;
         this.queue = queue;

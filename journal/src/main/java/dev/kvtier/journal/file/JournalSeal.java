@@ -66,13 +66,15 @@ record JournalSeal(long eventCount, SortedMap<String, Long> fileSizes) {
         final Path file = dir.resolve(FILE_NAME);
         final long size = Files.size(file);
         if (size < COUNT_OFFSET + 6 || size > SEAL_BYTES_MAX) {
-            throw new JournalException(Problem.CORRUPTED, dir, SealLayout.FILE_NAME + ": " + "seal of " + size + " bytes");
+            throw new JournalException(Problem.CORRUPTED, dir,
+                SealLayout.FILE_NAME + ": " + "seal of " + size + " bytes");
         }
         final byte[] bytes = Files.readAllBytes(file);
         final EventCursor c = new EventCursor().wrap(bytes, 0, bytes.length - 4);
         try {
             if (c.intLe() != MAGIC) {
-                throw new JournalException(Problem.CORRUPTED, dir, SealLayout.FILE_NAME + ": " + "seal does not start with KVTS");
+                throw new JournalException(Problem.CORRUPTED, dir,
+                    SealLayout.FILE_NAME + ": " + "seal does not start with KVTS");
             }
             final int version = c.u8() | c.u8() << 8;
             if (version > ExcerptLayout.FORMAT_VERSION) {
@@ -82,11 +84,13 @@ record JournalSeal(long eventCount, SortedMap<String, Long> fileSizes) {
             final CRC32C crc = new CRC32C();
             crc.update(bytes, 0, bytes.length - 4);
             if ((int) crc.getValue() != new EventCursor().wrap(bytes, bytes.length - 4, 4).intLe()) {
-                throw new JournalException(Problem.CORRUPTED, dir, SealLayout.FILE_NAME + ": " + "seal checksum mismatch");
+                throw new JournalException(Problem.CORRUPTED, dir,
+                    SealLayout.FILE_NAME + ": " + "seal checksum mismatch");
             }
             return decode(c);
         } catch (final EventFormatException e) {
-            throw new JournalException(Problem.CORRUPTED, dir, SealLayout.FILE_NAME + ": " + "seal does not decode: " + e.getMessage());
+            throw new JournalException(Problem.CORRUPTED, dir,
+                SealLayout.FILE_NAME + ": " + "seal does not decode: " + e.getMessage());
         }
     }
 

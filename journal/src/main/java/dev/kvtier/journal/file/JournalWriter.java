@@ -55,8 +55,8 @@ public final class JournalWriter implements EventSink, AutoCloseable {
      * As above, on a disk that holds at most {@code maxBytes} of excerpts (a full disk, injected): events that would
      * not leave room for the end record are not written.
      */
-    public JournalWriter(final Path dir, final JournalHeader header, final Clock clock, final long maxBytes)
-        throws JournalException {
+    public JournalWriter(final Path dir, final JournalHeader header, final Clock clock,
+                         final long maxBytes) throws JournalException {
         this.dir = dir;
         this.clock = clock;
         this.maxBytes = maxBytes;

@@ -31,7 +31,7 @@ public final class SealLayout {
     /** The longest file name. */
     public static final int NAME_BYTES_MAX = 255;
 
-    private SealLayout() { }
+    private SealLayout() {}
 
     /** True for a file name the seal covers (a Chronicle queue or table file). */
     public static boolean isQueueFile(final String name) {

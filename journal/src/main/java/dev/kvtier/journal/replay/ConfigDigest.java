@@ -13,8 +13,7 @@ import java.util.SortedMap;
  * they agree.
  */
 public final class ConfigDigest {
-    private ConfigDigest() {
-    }
+    private ConfigDigest() {}
 
     /** The digest of {@code knobs} (sorted by name, as a {@link SortedMap} iterates). */
     public static String of(final SortedMap<String, String> knobs) {

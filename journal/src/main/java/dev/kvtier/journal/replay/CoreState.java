@@ -19,8 +19,7 @@ public final class CoreState {
     /** Lines shown per list; the rest are counted. */
     public static final int LINES_MAX = 200;
 
-    private CoreState() {
-    }
+    private CoreState() {}
 
     /** The state of {@code server} after recorded event {@code lastSequence}. */
     public static String describe(final KvServer server, final ReplayDevice device, final long lastSequence) {

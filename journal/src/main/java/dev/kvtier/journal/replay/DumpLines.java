@@ -13,8 +13,7 @@ final class DumpLines {
     /** Characters kept on each side of the first difference. */
     private static final int WINDOW_CHARS = 90;
 
-    private DumpLines() {
-    }
+    private DumpLines() {}
 
     /** {@code line}, cut to {@link #LINE_CHARS_MAX} with the number of characters left out. */
     static String cut(final String line) {

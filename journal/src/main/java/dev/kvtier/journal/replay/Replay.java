@@ -27,8 +27,7 @@ public final class Replay {
     /** The client's first store id when the journal holds no store to derive it from (the simulator's). */
     public static final long DEFAULT_STORE_ID_BASE = 1L << 50;
 
-    private Replay() {
-    }
+    private Replay() {}
 
     /**
      * Replays the journal in {@code dir} to the end, or to the step holding event {@code untilSequence}

@@ -17,12 +17,10 @@ public final class ReplayConfig {
     /** The prefix of the core's knobs in a header. */
     public static final String PREFIX = "core.";
 
-    private ReplayConfig() {
-    }
+    private ReplayConfig() {}
 
     /** The configuration recorded in {@code knobs} of the journal at {@code dir}. */
-    public static CoreConfig fromKnobs(final Path dir, final SortedMap<String, String> knobs)
-        throws JournalException {
+    public static CoreConfig fromKnobs(final Path dir, final SortedMap<String, String> knobs) throws JournalException {
         final Knobs k = new Knobs(dir, knobs);
         try {
             return CoreConfig.builder(k.longOf("slotBytes"))

@@ -49,7 +49,7 @@ public sealed interface ReplayOutcome {
      * @param lastSequence  the last recorded event replayed (the end of the step that holds the one asked for)
      * @param state         the fresh core's state at that point, several lines
      */
-    record Stopped(long untilSequence, long lastSequence, String state) implements ReplayOutcome { }
+    record Stopped(long untilSequence, long lastSequence, String state) implements ReplayOutcome {}
 
     /**
      * The fresh core threw while it was fed a recorded input: a bug in the core or in replay.
@@ -58,5 +58,5 @@ public sealed interface ReplayOutcome {
      * @param input    the input, one dump line
      * @param error    the exception, one line
      */
-    record Crashed(long sequence, String input, String error) implements ReplayOutcome { }
+    record Crashed(long sequence, String input, String error) implements ReplayOutcome {}
 }

@@ -201,8 +201,7 @@ public final class Replayer {
     private void feedNested() {
         for (JournalEntry next = nextComparable(); next != null && next.event() instanceof Input input
             && !(input instanceof IoCompleted) && !(input instanceof IndexIoCompleted)
-            && next.sequence() > lastDriven.sequence();
-             next = nextComparable()) {
+            && next.sequence() > lastDriven.sequence(); next = nextComparable()) {
             drive(next, input);
         }
     }

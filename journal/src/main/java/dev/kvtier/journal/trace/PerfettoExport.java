@@ -140,6 +140,7 @@ public final class PerfettoExport implements AutoCloseable {
             case CoreEvent.IndexFailed x -> instant(PID_CORE, TID_RING, t, "IndexFailed", "result", x.result());
             case CoreEvent.CommitRefused x -> instant(PID_CORE, TID_RING, t, "CommitRefused", "allocationId",
                 x.allocationId());
+            // @formatter:off (the formatter cannot wrap a list of case patterns)
             case CoreEvent.Lookup _, CoreEvent.AllocateRequested _, CoreEvent.Allocated _,
                 CoreEvent.AllocationSkipped _, CoreEvent.ClaimReleased _, CoreEvent.CommitRequested _,
                 CoreEvent.LateCommit _, CoreEvent.StoreSent _, CoreEvent.StoreReceived _, CoreEvent.SpanRejected _,
@@ -150,6 +151,7 @@ public final class PerfettoExport implements AutoCloseable {
                 CoreEvent.Drained _, CoreEvent.PhaseStarted _, CoreEvent.IndexOpenRequested _,
                 CoreEvent.IndexIoSubmitted _, CoreEvent.IndexIoCompleted _, CoreEvent.CommitPending _,
                 CoreEvent.ChunkRecovered _, CoreEvent.ShutdownRequested _, CoreEvent.ShutdownCompleted _ -> { }
+            // @formatter:on
         }
     }
 

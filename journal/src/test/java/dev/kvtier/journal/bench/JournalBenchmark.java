@@ -27,7 +27,7 @@ import java.util.stream.Stream;
 public final class JournalBenchmark {
     private static final int ROUNDS = 3;
 
-    private JournalBenchmark() { }
+    private JournalBenchmark() {}
 
     public static void main(final String[] args) throws Exception {
         final int target = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;

@@ -44,8 +44,8 @@ class JournalFileTest {
         return events;
     }
 
-    static String write(final Path dir, final JournalHeader header, final List<CoreEvent> events)
-        throws JournalException {
+    static String write(final Path dir, final JournalHeader header,
+                        final List<CoreEvent> events) throws JournalException {
         final ManualClock clock = new ManualClock();
         clock.advance(1_000_000);
         final JournalWriter writer = new JournalWriter(dir, header, clock);
@@ -215,7 +215,8 @@ class JournalFileTest {
         final JournalHeader newer = new JournalHeader(ExcerptLayout.FORMAT_VERSION + 1, current.scenario(),
             current.seed(), current.knobs(), current.configDigest(), current.codeVersion(), current.mode());
         write(dir, newer, events(10));
-        assertTrue(expect(Problem.NEWER_VERSION, dir).getMessage().contains("version " + (ExcerptLayout.FORMAT_VERSION + 1)));
+        assertTrue(
+            expect(Problem.NEWER_VERSION, dir).getMessage().contains("version " + (ExcerptLayout.FORMAT_VERSION + 1)));
     }
 
     @Test
@@ -302,8 +303,7 @@ class JournalFileTest {
         try (RandomAccessFile file = new RandomAccessFile(dir.resolve(ExcerptLayout.DATA_FILE).toFile(), "r")) {
             file.readFully(head);
         }
-        outer:
-        for (int i = 0; i + needle.length <= head.length; i++) {
+        outer : for (int i = 0; i + needle.length <= head.length; i++) {
             for (int j = 0; j < needle.length; j++) {
                 if (head[i + j] != needle[j]) {
                     continue outer;

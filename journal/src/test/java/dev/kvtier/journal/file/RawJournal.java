@@ -11,11 +11,11 @@ import net.openhft.chronicle.wire.DocumentContext;
 
 /** Writes a sealed journal from raw excerpts, to build bad journals a {@link JournalWriter} never writes. */
 final class RawJournal {
-    private RawJournal() { }
+    private RawJournal() {}
 
     /** A sealed journal of {@code header}, the given event excerpts, and an end record counting {@code count}. */
-    static Path write(final Path dir, final JournalHeader header, final List<byte[]> events, final long count)
-        throws Exception {
+    static Path write(final Path dir, final JournalHeader header, final List<byte[]> events,
+                      final long count) throws Exception {
         Files.createDirectories(dir);
         final ExcerptCodec codec = new ExcerptCodec();
         final EventBuffer buffer = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);

@@ -14,7 +14,7 @@ public final class EventSamples {
     /** One mebibyte. */
     public static final long MIB = 1L << 20;
 
-    private EventSamples() { }
+    private EventSamples() {}
 
     /** A key whose halves are spread from {@code n}. */
     public static PrefixKey key(final long n) {
@@ -88,7 +88,6 @@ public final class EventSamples {
             new CoreEvent.CommitRefused(1153L, new PrefixKey(0x1234_5678_9abc_def0L, -7L), 1154L),
             new CoreEvent.ChunkRecovered(new PrefixKey(-1L, 42L), 7, 1155L, 4550, 1),
             new CoreEvent.ShutdownRequested(),
-            new CoreEvent.ShutdownCompleted(true)
-        );
+            new CoreEvent.ShutdownCompleted(true));
     }
 }

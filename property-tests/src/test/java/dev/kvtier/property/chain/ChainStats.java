@@ -16,8 +16,22 @@ import net.jqwik.api.lifecycle.PropertyLifecycleContext;
 public final class ChainStats implements AroundPropertyHook {
     /** The counters, by index into one array. */
     enum Counter {
-        CHAINS, ACTIONS, CRASHES, DATA_EIO, INDEX_EIO, INDEX_ENOSPC, CORRUPTIONS, PAGES_WRITTEN, PAGES_LOST,
-        PAGES_TORN, RECOVERED_CHUNKS, SURVIVORS_CHECKED, SURVIVORS_LOADED, DURABLE_CHAINS, VIOLATIONS, CHECKPOINTS,
+        CHAINS,
+        ACTIONS,
+        CRASHES,
+        DATA_EIO,
+        INDEX_EIO,
+        INDEX_ENOSPC,
+        CORRUPTIONS,
+        PAGES_WRITTEN,
+        PAGES_LOST,
+        PAGES_TORN,
+        RECOVERED_CHUNKS,
+        SURVIVORS_CHECKED,
+        SURVIVORS_LOADED,
+        DURABLE_CHAINS,
+        VIOLATIONS,
+        CHECKPOINTS,
         CRASHES_MID_CHECKPOINT
     }
 

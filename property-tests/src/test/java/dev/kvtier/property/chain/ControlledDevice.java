@@ -42,10 +42,10 @@ final class ControlledDevice<C> implements Device {
     static final int MAX_PENDING_WRITES = 1 << 16;
 
     /** An I/O in flight: its request, its submission number and, for a FLUSH, the completions it covers. */
-    private record InFlight(IoRequest request, long seq, long flushMark) { }
+    private record InFlight(IoRequest request, long seq, long flushMark) {}
 
     /** A completed write not yet covered by a completed FLUSH. */
-    private record Unflushed<T>(long seq, long fileOffset, long lengthBytes, T content, long completion) { }
+    private record Unflushed<T>(long seq, long fileOffset, long lengthBytes, T content, long completion) {}
 
     private final String name;
     private final long capacityBytes;

@@ -78,7 +78,8 @@ class CoreChainProperties {
      */
     @Property(tries = 1000)
     void invariantsHoldWhenARequestExceedsTheRing(@ForAll("chains") final List<Step> chain,
-            @ForAll("swarmWithRequestsLargerThanTheRing") final Knobs knobs, final Footnotes footnotes) {
+                                                  @ForAll("swarmWithRequestsLargerThanTheRing") final Knobs knobs,
+                                                  final Footnotes footnotes) {
         runChecked(new CoreHarness(knobs), chain, footnotes);
     }
 
@@ -94,7 +95,8 @@ class CoreChainProperties {
      */
     @Property(tries = 2000)
     void crashesNeverLoseDurableCommitsNorServeWrongBytes(@ForAll("chains") final List<Step> chain,
-            @ForAll("swarmThatCrashes") final Knobs knobs, final Footnotes footnotes) {
+                                                          @ForAll("swarmThatCrashes") final Knobs knobs,
+                                                          final Footnotes footnotes) {
         runChecked(new CoreHarness(knobs), chain, footnotes);
     }
 

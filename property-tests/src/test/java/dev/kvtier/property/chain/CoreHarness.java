@@ -81,12 +81,12 @@ final class CoreHarness {
     }
 
     /** An event and the virtual time it was emitted at. */
-    record Recorded(long timeNs, CoreEvent event) { }
+    record Recorded(long timeNs, CoreEvent event) {}
 
     /** Claims of one allocation request not yet saved or released. */
-    record Claims(long requestId, List<AllocationRef> refs) { }
+    record Claims(long requestId, List<AllocationRef> refs) {}
 
-    private record PendingLoad(long loadId, List<LoadRange> ranges) { }
+    private record PendingLoad(long loadId, List<LoadRange> ranges) {}
 
     final Knobs knobs;
     final CoreConfig config;
@@ -131,9 +131,10 @@ final class CoreHarness {
         this.config = knobs.config();
         this.variant = variant;
         this.devices = new ChainDevices(new ControlledDevice<>("data", config.l2Bytes(),
-            new ProvenanceMedium(config.l2Bytes())), new ControlledDevice<>("index",
-            KvServer.indexLayout(config).deviceBytes(), new ByteMedium(memory,
-            KvServer.indexLayout(config).deviceBytes())));
+            new ProvenanceMedium(config.l2Bytes())),
+            new ControlledDevice<>("index",
+                KvServer.indexLayout(config).deviceBytes(), new ByteMedium(memory,
+                    KvServer.indexLayout(config).deviceBytes())));
         if (variant == Variant.FLUSH_PERSISTS_NOTHING) {
             devices.data.lieAboutFlush();
             devices.index.lieAboutFlush();
@@ -485,8 +486,8 @@ final class CoreHarness {
             final long firstKey = nextChurnKey;
             final SaveListener quiet = quietListener();
             int requests = 0;
-            while (nextChurnKey - firstKey < keys || midCheckpoint && !checkpointing && nextChurnKey - firstKey
-                < 2 * keys) {
+            while (nextChurnKey - firstKey < keys
+                || midCheckpoint && !checkpointing && nextChurnKey - firstKey < 2 * keys) {
                 churnRequest(perRequest, quiet);
                 requests++;
             }
@@ -911,7 +912,7 @@ final class CoreHarness {
                         + result.loadId() + " of " + label(r.alloc().key()) + " (allocation "
                         + r.alloc().allocationId() + ", slot " + j + ") returned bytes that are not the key's, first"
                         + " at byte " + (bad - at) + " of the slot" + (durability.crashes() > 0 ? ", after crash "
-                        + durability.crashes() : ""));
+                            + durability.crashes() : ""));
                 }
             }
         }

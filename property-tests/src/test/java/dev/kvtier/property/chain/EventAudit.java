@@ -12,8 +12,7 @@ import java.util.List;
  * audit compares one call's return value with the events it emitted.
  */
 final class EventAudit {
-    private EventAudit() {
-    }
+    private EventAudit() {}
 
     /** The last event is the Lookup of these keys, answered with this prefix length. */
     static void lookup(final List<CoreHarness.Recorded> recorded, final int modelId, final List<PrefixKey> keys,
@@ -29,7 +28,8 @@ final class EventAudit {
     static void allocate(final List<CoreHarness.Recorded> recorded, final long request, final int modelId,
                          final List<PrefixKey> keys, final List<AllocationResult> results) {
         int i = recorded.size() - 1;
-        while (i >= 0 && !(recorded.get(i).event() instanceof CoreEvent.AllocateRequested a && a.requestId() == request)) {
+        while (i >= 0
+            && !(recorded.get(i).event() instanceof CoreEvent.AllocateRequested a && a.requestId() == request)) {
             i--;
         }
         if (i < 0) {
@@ -51,7 +51,8 @@ final class EventAudit {
             }
         }
         if (r != results.size()) {
-            throw new AssertionError("allocate req" + request + " returned " + results.size() + " results, emitted " + r);
+            throw new AssertionError(
+                "allocate req" + request + " returned " + results.size() + " results, emitted " + r);
         }
     }
 

@@ -17,8 +17,7 @@ final class FailureJournal {
     /** Where journals of failing chains go, relative to the module. */
     static final Path ROOT = Path.of("target", "failing-journals");
 
-    private FailureJournal() {
-    }
+    private FailureJournal() {}
 
     /** Writes the journal; returns its directory. */
     static Path write(final CoreHarness harness, final String property, final String seed) throws Exception {

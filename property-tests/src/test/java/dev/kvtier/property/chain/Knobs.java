@@ -73,28 +73,28 @@ record Knobs(int slotPages, int l1Slots, int l1ExtraPages, int l2Slots, int head
     /** The swarm: every knob independent. */
     static Arbitrary<Knobs> swarm() {
         return Combinators.combine(List.of(
-            Arbitraries.of(1, 1, 2, 4, 16),                 // slotPages
-            Arbitraries.integers().between(1, 24),          // l1Slots
-            Arbitraries.of(0, 0, 0, 1),                     // l1ExtraPages
-            Arbitraries.integers().between(2, 100),         // l2Slots
-            Arbitraries.integers().between(1, 40),          // headroomRatio
-            Arbitraries.integers().between(0, 1),           // coalesce
-            Arbitraries.integers().between(1, 8),           // writeBatchSlots
-            Arbitraries.integers().between(1, 8),           // concurrentIos
-            Arbitraries.integers().between(1, 8),           // readBatchMax
-            Arbitraries.integers().between(1, 8),           // readSlots
-            Arbitraries.integers().between(1, 8),           // stagingSlots
-            Arbitraries.integers().between(1, 3),           // stagingBatches
-            Arbitraries.integers().between(0, 1),           // prefixLru
-            Arbitraries.of(1, 1, 1, 2),                     // slotsPerKey
-            Arbitraries.of(0, 0, 0, 1),                     // faults
-            Arbitraries.of(0, 0, 0, 1),                     // inOrderDevice
-            Arbitraries.integers().between(1, 5),           // prompts
-            Arbitraries.integers().between(1, 8),           // promptBlocks
-            Arbitraries.integers().between(0, 2),           // sharedBlocks
-            Arbitraries.integers().between(0, 1),           // durable
-            Arbitraries.integers().between(0, 1),           // crashes
-            Arbitraries.of(0, 0, 0, 1)))                    // corruption
+            Arbitraries.of(1, 1, 2, 4, 16), // slotPages
+            Arbitraries.integers().between(1, 24), // l1Slots
+            Arbitraries.of(0, 0, 0, 1), // l1ExtraPages
+            Arbitraries.integers().between(2, 100), // l2Slots
+            Arbitraries.integers().between(1, 40), // headroomRatio
+            Arbitraries.integers().between(0, 1), // coalesce
+            Arbitraries.integers().between(1, 8), // writeBatchSlots
+            Arbitraries.integers().between(1, 8), // concurrentIos
+            Arbitraries.integers().between(1, 8), // readBatchMax
+            Arbitraries.integers().between(1, 8), // readSlots
+            Arbitraries.integers().between(1, 8), // stagingSlots
+            Arbitraries.integers().between(1, 3), // stagingBatches
+            Arbitraries.integers().between(0, 1), // prefixLru
+            Arbitraries.of(1, 1, 1, 2), // slotsPerKey
+            Arbitraries.of(0, 0, 0, 1), // faults
+            Arbitraries.of(0, 0, 0, 1), // inOrderDevice
+            Arbitraries.integers().between(1, 5), // prompts
+            Arbitraries.integers().between(1, 8), // promptBlocks
+            Arbitraries.integers().between(0, 2), // sharedBlocks
+            Arbitraries.integers().between(0, 1), // durable
+            Arbitraries.integers().between(0, 1), // crashes
+            Arbitraries.of(0, 0, 0, 1))) // corruption
             .as(Knobs::of);
     }
 

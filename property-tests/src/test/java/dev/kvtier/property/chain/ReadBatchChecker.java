@@ -61,7 +61,8 @@ final class ReadBatchChecker implements Checker {
                 + "than readBatchMax " + c.readBatchMax() + " (a batch starts when the previous one has landed)");
         }
         if (load.batchBytes > Math.min(c.l1Bytes(), c.l1PoolBytes())) {
-            ctx.fail(Invariant.LIVENESS, "load " + e.opId() + " read batch holds " + load.batchBytes + " B, more than L1");
+            ctx.fail(Invariant.LIVENESS,
+                "load " + e.opId() + " read batch holds " + load.batchBytes + " B, more than L1");
         }
     }
 

@@ -78,7 +78,8 @@ class L1PoolProperties {
      */
     @Property(tries = 1000)
     void leasesAreFirstFitAlignedDisjointAndFreesCoalesce(@ForAll @IntRange(min = 1, max = 48) final int pages,
-            @ForAll @Size(max = 80) final List<@IntRange(min = -1000, max = 80_000) Integer> ops) {
+                                                          @ForAll @Size(max = 80) final List<@IntRange(min = -1000,
+                                                              max = 80_000) Integer> ops) {
         final L1Pool pool = new L1Pool(pages * PAGE);
         final Model model = new Model(pages);
         for (final int op : ops) {

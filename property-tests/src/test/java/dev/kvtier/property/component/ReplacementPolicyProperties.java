@@ -69,9 +69,11 @@ class ReplacementPolicyProperties {
         Entry victim() {
             final Comparator<ModelEntry> lru = Comparator.comparingLong(m -> m.sequence);
             final Comparator<ModelEntry> order = prefixAware
-                ? Comparator.<ModelEntry>comparingLong(m -> m.epoch).thenComparingInt(m -> -m.prefixIndex).thenComparing(lru)
+                ? Comparator.<ModelEntry>comparingLong(m -> m.epoch).thenComparingInt(m -> -m.prefixIndex)
+                    .thenComparing(lru)
                 : lru;
-            final Comparator<ModelEntry> headroomFirst = Comparator.<ModelEntry, Boolean>comparing(m -> !m.entry.headroom())
+            final Comparator<ModelEntry> headroomFirst = Comparator
+                .<ModelEntry, Boolean>comparing(m -> !m.entry.headroom())
                 .thenComparing(order);
             return resident.stream().min(headroomFirst).map(m -> m.entry).orElse(null);
         }

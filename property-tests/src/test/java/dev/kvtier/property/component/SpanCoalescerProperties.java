@@ -33,12 +33,13 @@ class SpanCoalescerProperties {
     private static final long PAGE = 4096;
 
     /** How the next span relates to the previous one. */
-    record Step(int pages, boolean jumpSource, boolean jumpFile, int key) { }
+    record Step(int pages, boolean jumpSource, boolean jumpFile, int key) {}
 
     @Provide
     Arbitrary<List<SpanPiece>> spans() {
         final Arbitrary<Step> step = Combinators.combine(Arbitraries.integers().between(1, 4),
-            Arbitraries.integers().between(0, 3).map(i -> i == 0), Arbitraries.integers().between(0, 3).map(i -> i == 0),
+            Arbitraries.integers().between(0, 3).map(i -> i == 0),
+            Arbitraries.integers().between(0, 3).map(i -> i == 0),
             Arbitraries.integers().between(0, 3)).as(Step::new);
         return step.list().ofMaxSize(30).map(SpanCoalescerProperties::toSpans);
     }
@@ -73,7 +74,8 @@ class SpanCoalescerProperties {
         for (int i = 1; i < out.size(); i++) {
             final StoreSpan prev = out.get(i - 1);
             final StoreSpan next = out.get(i);
-            assertFalse(prev.srcOffset() + prev.lengthBytes() == next.srcOffset() && prev.fileEnd() == next.fileOffset(),
+            assertFalse(
+                prev.srcOffset() + prev.lengthBytes() == next.srcOffset() && prev.fileEnd() == next.fileOffset(),
                 "outputs " + (i - 1) + " and " + i + " are contiguous but were not merged");
         }
         assertEquals(byteMap(sent), byteMapOfSpans(out), "every byte keeps its source-to-file mapping");

@@ -37,8 +37,8 @@ class StagingBuilderProperties {
 
     @Provide
     Arbitrary<List<StoreSpec>> specs() {
-        final Arbitrary<StoreSpec> spec = Arbitraries.integers().between(0, 9).flatMap(key ->
-            Arbitraries.integers().between(0, 99).list().ofMinSize(1).ofMaxSize(5).map(blocks -> {
+        final Arbitrary<StoreSpec> spec = Arbitraries.integers().between(0, 9)
+            .flatMap(key -> Arbitraries.integers().between(0, 99).list().ofMinSize(1).ofMaxSize(5).map(blocks -> {
                 final AllocationRef alloc = new AllocationRef(new PrefixKey(key + 1, 0), key + 1, key * 8, 5);
                 return new StoreSpec(alloc, blocks, alloc.fileOffset(SLOT));
             }));
@@ -53,7 +53,8 @@ class StagingBuilderProperties {
 
     @Property(tries = 1000)
     void batchesFollowPrefixOrderBoundsAndWriteDuplicatesOnce(@ForAll("specs") final List<StoreSpec> specs,
-                                                              @ForAll @IntRange(min = 1, max = 6) final int batchSlots) {
+                                                              @ForAll @IntRange(min = 1,
+                                                                  max = 6) final int batchSlots) {
         final List<StagingBatch> batches = StagingBuilder.build(specs, SLOT, batchSlots);
         final List<StoreSpec> unique = new ArrayList<>(new LinkedHashSet<>(specs));
         final List<Integer> expectedBlocks = new ArrayList<>();

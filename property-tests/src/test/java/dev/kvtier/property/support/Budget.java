@@ -20,8 +20,7 @@ public final class Budget {
     private static final AtomicLong CHAINS = new AtomicLong();
     private static final AtomicLong COMPONENT_STEPS = new AtomicLong();
 
-    private Budget() {
-    }
+    private Budget() {}
 
     public static boolean deep() {
         return Boolean.getBoolean("kvtier.deep");

@@ -33,11 +33,9 @@ public final class BenchIo {
     private static final long MIB = 1024 * KIB;
 
     /** One row: a cell measured by each engine (fio empty when it did not run). */
-    record Row(IoOp op, long block, int depth, Measurement uring, Measurement fileChannel, Optional<Measurement> fio) {
-    }
+    record Row(IoOp op, long block, int depth, Measurement uring, Measurement fileChannel, Optional<Measurement> fio) {}
 
-    private BenchIo() {
-    }
+    private BenchIo() {}
 
     /**
      * Runs the benchmark on {@code file} ({@code sizeBytes}): io_uring, FileChannel and (when installed and not

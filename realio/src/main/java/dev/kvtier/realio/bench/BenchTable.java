@@ -9,8 +9,7 @@ import java.util.Optional;
 
 /** Prints BenchIo's rows as a table, then the three targets, each met or missed, with its figures. */
 final class BenchTable {
-    private BenchTable() {
-    }
+    private BenchTable() {}
 
     static void print(final List<BenchIo.Row> rows, final PrintStream out) {
         out.println(String.format(Locale.ROOT, "%-5s %7s %5s | %8s %8s | %8s %8s | %8s %8s | %7s %7s | %7s",
@@ -19,14 +18,15 @@ final class BenchTable {
             "", "", "", "GB/s", "kIOPS", "GB/s", "kIOPS", "GB/s", "kIOPS", "bw", "iops", "bw"));
         for (final BenchIo.Row r : rows) {
             final Optional<Measurement> f = r.fio();
-            out.println(String.format(Locale.ROOT, "%-5s %7s %5d | %8.3f %8.1f | %8.3f %8.1f | %8s %8s | %7s %7s | %7.2f",
-                r.op().name().toLowerCase(Locale.ROOT), size(r.block()), r.depth(), r.uring().gbPerSec(),
-                r.uring().iops() / 1e3, r.fileChannel().gbPerSec(), r.fileChannel().iops() / 1e3,
-                f.map(m -> String.format(Locale.ROOT, "%.3f", m.gbPerSec())).orElse("-"),
-                f.map(m -> String.format(Locale.ROOT, "%.1f", m.iops() / 1e3)).orElse("-"),
-                f.map(m -> ratio(r.uring().bytesPerSec(), m.bytesPerSec())).orElse("-"),
-                f.map(m -> ratio(r.uring().iops(), m.iops())).orElse("-"),
-                r.uring().bytesPerSec() / (double) Math.max(1, r.fileChannel().bytesPerSec())));
+            out.println(
+                String.format(Locale.ROOT, "%-5s %7s %5d | %8.3f %8.1f | %8.3f %8.1f | %8s %8s | %7s %7s | %7.2f",
+                    r.op().name().toLowerCase(Locale.ROOT), size(r.block()), r.depth(), r.uring().gbPerSec(),
+                    r.uring().iops() / 1e3, r.fileChannel().gbPerSec(), r.fileChannel().iops() / 1e3,
+                    f.map(m -> String.format(Locale.ROOT, "%.3f", m.gbPerSec())).orElse("-"),
+                    f.map(m -> String.format(Locale.ROOT, "%.1f", m.iops() / 1e3)).orElse("-"),
+                    f.map(m -> ratio(r.uring().bytesPerSec(), m.bytesPerSec())).orElse("-"),
+                    f.map(m -> ratio(r.uring().iops(), m.iops())).orElse("-"),
+                    r.uring().bytesPerSec() / (double) Math.max(1, r.fileChannel().bytesPerSec())));
         }
         for (final IoOp op : List.of(IoOp.READ, IoOp.WRITE)) {
             target(rows, out, op, 1024 * 1024, 16, "bandwidth >= 0.90 x fio", true, 0.90);

@@ -19,8 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class FioRunner {
     private static final JsonMapper JSON = new JsonMapper();
 
-    private FioRunner() {
-    }
+    private FioRunner() {}
 
     /** True when {@code fio --version} runs. */
     public static boolean available() {

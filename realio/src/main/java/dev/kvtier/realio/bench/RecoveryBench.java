@@ -76,10 +76,10 @@ public final class RecoveryBench {
      * @param records      records replayed
      * @param bytesRead    bytes read from the index device
      */
-    public record Timing(long recoverNanos, long openNanos, int chunks, long records, long bytesRead) { }
+    public record Timing(long recoverNanos, long openNanos, int chunks, long records, long bytesRead) {}
 
     /** The built index: what recovery must find. */
-    public record Built(int liveChunks, long records, long logBytes) { }
+    public record Built(int liveChunks, long records, long logBytes) {}
 
     /** The core's {@link CoreEvent.IndexOpened} decision and the wall time it was made at. */
     private static final class Recovered implements EventSink {
@@ -95,8 +95,7 @@ public final class RecoveryBench {
         }
     }
 
-    private RecoveryBench() {
-    }
+    private RecoveryBench() {}
 
     /** The smallest ring whose log area holds {@code records} records within one lap (half the log area). */
     public static int slotsFor(final long records) {

@@ -65,8 +65,7 @@ public final class DeviceCalibration {
         }
     }
 
-    private DeviceCalibration() {
-    }
+    private DeviceCalibration() {}
 
     /** 4 KiB .. 8 MiB by powers of four (and 1 MiB), depths 1 .. 64, 400 ms a cell, a 1 GiB file. */
     public static Plan full() {
@@ -81,7 +80,7 @@ public final class DeviceCalibration {
 
     /** Runs {@code plan} on {@code device} with I/O memory from {@code memory}; logs one line per cell. */
     public static Calibration calibrate(final PolledDevice device, final NativeMemory memory,
-                                              final String name, final Plan plan, final PrintStream log) {
+                                        final String name, final Plan plan, final PrintStream log) {
         final NativeRegion buffers = memory.allocate("calibration", Math.max(plan.blockMax() * 8, 64 * 4 * KIB));
         if (device instanceof IoUringDevice u) {
             final int rc = u.registerBuffers(List.of(buffers.segment()));

@@ -33,8 +33,7 @@ public final class HostCalibration {
     private static final long SLOT = 4096;
     private static final int SPANS = 1024;
 
-    private HostCalibration() {
-    }
+    private HostCalibration() {}
 
     /** A device that completes every submitted I/O when {@link #completeAll} is called, moving no data. */
     private static final class InstantDevice implements Device {
@@ -117,7 +116,7 @@ public final class HostCalibration {
     }
 
     private record Rig(KvServer server, InstantDevice device, InstantDevice index, List<AllocationRef> refs,
-                       MemoryRegion source) { }
+                       MemoryRegion source) {}
 
     private static Rig rig(final NativeMemory memory, final long writeBatchBytes, final boolean coalesce) {
         final CoreConfig c = CoreConfig.builder(SLOT).l2Bytes(4 * SPANS * SLOT).l1Bytes(2 * SPANS * SLOT)
@@ -156,7 +155,7 @@ public final class HostCalibration {
             spans.add(new SpanPiece(rig.refs.get(i), i * SLOT, rig.refs.get(i).fileOffset(SLOT), SLOT));
         }
         final long t0 = System.nanoTime();
-        rig.server.store(1, rig.source, spans, r -> { });
+        rig.server.store(1, rig.source, spans, r -> {});
         rig.device.completeAll();
         final long ns = System.nanoTime() - t0;
         close(memory, rig);
@@ -171,11 +170,11 @@ public final class HostCalibration {
             spans.add(new SpanPiece(rig.refs.get(i), i * SLOT, rig.refs.get(i).fileOffset(SLOT), SLOT));
             ranges.add(LoadRange.whole(rig.refs.get(i), SLOT, i * SLOT));
         }
-        rig.server.store(1, rig.source, spans, r -> { });
+        rig.server.store(1, rig.source, spans, r -> {});
         rig.device.completeAll();
-        rig.server.commit(rig.refs, n -> { });
+        rig.server.commit(rig.refs, n -> {});
         final long t0 = System.nanoTime();
-        rig.server.load(2, ranges, rig.source, r -> { });
+        rig.server.load(2, ranges, rig.source, r -> {});
         final long ns = System.nanoTime() - t0;
         close(memory, rig);
         return ns;
@@ -194,7 +193,7 @@ public final class HostCalibration {
     }
 
     private static void close(final NativeMemory memory, final Rig rig) {
-        rig.server.drain(() -> { });
+        rig.server.drain(() -> {});
         rig.device.completeAll();
         rig.index.completeAll();
         rig.server.close();

@@ -11,8 +11,7 @@ import java.util.Locale;
  * has no TOML library and reads none.
  */
 public final class ProfileToml {
-    private ProfileToml() {
-    }
+    private ProfileToml() {}
 
     /** The TOML text; {@code comment} (one line, may be empty) goes first as a comment. */
     public static String write(final Calibration calibration, final String comment) {

@@ -18,8 +18,7 @@ public final class Devices {
     /** Requests outstanding at most, unless the caller says otherwise. */
     public static final int MAX_REQUESTS_DEFAULT = 256;
 
-    private Devices() {
-    }
+    private Devices() {}
 
     /** Opens with the real kernel, printing a fallback notice to stderr. */
     public static OpenResult open(final Path path, final long sizeBytes, final int depth, final IoChoice choice,

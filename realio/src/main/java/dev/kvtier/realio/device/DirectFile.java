@@ -25,19 +25,15 @@ final class DirectFile {
     private static final int MODE_0644 = 0644;
 
     /** The outcome of opening: the open file, or why not. */
-    sealed interface Opening<F> permits Opened, Refused {
-    }
+    sealed interface Opening<F> permits Opened, Refused {}
 
     /** An open file (a descriptor or a channel), at least the size asked. */
-    record Opened<F>(F file) implements Opening<F> {
-    }
+    record Opened<F>(F file) implements Opening<F> {}
 
     /** No file: the failure to report. */
-    record Refused<F>(OpenResult.Failed failure) implements Opening<F> {
-    }
+    record Refused<F>(OpenResult.Failed failure) implements Opening<F> {}
 
-    private DirectFile() {
-    }
+    private DirectFile() {}
 
     /** Opens {@code path} with O_DIRECT through {@code kernel}; the descriptor, or why not. */
     static Opening<Integer> descriptor(final Kernel kernel, final Path path, final long sizeBytes) {

@@ -60,8 +60,7 @@ public final class Errno {
         NAMES[ECANCELED] = "ECANCELED";
     }
 
-    private Errno() {
-    }
+    private Errno() {}
 
     /** The symbolic name of {@code errno} (positive), or {@code errno <n>} for one this class does not name. */
     public static String name(final int errno) {

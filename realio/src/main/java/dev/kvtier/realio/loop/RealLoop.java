@@ -25,8 +25,7 @@ public final class RealLoop implements Scheduler {
         DEADLINE
     }
 
-    private record Timer(long timeNs, long seq, Runnable task) {
-    }
+    private record Timer(long timeNs, long seq, Runnable task) {}
 
     private final PolledDevice device;
     private final CompletionSink sink;

@@ -9,8 +9,7 @@ package dev.kvtier.realio.memory;
 public final class Stamps {
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
-    private Stamps() {
-    }
+    private Stamps() {}
 
     /** The word at index {@code wordIndex} of tag {@code tag}. */
     public static long mix64(final long tag, final long wordIndex) {

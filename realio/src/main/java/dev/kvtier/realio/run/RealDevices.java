@@ -84,8 +84,8 @@ record RealDevices(NativeMemory memory, DevicePair devices) implements AutoClose
     }
 
     private static PolledDevice open(final String role, final Path path, final long sizeBytes, final int depth,
-                                     final IoChoice choice, final NativeMemory memory, final PrintStream log)
-        throws BadDevice {
+                                     final IoChoice choice, final NativeMemory memory,
+                                     final PrintStream log) throws BadDevice {
         final OpenResult opened = Devices.open(path, sizeBytes, depth, choice, memory);
         return switch (opened) {
             case OpenResult.Failed f -> throw new BadDevice(role.equals("device") ? f.message()

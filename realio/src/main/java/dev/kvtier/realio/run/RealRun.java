@@ -90,7 +90,7 @@ public final class RealRun implements AutoCloseable {
      * @param durableCommits commits made durable before they became visible (durable mode)
      * @param shutdownError  null when the shutdown made everything durable, else one line saying what failed
      */
-    public record Result(RunReport report, IndexOpen index, long durableCommits, String shutdownError) { }
+    public record Result(RunReport report, IndexOpen index, long durableCommits, String shutdownError) {}
 
     /** The last {@link CoreEvent.IndexOpened} the core emitted: what opening the index found. */
     private static final class OpenedEvent implements EventSink {

@@ -19,8 +19,7 @@ public final class CqeDescriptor {
     public static final int RES = 8;
     public static final int FLAGS = 12;
 
-    private CqeDescriptor() {
-    }
+    private CqeDescriptor() {}
 
     /** The structure as the kernel header declares it. */
     public static StructLayout layout() {

@@ -29,8 +29,7 @@ public final class GeteventsArgDescriptor {
     public static final int BLOCK_TIMESPEC = SIZE;
     public static final int BLOCK_SIZE = SIZE + TIMESPEC_SIZE;
 
-    private GeteventsArgDescriptor() {
-    }
+    private GeteventsArgDescriptor() {}
 
     /** The argument as the kernel header declares it. */
     public static StructLayout layout() {

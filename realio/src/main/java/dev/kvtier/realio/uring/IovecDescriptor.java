@@ -17,8 +17,7 @@ public final class IovecDescriptor {
     public static final int BASE = 0;
     public static final int LEN = 8;
 
-    private IovecDescriptor() {
-    }
+    private IovecDescriptor() {}
 
     /** The structure as the C header declares it. */
     public static StructLayout layout() {

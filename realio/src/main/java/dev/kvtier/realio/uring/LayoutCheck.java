@@ -5,8 +5,7 @@ import java.lang.foreign.StructLayout;
 
 /** Shared by the descriptor classes: compares an offset constant with a field of a reference layout. */
 final class LayoutCheck {
-    private LayoutCheck() {
-    }
+    private LayoutCheck() {}
 
     static void offset(final StructLayout layout, final String field, final long expected) {
         final long actual = layout.byteOffset(MemoryLayout.PathElement.groupElement(field));

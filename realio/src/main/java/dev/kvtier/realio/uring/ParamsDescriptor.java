@@ -42,8 +42,7 @@ public final class ParamsDescriptor {
     public static final int CQ_OFF_FLAGS = 24;
     public static final int OFFSETS_SIZE = 40;
 
-    private ParamsDescriptor() {
-    }
+    private ParamsDescriptor() {}
 
     /** The structure as the kernel header declares it. */
     public static StructLayout layout() {

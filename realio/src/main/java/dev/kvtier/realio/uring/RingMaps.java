@@ -13,8 +13,8 @@ import java.lang.foreign.MemorySegment;
  * @param sqes      SQE array, {@code sqEntries x 64} bytes
  * @param shared    true when the two rings share one mapping
  */
-record RingMaps(MemorySegment sqRing, MemorySegment cqRing, MemorySegment sqes, boolean shared)
-    implements UringSetup.Mapping {
+record RingMaps(MemorySegment sqRing, MemorySegment cqRing, MemorySegment sqes,
+                boolean shared) implements UringSetup.Mapping {
 
     /** Unmaps every region once; throws (a bug) if munmap fails. */
     void unmap(final Kernel kernel) {

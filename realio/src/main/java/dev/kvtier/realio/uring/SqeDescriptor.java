@@ -40,8 +40,7 @@ public final class SqeDescriptor {
     public static final int ADDR3 = 48;
     public static final int PAD2 = 56;
 
-    private SqeDescriptor() {
-    }
+    private SqeDescriptor() {}
 
     /** The structure as the kernel header declares it. */
     public static StructLayout layout() {

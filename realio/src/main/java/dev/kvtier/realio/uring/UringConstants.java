@@ -66,6 +66,5 @@ public final class UringConstants {
     /** The most iovecs one READV/WRITEV may carry (UIO_MAXIOV). */
     public static final int IOV_MAX = 1024;
 
-    private UringConstants() {
-    }
+    private UringConstants() {}
 }

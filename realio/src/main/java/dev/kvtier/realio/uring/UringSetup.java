@@ -36,12 +36,10 @@ public final class UringSetup {
     private static final int FEATURES_NEEDED = FEAT_SUBMIT_STABLE | FEAT_EXT_ARG | FEAT_NODROP;
 
     /** The outcome of a setup. */
-    public sealed interface Result permits Ready, Unavailable {
-    }
+    public sealed interface Result permits Ready, Unavailable {}
 
     /** A working ring. */
-    public record Ready(IoUring ring) implements Result {
-    }
+    public record Ready(IoUring ring) implements Result {}
 
     /**
      * io_uring cannot be used here.
@@ -49,23 +47,19 @@ public final class UringSetup {
      * @param errno   the errno of the failing call, or 0 when the kernel lacks a feature
      * @param message one line: what failed, the errno name, the usual cause
      */
-    public record Unavailable(int errno, String message) implements Result {
-    }
+    public record Unavailable(int errno, String message) implements Result {}
 
     /** The outcome of mapping a ring's regions: its mappings, or why not. */
-    sealed interface Mapping permits RingMaps, MapFailed {
-    }
+    sealed interface Mapping permits RingMaps, MapFailed {}
 
     /**
      * A mapping failed; what was mapped before it has been unmapped.
      *
      * @param message one line: which region, the errno
      */
-    record MapFailed(String message) implements Mapping {
-    }
+    record MapFailed(String message) implements Mapping {}
 
-    private UringSetup() {
-    }
+    private UringSetup() {}
 
     /** Sets up a ring of {@code entries} SQEs (a power of two, 1..32768). */
     public static Result create(final Kernel kernel, final int entries) {

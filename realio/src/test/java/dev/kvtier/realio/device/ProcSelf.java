@@ -7,8 +7,7 @@ import java.util.stream.Stream;
 
 /** Counts this process's open descriptors and io_uring mappings, from /proc/self. */
 final class ProcSelf {
-    private ProcSelf() {
-    }
+    private ProcSelf() {}
 
     static long openFds() throws IOException {
         try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {

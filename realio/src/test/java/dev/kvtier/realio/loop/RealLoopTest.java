@@ -98,8 +98,8 @@ class RealLoopTest {
     @Test
     void shouldBoundItsTimers() {
         final RealLoop small = new RealLoop(device, completions::add, 2, 8, 8, 1_000_000L);
-        small.post(() -> { });
-        small.post(() -> { });
-        assertThrows(IllegalStateException.class, () -> small.post(() -> { }));
+        small.post(() -> {});
+        small.post(() -> {});
+        assertThrows(IllegalStateException.class, () -> small.post(() -> {}));
     }
 }

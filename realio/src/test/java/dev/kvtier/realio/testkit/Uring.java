@@ -6,8 +6,7 @@ import org.junit.jupiter.api.Assumptions;
 
 /** Skips a test, with the reason, where io_uring cannot be set up (seccomp, sysctl, old kernel). */
 public final class Uring {
-    private Uring() {
-    }
+    private Uring() {}
 
     public static void assumeAvailable() {
         final UringSetup.Result r = UringSetup.create(LibcKernel.create(), 4);

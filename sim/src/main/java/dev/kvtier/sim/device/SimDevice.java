@@ -52,7 +52,7 @@ public final class SimDevice implements Device {
     private long injectedMisdirects;
 
     /** Where a write's data goes: its actual offset, and the content offset of a corrupted page (or -1). */
-    private record Fate(long fileOffset, long corruptAt, long corruptTag) { }
+    private record Fate(long fileOffset, long corruptAt, long corruptTag) {}
 
     /**
      * @param submitClock the time at which submissions happen (the simulated server thread's clock)

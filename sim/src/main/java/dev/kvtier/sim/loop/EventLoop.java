@@ -9,7 +9,7 @@ import java.util.PriorityQueue;
  * Every run is bounded by {@code maxEvents} (STYLE rule 10).
  */
 public final class EventLoop implements Scheduler {
-    private record Task(long timeNs, long seq, Runnable work) { }
+    private record Task(long timeNs, long seq, Runnable work) {}
 
     private final PriorityQueue<Task> queue = new PriorityQueue<>((a, b) -> a.timeNs != b.timeNs
         ? Long.compare(a.timeNs, b.timeNs) : Long.compare(a.seq, b.seq));

@@ -28,7 +28,7 @@ public final class ProvenanceMemory implements Memory, Stamping, RegionResolver<
     /** The largest region that may hold bytes: metadata buffers are at most a few MiB. */
     public static final long MAX_BYTE_REGION_BYTES = 256L << 20;
 
-    private CopyListener listener = (src, dst, bytes) -> { };
+    private CopyListener listener = (src, dst, bytes) -> {};
     private long liveBytes;
     private long copiedBytes;
 

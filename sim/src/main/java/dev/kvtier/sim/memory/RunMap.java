@@ -16,7 +16,7 @@ import java.util.TreeMap;
  */
 public final class RunMap {
     /** One run's content. */
-    public record Run(long lengthBytes, long tag, long pos) { }
+    public record Run(long lengthBytes, long tag, long pos) {}
 
     /** Receives pieces of runs, in offset order. */
     @FunctionalInterface

@@ -161,7 +161,7 @@ class SimDeviceFaultTest {
     void shouldStopCorruptingAtUntil() {
         final SimDevice d = device(new FaultPlan(0, 0, 0, 0, 1, 1).withCorruptionsPerMillion(FaultPlan.MILLION)
             .withMisdirectsPerMillion(FaultPlan.MILLION), 1, CAPACITY);
-        loop.at(10, () -> { });
+        loop.at(10, () -> {});
         loop.run();
         final ProvRegion src = stamped(4, 2);
         write(d, 1, 0, src);

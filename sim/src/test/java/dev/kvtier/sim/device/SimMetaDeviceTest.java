@@ -157,8 +157,8 @@ class SimMetaDeviceTest {
     @Test
     void shouldRejectABadCapacity() {
         assertThrows(IllegalArgumentException.class, () -> new SimMetaDevice(DeviceProfile.DATACENTER_NVME, 4097,
-            loop, loop, c -> { }, memory));
+            loop, loop, c -> {}, memory));
         assertThrows(IllegalArgumentException.class, () -> new SimMetaDevice(DeviceProfile.DATACENTER_NVME,
-            SimMetaDevice.MAX_CAPACITY_BYTES + P, loop, loop, c -> { }, memory));
+            SimMetaDevice.MAX_CAPACITY_BYTES + P, loop, loop, c -> {}, memory));
     }
 }

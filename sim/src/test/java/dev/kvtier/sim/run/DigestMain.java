@@ -4,8 +4,7 @@ import java.util.List;
 
 /** Prints the event digest of {@link Specs#small} for a seed: run in a second JVM by the determinism test. */
 public final class DigestMain {
-    private DigestMain() {
-    }
+    private DigestMain() {}
 
     public static void main(final String[] args) {
         final long seed = Long.parseLong(args[0]);

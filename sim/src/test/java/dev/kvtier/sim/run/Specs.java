@@ -16,8 +16,7 @@ public final class Specs {
     /** The CI disk, the Java core's host costs, ten million loop events, no faults. */
     public static final SimModel MODEL = new SimModel(DeviceProfile.CI_EXT4, HostCostProfile.JAVA_CORE, 10_000_000);
 
-    private Specs() {
-    }
+    private Specs() {}
 
     /** {@code prompts} prompts of 16 blocks, L1 = 90 % and L2 = 105 % of the workload, cold then warm. */
     public static RunSpec small(final int prompts, final int concurrency) {
