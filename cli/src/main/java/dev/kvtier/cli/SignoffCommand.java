@@ -6,10 +6,12 @@ import dev.kvtier.core.port.IoOp;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.RunReport;
-import dev.kvtier.realio.bench.FioRunner;
+import dev.kvtier.realio.calibrate.CalibrationRun;
 import dev.kvtier.realio.calibrate.DeviceCalibration;
+import dev.kvtier.realio.calibrate.FioRunner;
 import dev.kvtier.realio.calibrate.HostCalibration;
 import dev.kvtier.realio.calibrate.Measurement;
+import dev.kvtier.realio.calibrate.RunShape;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.run.BadDevice;
 import dev.kvtier.realio.run.RealRun;
@@ -99,9 +101,13 @@ public final class SignoffCommand implements Callable<Integer> {
         if (profile == null) {
             out.println("== calibrating " + device + " -> " + deviceToml);
             final Path scratch = Path.of(device + ".calibration");
-            final int rc = DeviceCalibration.run(scratch, deviceToml, host + "-disk", quickCalibration, out);
+            final long size = Math.clamp(sc.spec().core().l2Bytes() / (1L << 20) * (1L << 20), 64L << 20, 8L << 30);
+            final int rc = CalibrationRun.run(new CalibrationRun.Options(scratch, deviceToml, host + "-disk",
+                quickCalibration, RunShape.of(sc.spec().core()), size, new DeviceCalibration.Checks(!noFio, 3,
+                    2_000_000_000L, 0, 0),
+                true), out).code();
             Files.deleteIfExists(scratch);
-            if (rc != 0) {
+            if (rc != CalibrationRun.OK) {
                 return ExitCodes.BAD_INPUT;
             }
         }
@@ -133,8 +139,10 @@ public final class SignoffCommand implements Callable<Integer> {
             return null;
         }
         final long size = sc.spec().core().l2Bytes();
-        final Optional<Measurement> w = FioRunner.run(device, size, IoOp.WRITE, 1 << 20, 16, 5, true);
-        final Optional<Measurement> r = FioRunner.run(device, size, IoOp.READ, 1 << 20, 16, 5, true);
+        final Optional<Measurement> w = FioRunner.run(device, size, IoOp.WRITE, 1 << 20, 16, 5000, true,
+            FioRunner.Buffers.SMALL_PAGES);
+        final Optional<Measurement> r = FioRunner.run(device, size, IoOp.READ, 1 << 20, 16, 5000, true,
+            FioRunner.Buffers.SMALL_PAGES);
         if (w.isEmpty() || r.isEmpty()) {
             return null;
         }
