@@ -95,16 +95,18 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (rc != CalibrationRun.OK) {
             return rc == CalibrationRun.SUSPECT ? ExitCodes.GATE : ExitCodes.BAD_INPUT;
         }
-        final HostCostProfile host = HostCalibration.measure(name + "-host", quick ? 2 : 6);
+        final HostCostProfile host = HostCalibration.measure(name + "-host", quick ? 2 : 6, shape.slotBytes());
         try {
             Files.writeString(hostOut, HostCalibration.toml(host));
         } catch (final IOException e) {
             System.err.println("kvtier: cannot write " + hostOut + ": " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }
-        System.out.printf("host %s: span %d ns, entry %d ns, I/O %d+%d ns, call %d ns, memcpy %.2f GB/s -> %s%n",
-            host.name(), host.spanNs(), host.entryNs(), host.ioSubmitNs(), host.ioCompleteNs(), host.requestNs(),
-            host.memcpyBytesPerSec() / 1e9, hostOut);
+        System.out.printf("host %s: span %d ns, entry %d ns, I/O %d+%d ns, call %d ns, memcpy %.2f GB/s, checksum"
+            + " %.2f GB/s, check %.2f GB/s, stamp %.2f GB/s, %d ns an event (observers) -> %s%n", host.name(),
+            host.spanNs(), host.entryNs(), host.ioSubmitNs(), host.ioCompleteNs(), host.requestNs(),
+            host.memcpyBytesPerSec() / 1e9, host.checksumBytesPerSec() / 1e9, host.verifyBytesPerSec() / 1e9,
+            host.stampBytesPerSec() / 1e9, host.eventNs(), hostOut);
         return ExitCodes.OK;
     }
 }

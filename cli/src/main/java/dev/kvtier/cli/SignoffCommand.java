@@ -112,7 +112,8 @@ public final class SignoffCommand implements Callable<Integer> {
             }
         }
         final Path hostToml = results.resolve(base + "-host.toml");
-        final HostCostProfile hostProfile = HostCalibration.measure(host + "-core", quickCalibration ? 2 : 6);
+        final HostCostProfile hostProfile = HostCalibration.measure(host + "-core", quickCalibration ? 2 : 6,
+            sc.spec().core().slotBytes());
         Files.writeString(hostToml, HostCalibration.toml(hostProfile));
         out.println("== simulated run on " + deviceToml + " and " + hostToml);
         final List<String> simSets = new ArrayList<>(sets);
