@@ -9,9 +9,11 @@ import dev.kvtier.sim.memory.ProvenanceMemory;
 /**
  * Charges the core's work to the simulated server thread as the core reports it: events for spans, entries,
  * I/Os and client calls; copies through the memory's copy listener (at DMA bandwidth when either side is the engine
- * KV region, at memcpy bandwidth otherwise). Event costs are a lookup table, so most records cost nothing and the
- * switch has a default. Must see each event before anything stamps its
- * time, so an event's time includes its own cost.
+ * KV region, at memcpy bandwidth otherwise); slot checksums, the workload's stamps and checks of content at their
+ * bandwidths, and every event at the run's per-event observer cost, each only when the profile sets it (0: not
+ * charged). Event costs are a lookup table, so most records cost nothing and the switch has a default. Must see each
+ * event before anything stamps its time, so an event's time includes its own cost. The server thread takes a charge
+ * only inside a step (see {@link ServerThread#charge}).
  */
 public final class HostCostModel implements EventSink, ProvenanceMemory.CopyListener {
     private final HostCostProfile profile;
@@ -43,7 +45,7 @@ public final class HostCostModel implements EventSink, ProvenanceMemory.CopyList
             case CoreEvent.CommitRequested e -> profile.requestNs();
             default -> 0L;
         };
-        charge(ns);
+        charge(ns + profile.eventNs());
     }
 
     @Override
@@ -52,6 +54,21 @@ public final class HostCostModel implements EventSink, ProvenanceMemory.CopyList
         final long bw = src.name().equals(engineRegion) || dst.name().equals(engineRegion)
             ? profile.dmaBytesPerSec() : profile.memcpyBytesPerSec();
         charge(Math.ceilDiv(Math.multiplyExact(bytes, 1_000_000_000L), bw));
+    }
+
+    @Override
+    public void checksummed(final ProvenanceMemory.ProvRegion region, final long bytes) {
+        charge(HostCostProfile.chargeNs(bytes, profile.checksumBytesPerSec()));
+    }
+
+    @Override
+    public void stamped(final ProvenanceMemory.ProvRegion region, final long bytes) {
+        charge(HostCostProfile.chargeNs(bytes, profile.stampBytesPerSec()));
+    }
+
+    @Override
+    public void verified(final ProvenanceMemory.ProvRegion region, final long bytes) {
+        charge(HostCostProfile.chargeNs(bytes, profile.verifyBytesPerSec()));
     }
 
     /** Host time charged so far. */

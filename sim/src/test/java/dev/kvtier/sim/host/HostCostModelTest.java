@@ -1,0 +1,63 @@
+package dev.kvtier.sim.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.sim.run.SimModel;
+import dev.kvtier.sim.run.SimRun;
+import dev.kvtier.sim.run.Specs;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The content and per-event costs: charged when a profile sets them, and nothing changes when it does not. */
+class HostCostModelTest {
+    private static final HostCostProfile J = HostCostProfile.JAVA_CORE;
+
+    @Test
+    void shouldChargeNothingNewWhenTheProfileLeavesTheNewCostsAtZero() {
+        final HostCostProfile zeros = new HostCostProfile("zeros", J.spanNs(), J.entryNs(), J.ioSubmitNs(),
+            J.ioCompleteNs(), J.requestNs(), J.memcpyBytesPerSec(), J.dmaBytesPerSec(), 0, 0, 0, 0);
+        assertEquals(run(J).eventDigest(), run(zeros).eventDigest());
+    }
+
+    @Test
+    void shouldChargeChecksumsChecksAndEventsOnTheServerThread() {
+        final RunReport base = run(J);
+        final RunReport checksums = run(with(1_000_000_000L, 0, 0));
+        final RunReport checks = run(with(0, 1_000_000_000L, 0));
+        final RunReport events = run(with(0, 0, 10_000));
+        for (final RunReport r : List.of(checksums, checks, events)) {
+            assertTrue(r.ok(), r.violation());
+            assertTrue(r.metrics().serverBusyNanos() > base.metrics().serverBusyNanos(), r.scenario());
+            assertNotEquals(base.eventDigest(), r.eventDigest());
+        }
+        // Every stored slot is checksummed once (64 KiB slots at 1 GB/s: 65.6 us each), so at least that much.
+        final long slotNs = HostCostProfile.chargeNs(Specs.SLOT, 1_000_000_000L);
+        final long storedSlots = base.metrics().storedBytes() / Specs.SLOT;
+        assertTrue(checksums.metrics().serverBusyNanos() - base.metrics().serverBusyNanos() >= storedSlots * slotNs,
+            "stored " + storedSlots + " slots");
+        // Every event costs 10 us: the busy time grows by at least that much for each event a step emitted.
+        assertTrue(events.metrics().serverBusyNanos() - base.metrics().serverBusyNanos() >= 10_000L * 100);
+    }
+
+    @Test
+    void shouldNotChargeTheWorkloadsStampsWhichHappenOutsideAServerStep() {
+        assertEquals(run(J).eventDigest(), run(new HostCostProfile("stamps", J.spanNs(), J.entryNs(),
+            J.ioSubmitNs(), J.ioCompleteNs(), J.requestNs(), J.memcpyBytesPerSec(), J.dmaBytesPerSec(), 0, 0,
+            1_000_000L, 0)).eventDigest());
+    }
+
+    private static HostCostProfile with(final long checksum, final long verify, final long eventNs) {
+        return new HostCostProfile("t", J.spanNs(), J.entryNs(), J.ioSubmitNs(), J.ioCompleteNs(), J.requestNs(),
+            J.memcpyBytesPerSec(), J.dmaBytesPerSec(), checksum, verify, 0, eventNs);
+    }
+
+    private static RunReport run(final HostCostProfile host) {
+        return new SimRun(Specs.small(8, 2), new SimModel(DeviceProfile.CI_EXT4, host, 10_000_000), 1, List.of())
+            .run();
+    }
+}
