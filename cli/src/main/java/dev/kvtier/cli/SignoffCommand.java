@@ -4,24 +4,14 @@ import dev.kvtier.cli.signoff.Fidelity;
 import dev.kvtier.cli.signoff.Results;
 import dev.kvtier.cli.signoff.SignoffReport;
 import dev.kvtier.core.port.IoOp;
-import dev.kvtier.harness.profile.DeviceProfile;
-import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.RunReport;
-import dev.kvtier.realio.calibrate.CalibrationRun;
-import dev.kvtier.realio.calibrate.DeviceCalibration;
 import dev.kvtier.realio.calibrate.FioRunner;
-import dev.kvtier.realio.calibrate.HostCalibration;
 import dev.kvtier.realio.calibrate.Measurement;
 import dev.kvtier.realio.calibrate.RunShape;
 import dev.kvtier.realio.device.IoChoice;
-import dev.kvtier.realio.run.BadDevice;
-import dev.kvtier.realio.run.RealRun;
-import dev.kvtier.realio.run.RealTarget;
-import dev.kvtier.scenarios.Profiles;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
-import dev.kvtier.sim.run.SimRun;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -47,8 +37,6 @@ import picocli.CommandLine.Parameters;
 @Command(name = "signoff", mixinStandardHelpOptions = true,
     description = "Real runs + calibrated simulations + fio on one disk; write results/ and judge fidelity.")
 public final class SignoffCommand implements Callable<Integer> {
-    /** Wall-time limit of the real run. */
-    private static final long REAL_RUN_TIMEOUT_NS = 3_600_000_000_000L;
     private static final long MIB = 1L << 20;
 
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "library name or path")
@@ -85,10 +73,6 @@ public final class SignoffCommand implements Callable<Integer> {
     @Option(names = "--no-fio", description = "skip fio even when it is installed")
     boolean noFio;
 
-    /** The calibrated (or given) profiles and what the calibration said. */
-    private record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCostProfile host,
-                              List<String> notes, List<String> suspect) {}
-
     @Override
     public Integer call() throws IOException {
         final PrintStream out = System.out;
@@ -106,89 +90,27 @@ public final class SignoffCommand implements Callable<Integer> {
         final String host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9.-]", "_");
         final String base = LocalDate.now() + "-" + sc.name() + "-" + host;
         Files.createDirectories(results);
-        final List<RunReport> real = new ArrayList<>();
-        for (int i = 0; i < repeat; i++) {
-            out.println("== real run " + (i + 1) + " of " + repeat + ": " + sc.name() + " on " + device + ", seed "
-                + (seed + i));
-            try (RealRun run = RealRun.open(sc.spec(), seed + i, new RealTarget(device, null, false, io,
-                REAL_RUN_TIMEOUT_NS), List.of(), out)) {
-                real.add(run.run().report());
-            } catch (final BadDevice e) {
-                System.err.println("kvtier: " + e.getMessage());
-                return ExitCodes.BAD_INPUT;
-            }
-            RunCommand.summary(out, real.getLast(), real.getLast().elapsedNanos());
+        final Optional<Repeats.RealRuns> real = Repeats.real(sc, seed, repeat, device, io, out);
+        if (real.isEmpty()) {
+            return ExitCodes.BAD_INPUT;
         }
-        final Optional<Calibrated> profiles = profiles(sc, host, base, out);
+        final Optional<Calibrated> profiles = Calibrated.of(new Calibrated.Request(device,
+            RunShape.of(sc.spec().core()), sc.spec().core().l2Bytes(), profile, hostProfileFile,
+            results.resolve(base + "-device.toml"), results.resolve(base + "-host.toml"), host, quickCalibration,
+            !noFio), out);
         if (profiles.isEmpty()) {
             return ExitCodes.BAD_INPUT;
         }
-        final List<RunReport> sim = simulate(sc, profiles.get(), out);
-        if (sim.isEmpty()) {
-            return ExitCodes.BAD_INPUT;
-        }
-        return finish(sc, host, base, real, sim, profiles.get(), fio(sc, out), out);
-    }
-
-    /** Calibrates the disk (unless --profile) and the core (unless --host-profile); empty on an error (said). */
-    private Optional<Calibrated> profiles(final Scenario sc, final String host, final String base,
-                                          final PrintStream out) throws IOException {
-        final Path deviceToml = profile != null ? profile : results.resolve(base + "-device.toml");
-        List<String> notes = List.of();
-        List<String> suspect = List.of();
-        if (profile == null) {
-            out.println("== calibrating " + device + " -> " + deviceToml);
-            final Path scratch = Path.of(device + ".calibration");
-            final long size = Math.clamp(sc.spec().core().l2Bytes() / MIB * MIB, 64 * MIB, 8L << 30);
-            final CalibrationRun.Outcome o = CalibrationRun.run(new CalibrationRun.Options(scratch, deviceToml,
-                host + "-disk", quickCalibration, RunShape.of(sc.spec().core()), size,
-                new DeviceCalibration.Checks(!noFio, quickCalibration ? 1 : 3, quickCalibration ? 500_000_000L
-                    : 2_000_000_000L, 0, 0),
-                true), out);
-            Files.deleteIfExists(scratch);
-            if (o.code() != CalibrationRun.OK) {
-                return Optional.empty();
-            }
-            notes = o.calibration().notes();
-            suspect = o.calibration().suspect();
-        }
-        final Path hostToml = hostProfileFile != null ? hostProfileFile : results.resolve(base + "-host.toml");
-        if (hostProfileFile == null) {
-            Files.writeString(hostToml, HostCalibration.toml(HostCalibration.measure(host + "-core",
-                quickCalibration ? 2 : 6, sc.spec().core().slotBytes())));
-        }
-        try {
-            return Optional.of(new Calibrated(deviceToml, hostToml, Profiles.device("signoff", "--profile",
-                deviceToml.toAbsolutePath().toString(), null),
-                Profiles.host("signoff", "--host-profile",
-                    hostToml.toAbsolutePath().toString(), null),
-                notes, suspect));
-        } catch (final ScenarioException e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return Optional.empty();
-        }
-    }
-
-    /** The simulated repetitions on the profiles; empty on a bad scenario (said). */
-    private List<RunReport> simulate(final Scenario sc, final Calibrated p, final PrintStream out) {
-        out.println("== simulated runs on " + p.deviceToml() + " and " + p.hostToml());
-        final List<String> simSets = new ArrayList<>(sets);
-        simSets.add("sim.device=" + p.deviceToml().toAbsolutePath());
-        simSets.add("sim.host=" + p.hostToml().toAbsolutePath());
+        out.println("== simulated runs on " + profiles.get().deviceToml() + " and " + profiles.get().hostToml());
         final Scenario simSc;
         try {
-            simSc = ScenarioLoader.load(scenario, simSets);
+            simSc = ScenarioLoader.load(scenario, profiles.get().simSets(sets));
         } catch (final ScenarioException e) {
             System.err.println("kvtier: " + e.getMessage());
-            return List.of();
+            return ExitCodes.BAD_INPUT;
         }
-        final List<RunReport> sim = new ArrayList<>();
-        for (int i = 0; i < repeat; i++) {
-            final long simStart = System.nanoTime();
-            sim.add(new SimRun(simSc.spec(), simSc.sim(), seed + i, List.of()).run());
-            RunCommand.summary(out, sim.getLast(), System.nanoTime() - simStart);
-        }
-        return sim;
+        final List<RunReport> sim = Repeats.sim(simSc, seed, repeat, out);
+        return finish(sc, host, base, real.get(), sim, profiles.get(), fio(sc, out), out);
     }
 
     private SignoffReport.Fio fio(final Scenario sc, final PrintStream out) {
@@ -209,9 +131,10 @@ public final class SignoffCommand implements Callable<Integer> {
         return new SignoffReport.Fio(w.get().bytesPerSec(), r.get().bytesPerSec());
     }
 
-    private int finish(final Scenario sc, final String host, final String base, final List<RunReport> real,
+    private int finish(final Scenario sc, final String host, final String base, final Repeats.RealRuns runs,
                        final List<RunReport> sim, final Calibrated p, final SignoffReport.Fio fio,
                        final PrintStream out) throws IOException {
+        final List<RunReport> real = runs.reports();
         final double store = Fidelity.median(real.stream().map(Results::storeBytesPerSec).toList());
         final double simStore = Fidelity.median(sim.stream().map(Results::storeBytesPerSec).toList());
         final SignoffReport.Previous previous = Results.previous(results, sc.name(), host, base + ".json", store);
@@ -220,7 +143,8 @@ public final class SignoffCommand implements Callable<Integer> {
             p.suspect());
         final SignoffReport report = new SignoffReport(sc.name(), host, LocalDate.now().toString(), seed,
             device.toString(), real.getFirst(), sim.getFirst(), p.device(), p.host(), fio,
-            Results.fidelity(real.getFirst(), sim.getFirst()), repeat, figures, p.notes(), p.suspect(), store,
+            Results.fidelity(real.getFirst(), sim.getFirst()), repeat, figures, runs.cpu(), p.notes(), p.suspect(),
+            store,
             simStore, fio == null ? null : store / fio.seqWriteBytesPerSec(), previous, sc.signoff(),
             reasons.isEmpty(), reasons);
         for (final Path f : Results.write(report, results, base)) {

@@ -72,6 +72,11 @@ final class Markdown {
                 .append(!f.judged() ? "not judged" : f.inBand() ? "in band" : "**OUT**").append(" |\n");
         }
         b.append('\n');
+        for (final CpuShare c : r.cpu()) {
+            b.append("- real run ").append(c.describe()).append(c.busy() ? " -- **a busy machine**: the real figures"
+                + " include time waiting for a CPU, which no profile models" : "").append('\n');
+        }
+        b.append('\n');
     }
 
     /** What the device calibration did and checked, and why its profile is suspect. */

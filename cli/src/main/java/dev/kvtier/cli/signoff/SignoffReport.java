@@ -25,6 +25,7 @@ import java.util.List;
  * @param phases           fidelity per phase, of the first repetition
  * @param repeats          repetitions of the real and the simulated run (repetition i ran with seed + i in both)
  * @param figures          every figure over the repetitions, real and simulated, with its band
+ * @param cpu              each real run's time on a CPU and waiting for one (the machine's other load)
  * @param calibration      what the device calibration did and checked (empty with {@code --profile})
  * @param suspect          why the calibrated device profile is suspect (empty when it is not)
  * @param storeBytesPerSec real store bandwidth: bytes stored over the cold phase (median of the repetitions)
@@ -38,13 +39,14 @@ import java.util.List;
 public record SignoffReport(String scenario, String host, String date, long seed, String device, RunReport real,
                             RunReport sim, DeviceProfile deviceProfile, HostCostProfile hostProfile, Fio fio,
                             List<PhaseFidelity> phases, int repeats, List<Fidelity.Figure> figures,
-                            List<String> calibration, List<String> suspect, double storeBytesPerSec,
+                            List<CpuShare> cpu, List<String> calibration, List<String> suspect, double storeBytesPerSec,
                             double simStoreBytesPerSec,
                             Double storeVsFio, Previous previous, Scenario.Signoff thresholds, boolean pass,
                             List<String> reasons) {
     public SignoffReport {
         phases = List.copyOf(phases);
         figures = List.copyOf(figures);
+        cpu = List.copyOf(cpu);
         calibration = List.copyOf(calibration);
         suspect = List.copyOf(suspect);
         reasons = List.copyOf(reasons);

@@ -24,6 +24,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class DeviceCalibrationTest {
@@ -54,6 +55,36 @@ class DeviceCalibrationTest {
             assertTrue(text.contains("op = \"write\"\nblockBytes = 8388608\ndepth = 8\nbytesPerSec = "), text);
             assertTrue(text.contains("op = \"read\"\nblockBytes = 7077888\ndepth = 8\nbytesPerSec = "), text);
             assertFalse(text.contains("suspect"), text);
+        }
+    }
+
+    /** With fio installed (.ci/run installs it), the profile's bandwidth cells are compared side by side. */
+    @Test
+    void shouldCompareTheBandwidthCellsWithFioOnTheSameFile() throws Exception {
+        Uring.assumeAvailable();
+        Assumptions.assumeTrue(FioRunner.available(), "fio is not installed (apt-get install fio)");
+        try (Scratch scratch = new Scratch()) {
+            final ByteArrayOutputStream log = new ByteArrayOutputStream();
+            final CalibrationRun.Outcome o = CalibrationRun.run(new CalibrationRun.Options(scratch.file("fio.bin"),
+                scratch.file("fio.toml"), "fio-disk", true, new RunShape(MIB, 4 * MIB, 4 * MIB, 4), 0,
+                new DeviceCalibration.Checks(true, 2, 200_000_000L, 0, 0), true),
+                new PrintStream(log, true, StandardCharsets.UTF_8));
+            final String out = log.toString(StandardCharsets.UTF_8);
+            assertEquals(CalibrationRun.OK, o.code(), out);
+            final List<SideBySide.Comparison> c = o.calibration().comparisons();
+            assertEquals(List.of(new Cell(IoOp.READ, 4 * MIB, 4), new Cell(IoOp.WRITE, 4 * MIB, 4)),
+                c.stream().map(SideBySide.Comparison::cell).toList(), out);
+            for (final SideBySide.Comparison x : c) {
+                assertEquals(2, x.kvtier().values().size());
+                assertEquals(2, x.fio().values().size());
+                assertTrue(x.fio().median() > 0 && x.kvtier().median() > 0, out);
+            }
+            assertTrue(o.calibration().notes().stream().anyMatch(n -> n.startsWith("fio side by side on the same "
+                + "preconditioned file: 2 round(s) of 200 ms")), o.calibration().notes().toString());
+            final String toml = Files.readString(scratch.file("fio.toml"));
+            assertEquals(2, toml.split("\\[\\[comparison]]", -1).length - 1, toml);
+            assertEquals(o.calibration().profile().readBytesPerSec(), c.getFirst().profile().median(),
+                "the profile takes the side-by-side median");
         }
     }
 
