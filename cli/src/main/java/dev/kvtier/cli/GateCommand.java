@@ -73,7 +73,17 @@ public final class GateCommand implements Callable<Integer> {
         return new Verdict(slowdown, minOk && maxOk, line);
     }
 
-    private static long metric(final RunReport r, final String name) {
+    /** A gate metric of a report: a phase time, or a phase's TTFT mean or p99 ({@code ttft.PHASE.mean|p99}). */
+    static long metric(final RunReport r, final String name) {
+        if (name.startsWith("ttft.")) {
+            final String[] parts = name.split("\\.", -1);
+            final var ttft = r.metrics().ttftNanos().get(parts[1]);
+            if (ttft == null) {
+                throw new IllegalArgumentException("gate metric " + name + ": the run has no phase '" + parts[1]
+                    + "' (phases: " + r.metrics().ttftNanos().keySet() + ")");
+            }
+            return parts[2].equals("p99") ? ttft.p99() : Math.round(ttft.mean());
+        }
         return name.equals("warmPhaseNanos") ? r.metrics().warmPhaseNanos() : r.metrics().coldPhaseNanos();
     }
 }
