@@ -54,8 +54,8 @@ public final class Profiles {
                 s.requiredLong("entryNs", 0, Long.MAX_VALUE), s.requiredLong("ioSubmitNs", 0, Long.MAX_VALUE),
                 s.requiredLong("ioCompleteNs", 0, Long.MAX_VALUE), s.requiredLong("requestNs", 0, Long.MAX_VALUE),
                 s.requiredLong("memcpyBytesPerSec", 1, Long.MAX_VALUE),
-                s.requiredLong("dmaBytesPerSec", 1, Long.MAX_VALUE), s.longValue("checksumBytesPerSec", 0, 0,
-                    Long.MAX_VALUE),
+                s.requiredLong("dmaBytesPerSec", 1, Long.MAX_VALUE), s.bool("copiesOnServerThread", true),
+                s.longValue("checksumBytesPerSec", 0, 0, Long.MAX_VALUE),
                 s.longValue("verifyBytesPerSec", 0, 0, Long.MAX_VALUE),
                 s.longValue("stampBytesPerSec", 0, 0, Long.MAX_VALUE), s.longValue("eventNs", 0, 0, Long.MAX_VALUE));
         } catch (final IllegalArgumentException e) {

@@ -88,7 +88,7 @@ public final class HostCalibration {
             final ContentCosts content = ContentCosts.measure(memory, slotBytes, rounds);
             final long event = Math.round(eventNs(memory, rounds));
             return new HostCostProfile(name, Math.max(0, Math.round(span)), Math.max(0, Math.round(hit)), io / 2,
-                io - io / 2, Math.max(0, Math.round(call)), memcpy, memcpy, content.checksumBytesPerSec(),
+                io - io / 2, Math.max(0, Math.round(call)), memcpy, memcpy, true, content.checksumBytesPerSec(),
                 content.verifyBytesPerSec(), content.stampBytesPerSec(), event);
         }
     }
