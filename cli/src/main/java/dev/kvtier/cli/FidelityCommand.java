@@ -15,6 +15,7 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -74,7 +75,7 @@ public final class FidelityCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         final String host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9.-]", "_");
-        final String base = LocalDate.now() + "-fidelity-" + host;
+        final String base = LocalDate.now(ZoneId.systemDefault()) + "-fidelity-" + host;
         Files.createDirectories(results);
         final Optional<Calibrated> p = Calibrated.of(new Calibrated.Request(device, RunShape.DEFAULT, 8L << 30,
             profile, hostProfile, results.resolve(base + "-device.toml"), results.resolve(base + "-host.toml"), host,
@@ -105,15 +106,16 @@ public final class FidelityCommand implements Callable<Integer> {
             entries.add(new Matrix.Entry(h, Fidelity.figures(real.get().reports(), sim, sc.signoff()),
                 real.get().cpu()));
         }
-        final List<Matrix.Error> errors = Matrix.errors(entries);
+        final List<Matrix.KindError> errors = Matrix.errors(entries);
         final List<String> reasons = Matrix.reasons(entries, errors);
-        final Matrix.Report report = new Matrix.Report(host, LocalDate.now().toString(), seed, repeat,
+        final Matrix.Report report = new Matrix.Report(host, LocalDate.now(ZoneId.systemDefault()).toString(), seed,
+            repeat,
             device.toString(), p.get().device(), p.get().host(), p.get().notes(), p.get().comparisons(), entries,
             errors, Matrix.regression(entries).orElse(null), reasons, reasons.isEmpty());
         for (final Path f : MatrixFiles.write(report, results, base)) {
             out.println("wrote " + f);
         }
-        for (final Matrix.Error e : errors) {
+        for (final Matrix.KindError e : errors) {
             out.printf("%-10s %2d figures: MAPE %.1f %%, mean signed %+.1f %%%n", e.kind(), e.figures(),
                 100 * e.mape(), 100 * e.meanSigned());
         }

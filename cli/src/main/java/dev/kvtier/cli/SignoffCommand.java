@@ -18,6 +18,7 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -88,7 +89,7 @@ public final class SignoffCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         final String host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9.-]", "_");
-        final String base = LocalDate.now() + "-" + sc.name() + "-" + host;
+        final String base = LocalDate.now(ZoneId.systemDefault()) + "-" + sc.name() + "-" + host;
         Files.createDirectories(results);
         final Optional<Repeats.RealRuns> real = Repeats.real(sc, seed, repeat, device, io, out);
         if (real.isEmpty()) {
@@ -141,7 +142,8 @@ public final class SignoffCommand implements Callable<Integer> {
         final List<Fidelity.Figure> figures = Fidelity.figures(real, sim, sc.signoff());
         final List<String> reasons = Results.reasons(real, sim, store, previous, sc.signoff(), figures,
             p.suspect());
-        final SignoffReport report = new SignoffReport(sc.name(), host, LocalDate.now().toString(), seed,
+        final SignoffReport report = new SignoffReport(sc.name(), host,
+            LocalDate.now(ZoneId.systemDefault()).toString(), seed,
             device.toString(), real.getFirst(), sim.getFirst(), p.device(), p.host(), fio,
             Results.fidelity(real.getFirst(), sim.getFirst()), repeat, figures, runs.cpu(), p.notes(), p.suspect(),
             store,

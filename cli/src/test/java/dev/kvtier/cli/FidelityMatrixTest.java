@@ -31,8 +31,8 @@ class FidelityMatrixTest {
             Matrix.DEFAULT.stream().map(Matrix.HeldOut::label).toList());
         final Matrix.Entry exact = entry(contiguous, List.of(), List.of());
         final Matrix.Entry off = entry(perSlot, List.of(), List.of("sim.device=datacenter-nvme"));
-        final List<Matrix.Error> errors = Matrix.errors(List.of(exact, off));
-        final Matrix.Error phase = errors.getFirst();
+        final List<Matrix.KindError> errors = Matrix.errors(List.of(exact, off));
+        final Matrix.KindError phase = errors.getFirst();
         assertEquals("phase time", phase.kind());
         assertEquals(4, phase.figures(), "two phases in each of two scenarios");
         final double expected = off.figures().stream().filter(f -> f.name().startsWith("phase "))

@@ -25,8 +25,12 @@ import tools.jackson.databind.JsonNode;
 
 class SignoffCommandTest {
     private static final String SMALL = TinyScenario.text("signoff-small", "");
-    private static final String WIDE_BANDS = "phaseBand = 100\nttftMeanBand = 100\nttftP99Band = 100\n"
-        + "bandwidthBand = 100\n";
+    private static final String WIDE_BANDS = """
+        phaseBand = 100
+        ttftMeanBand = 100
+        ttftP99Band = 100
+        bandwidthBand = 100
+        """;
 
     @Test
     void shouldWriteResultsAndCompareWithTheEarlierOne(@TempDir final Path tmp) throws IOException {

@@ -23,7 +23,7 @@ public record CpuShare(long seed, long wallNs, long cpuNs, long waitNs) {
     /** The calling thread's counters now: {@code [cpuNs, waitNs]}, or {@code [-1, -1]} where the kernel has none. */
     public static long[] now() {
         try {
-            final String[] f = Files.readString(Path.of("/proc/thread-self/schedstat")).trim().split("\\s+");
+            final String[] f = Files.readString(Path.of("/proc/thread-self/schedstat")).trim().split("\\s+", -1);
             return new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])};
         } catch (final IOException | RuntimeException e) {
             return new long[] {-1, -1};

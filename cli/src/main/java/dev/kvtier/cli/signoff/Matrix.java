@@ -68,7 +68,7 @@ public final class Matrix {
      * @param meanSigned mean of simulated / real - 1 (negative: the simulator is optimistic)
      * @param worst      the figure with the largest |deviation|, described
      */
-    public record Error(String kind, int figures, double mape, double meanSigned, String worst) {}
+    public record KindError(String kind, int figures, double mape, double meanSigned, String worst) {}
 
     /** The per-slot over contiguous cold-TTFT mean ratio, real and simulated. */
     public record Regression(double real, double sim) {}
@@ -93,7 +93,7 @@ public final class Matrix {
      */
     public record Report(String host, String date, long seed, int repeats, String device, DeviceProfile deviceProfile,
                          HostCostProfile hostProfile, List<String> calibration,
-                         List<SideBySide.Comparison> diskSpread, List<Entry> entries, List<Error> errors,
+                         List<SideBySide.Comparison> diskSpread, List<Entry> entries, List<KindError> errors,
                          Regression regression, List<String> reasons, boolean pass) {}
 
     /** The kind of a figure, by its name. */
@@ -108,8 +108,8 @@ public final class Matrix {
     }
 
     /** The error per kind of figure over every judged figure of every entry. */
-    public static List<Error> errors(final List<Entry> entries) {
-        final List<Error> out = new ArrayList<>();
+    public static List<KindError> errors(final List<Entry> entries) {
+        final List<KindError> out = new ArrayList<>();
         for (final String kind : List.of("phase time", "TTFT mean", "TTFT p99", "bandwidth")) {
             double abs = 0;
             double signed = 0;
@@ -130,7 +130,7 @@ public final class Matrix {
                     }
                 }
             }
-            out.add(new Error(kind, n, n == 0 ? 0 : abs / n, n == 0 ? 0 : signed / n, worst));
+            out.add(new KindError(kind, n, n == 0 ? 0 : abs / n, n == 0 ? 0 : signed / n, worst));
         }
         return out;
     }
@@ -153,9 +153,9 @@ public final class Matrix {
     }
 
     /** The thresholds missed, one line each. */
-    public static List<String> reasons(final List<Entry> entries, final List<Error> errors) {
+    public static List<String> reasons(final List<Entry> entries, final List<KindError> errors) {
         final List<String> out = new ArrayList<>();
-        for (final Error e : errors) {
+        for (final KindError e : errors) {
             final double limit = e.kind().equals("phase time") ? PHASE_MAPE : e.kind().equals("TTFT mean")
                 ? TTFT_MEAN_MAPE : Double.POSITIVE_INFINITY;
             if (e.mape() > limit) {

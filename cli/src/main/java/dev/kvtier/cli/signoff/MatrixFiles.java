@@ -46,7 +46,7 @@ public final class MatrixFiles {
             + "repetition(s) of each scenario in each mode (seed %d + i); median (min .. max).%n%n", r.device(),
             r.deviceProfile().name(), r.hostProfile().name(), r.repeats(), r.seed()));
         b.append("| kind | figures | MAPE | mean signed error | worst |\n|---|---|---|---|---|\n");
-        for (final Matrix.Error e : r.errors()) {
+        for (final Matrix.KindError e : r.errors()) {
             b.append(String.format(Locale.ROOT, "| %s | %d | %.1f %% | %+.1f %% | %s |%n", e.kind(), e.figures(),
                 100 * e.mape(), 100 * e.meanSigned(), e.worst()));
         }
@@ -87,7 +87,7 @@ public final class MatrixFiles {
             .xAxisTitle("figure").yAxisTitle("simulated / real").build();
         c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         c.getStyler().setXAxisLabelRotation(45);
-        // Every series over the same categories (XChart wants that): a figure a scenario lacks, or does not judge, is 0.
+        // Every series over the same categories (XChart wants that): a figure a scenario lacks or does not judge is 0.
         final List<String> names = new ArrayList<>();
         for (final Matrix.Entry e : r.entries()) {
             for (final Fidelity.Figure f : e.figures()) {

@@ -177,7 +177,7 @@ public final class DeviceCalibration {
         final long parallel = Math.round(read32.iops() * (double) read4k.meanLatencyNs() / 1e9);
         final DeviceProfile profile = new DeviceProfile(name, Math.max(1, read4k.meanLatencyNs()),
             Math.max(1, write4k.meanLatencyNs()), flushNs, Math.max(1, readBps), Math.max(1, writeBps),
-            (int) Math.clamp(parallel, 1, 1024));
+            Math.clamp(parallel, 1, 1024));
         return new Calibration(profile, all, compared, notes, suspect(profile, compared, checks));
     }
 

@@ -60,7 +60,7 @@ public final class FioRunner {
             long free = 0;
             long size = 0;
             for (final String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-                final String[] f = line.trim().split("\\s+");
+                final String[] f = line.trim().split("\\s+", -1);
                 if (f[0].equals("HugePages_Free:")) {
                     free = Long.parseLong(f[1]);
                 } else if (f[0].equals("Hugepagesize:")) {

@@ -23,6 +23,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Measures the real core's host costs for the simulator's host cost model: the core runs on native memory over
@@ -141,7 +142,7 @@ public final class HostCalibration {
     }
 
     private record Rig(KvServer server, InstantDevice device, InstantDevice index, List<AllocationRef> refs,
-                       MemoryRegion source, long[] events) {}
+                       MemoryRegion source, AtomicLong events) {}
 
     private static Rig rig(final NativeMemory memory, final long writeBatchBytes, final boolean coalesce) {
         return rig(memory, writeBatchBytes, coalesce, false);
@@ -159,7 +160,7 @@ public final class HostCalibration {
         final InstantDevice device = new InstantDevice();
         final InstantDevice index = new InstantDevice();
         final FanOutSink sink = new FanOutSink();
-        final long[] events = new long[1];
+        final AtomicLong events = new AtomicLong();
         final KvServer server = new KvServer(c, memory, device, index, sink);
         if (observed) {
             final Clock clock = System::nanoTime;
@@ -167,7 +168,7 @@ public final class HostCalibration {
                 () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(), LIVENESS_NS);
             new RunRecorder(checker, new RunMetrics(clock), clock).observe(sink);
         }
-        sink.add(e -> events[0]++);
+        sink.add(e -> events.incrementAndGet());
         device.server = server;
         index.server = server;
         // The index device moves no data either: the opener reads zeros (a blank device) and formats it.
@@ -203,12 +204,12 @@ public final class HostCalibration {
         for (int i = 0; i < SPANS; i++) {
             spans.add(new SpanPiece(rig.refs.get(i), i * SLOT, rig.refs.get(i).fileOffset(SLOT), SLOT));
         }
-        final long before = rig.events[0];
+        final long before = rig.events().get();
         final long t0 = System.nanoTime();
         rig.server.store(1, rig.source, spans, r -> {});
         rig.device.completeAll();
         final long ns = System.nanoTime() - t0;
-        events[0] = rig.events[0] - before;
+        events[0] = rig.events().get() - before;
         close(memory, rig);
         return ns;
     }
