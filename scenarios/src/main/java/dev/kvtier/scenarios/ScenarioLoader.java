@@ -4,11 +4,13 @@ import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.geometry.ModelGeometry;
 import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.harness.probe.ProbeCatalogue;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.harness.workload.PhaseSpec;
 import dev.kvtier.harness.workload.WorkloadSpec;
 import dev.kvtier.sim.device.FaultPlan;
+import dev.kvtier.sim.device.IndexCrashPages;
 import dev.kvtier.sim.run.SimModel;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +31,8 @@ import tools.jackson.dataformat.toml.TomlMapper;
  * Loads a scenario from the library (by name) or a file (by path), applies {@code --set key=value} overrides, and
  * validates every key: a problem is a {@link ScenarioException} whose one-line message names the source, the key
  * and the problem. Tables: {@code [scenario]}, {@code [model]}, {@code [workload]}, {@code [[phase]]},
- * {@code [core]}, {@code [sim]}, {@code [gate]}; README.md documents every key and its default.
+ * {@code [core]}, {@code [sim]}, {@code [faults]}, {@code [gate]}, {@code [swarm]}, {@code [signoff]},
+ * {@code [coverage]}; README.md documents every key and its default.
  */
 public final class ScenarioLoader {
     /** Names of the bundled scenarios. */
@@ -38,7 +41,7 @@ public final class ScenarioLoader {
 
     /** The tables a scenario may hold, in the order the loader reads them. */
     private static final List<String> TABLES = List.of("scenario", "model", "workload", "phase", "core", "sim",
-        "faults", "gate", "swarm", "signoff");
+        "faults", "gate", "swarm", "signoff", "coverage");
     private static final TomlMapper TOML = new TomlMapper();
 
     private ScenarioLoader() {}
@@ -132,7 +135,8 @@ public final class ScenarioLoader {
             final RunSpec spec = new RunSpec(name, core, workload, sim.livenessBoundNs());
             final Scenario.Gate gate = gate();
             knobs.put("scenario.name", name);
-            return new Scenario(name, source, text, model, spec, sim.model(), knobs, gate, swarm(), signoff());
+            return new Scenario(name, source, text, model, spec, sim.model(), knobs, gate, swarm(), signoff(),
+                coverage());
         }
 
         private Section section(final String name) throws ScenarioException {
@@ -303,9 +307,17 @@ public final class ScenarioLoader {
             final long metaFull = s.longValue("metaFullAfterWrites", 0, 0, 1L << 40);
             final boolean cache = s.bool("volatileWriteCache", false);
             final long crashAt = s.longValue("crashAtEvent", -1, -1, 1L << 40);
+            final int points = s.intValue("crashPoints", 0, 0, FaultPlan.MAX_CRASH_POINTS);
+            final long within = s.longValue("crashWithinEvents", 0, 0, 1L << 40);
+            final boolean afterShutdown = s.bool("crashAfterShutdown", false);
+            final int flips = s.intValue("indexFlipsPerMillion", 0, 0, FaultPlan.MILLION);
+            final IndexCrashPages pages = s.choice("indexCrashPages", IndexCrashPages.DRAW);
             s.rejectUnknown();
+            if (points > 0 && within == 0) {
+                throw s.fail("crashWithinEvents", "must be positive when crashPoints is set");
+            }
             final FaultPlan plan = new FaultPlan(read, write, spikes, spikeNs, slowdown, until * 1_000_000_000L,
-                corruptions, misdirects, metaFull, cache, crashAt);
+                corruptions, misdirects, metaFull, cache, crashAt, points, within, afterShutdown, flips, pages);
             knobs.put("faults", plan.toString());
             return plan;
         }
@@ -344,6 +356,20 @@ public final class ScenarioLoader {
             }
             knobs.put("signoff", "minStoreBytesPerSec=" + minBw + ":maxDrop=" + maxDrop);
             return new Scenario.Signoff(minBw, maxDrop);
+        }
+
+        /** {@code [coverage]}: {@code required}, the probes an exploration must reach; each must be in the catalogue. */
+        private List<String> coverage() throws ScenarioException {
+            final Section s = section("coverage");
+            final List<String> required = s.strings("required");
+            s.rejectUnknown();
+            for (final String name : required) {
+                if (ProbeCatalogue.get(name) == null) {
+                    throw s.fail("required", "names '" + name + "', which is not a coverage probe (the README lists"
+                        + " them; `kvtier probes` prints them)");
+                }
+            }
+            return required;
         }
 
         /** {@code [swarm]}: "table.key" = [values...], each value a TOML scalar as --set would take it. */

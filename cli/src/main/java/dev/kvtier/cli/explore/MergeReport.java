@@ -24,7 +24,7 @@ import java.util.TreeMap;
  * @param wallSeconds    wall-clock time, summed over shards
  * @param failures       failing seeds grouped by invariant and event, most seeds first
  * @param probes         every probe with the seeds that reached it, over every shard
- * @param required       the probes {@code --require} named, with their seeds
+ * @param required       the probes {@code --require} named and those the scenario requires, with their seeds
  */
 public record MergeReport(String scenario, String scenarioDigest, List<String> sets, String code,
                           List<ShardLine> shards, List<String> missing, List<String> notRun, long seedsPlanned,

@@ -20,7 +20,10 @@ public final class SummaryMerge {
     /** One summary and the file it came from. */
     public record Named(String file, ShardSummary summary) {}
 
-    /** The merged report; {@code required} are the probes {@code --require} names. */
+    /**
+     * The merged report; the probes it requires are those {@code --require} names ({@code required}) and those every
+     * summary's scenario requires ({@code [coverage] required}), one mechanism for both.
+     */
     public static MergeReport merge(final List<Named> summaries, final List<String> required) {
         if (summaries.isEmpty()) {
             throw new IllegalArgumentException("no summaries to merge");
@@ -39,6 +42,11 @@ public final class SummaryMerge {
                     + " (probes: " + String.join(", ", probes.keySet()) + ")");
             }
             req.put(name, p);
+        }
+        for (final Named n : summaries) {
+            for (final String name : n.summary().required()) {
+                req.put(name, probes.get(name));
+            }
         }
         final List<MergeReport.ShardLine> lines = new ArrayList<>();
         final List<String> notRun = new ArrayList<>();

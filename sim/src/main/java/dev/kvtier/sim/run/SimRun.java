@@ -13,6 +13,8 @@ import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.check.InvariantViolation;
 import dev.kvtier.harness.entropy.SeededEntropy;
 import dev.kvtier.harness.metrics.RunMetrics;
+import dev.kvtier.harness.probe.ProbeCatalogue;
+import dev.kvtier.harness.probe.ProbeRecorder;
 import dev.kvtier.harness.run.FanOutSink;
 import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.run.RunRecorder;
@@ -20,6 +22,7 @@ import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.harness.workload.WorkloadDriver;
 import dev.kvtier.sim.device.CrashOutcome;
+import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.sim.device.FileRange;
 import dev.kvtier.sim.device.MisdirectedWrite;
 import dev.kvtier.sim.device.SimDevice;
@@ -29,6 +32,7 @@ import dev.kvtier.sim.loop.EventLoop;
 import dev.kvtier.sim.loop.ServerThread;
 import dev.kvtier.sim.memory.ProvenanceMemory;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * The virtual run's composition root: wires one core to a simulated data device, a simulated index device and memory
@@ -37,10 +41,15 @@ import java.util.List;
  * {@link RunSpec}, one model and one seed give one run, bit for bit: nothing here reads the wall clock, starts a
  * thread or draws unseeded randomness, and every collection whose order matters is ordered.
  *
- * <p>A crash ({@code faults.crashAtEvent}, counted in core events from 0) is a simulated power loss at that event:
- * the core, its client and the workload's requests in flight vanish with every scheduled loop event; the devices lose
- * or tear what was not durable; a new core recovers its index from the index device, invariant 15 is checked, and the
- * workload starts again from the phase it was in.
+ * <p>A crash ({@code faults.crashAtEvent} and the {@code faults.crashPoints} drawn per seed, counted in core events
+ * from 0 across every life of the core) is a simulated power loss at that event: the core, its client and the
+ * workload's requests in flight vanish with every scheduled loop event; the devices lose or tear what was not durable;
+ * a new core recovers its index from the index device, invariant 15 is checked, and the workload starts again from
+ * the phase it was in. With {@code faults.crashAfterShutdown} the power also fails once the run's final shutdown has
+ * completed: a new core recovers, invariant 15 is checked (after a clean shutdown every committed key must be in the
+ * recovered index, in either commit mode), and the new core shuts down in turn; the workload does not start again.
+ * The coverage probes that only the simulator can see (faults injected, pages a crash tore or garbled) are reported
+ * to the run's recorder as facts.
  */
 public final class SimRun {
     /** The engine KV region's name; copies out of it are charged at staging bandwidth. */
@@ -61,6 +70,10 @@ public final class SimRun {
     private final CrashChecker crashChecker;
     private final InvariantChecker checker;
     private final RunRecorder recorder;
+    private final long[] crashPoints;
+    private int nextCrash;
+    private boolean crashedAfterShutdown;
+    private boolean finalCrash;
     private KvServer server;
     private WorkloadDriver driver;
     private long coreEvents;
@@ -90,16 +103,20 @@ public final class SimRun {
         this.device = new SimDevice(model.device(), spec.core().l2Bytes(), loop, serverThread,
             c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(), root.child("faults"));
         this.indexDevice = new SimMetaDevice(model.device(), KvServer.indexLayout(spec.core()).deviceBytes(), loop,
-            serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults());
-        this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice);
+            serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(),
+            root.child("index-faults"));
+        this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice,
+            () -> indexDevice.injectedFlips() > 0);
         this.checker = InvariantChecker.standard(spec.core(), serverThread,
             () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(),
             spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0, List.of(crashChecker));
         this.recorder = new RunRecorder(checker, new RunMetrics(serverThread), serverThread);
         this.server = newServer();
-        final long crashAt = model.faults().crashAtEvent();
+        this.crashPoints = crashPoints(model.faults(), seed);
         sink.add(event -> {
-            if (coreEvents++ == crashAt) {
+            final long n = coreEvents++;
+            if (nextCrash < crashPoints.length && n == crashPoints[nextCrash]) {
+                nextCrash++;
                 throw new PowerLoss();
             }
         });
@@ -108,6 +125,22 @@ public final class SimRun {
         for (final EventSink extra : extraSinks) {
             sink.add(extra);
         }
+    }
+
+    /**
+     * The core events at which the run crashes, ascending and distinct: {@code crashAtEvent} (if set) and the
+     * {@code crashPoints} drawn from {@code [0, crashWithinEvents)} by the seed's own "crash-points" stream.
+     */
+    static long[] crashPoints(final FaultPlan faults, final long seed) {
+        final TreeSet<Long> points = new TreeSet<>();
+        if (faults.crashAtEvent() >= 0) {
+            points.add(faults.crashAtEvent());
+        }
+        final SeededEntropy draws = new SeededEntropy(seed).child("crash-points");
+        for (int i = 0; i < faults.crashPoints(); i++) {
+            points.add(Math.floorMod(draws.nextLong(), faults.crashWithinEvents()));
+        }
+        return points.stream().mapToLong(Long::longValue).toArray();
     }
 
     private KvServer newServer() {
@@ -151,11 +184,20 @@ public final class SimRun {
 
     private void restart() {
         final int phase = Math.max(0, driver == null ? 0 : driver.phase());
-        final SeededEntropy crashStream = new SeededEntropy(seed).child("crash");
+        final boolean afterShutdown = finalCrash;
+        finalCrash = false;
+        // The first crash draws from the "crash" stream as it always has; later ones from a child per life.
+        final SeededEntropy first = new SeededEntropy(seed).child("crash");
+        final SeededEntropy crashStream = crashChecker.crashes() == 0 ? first
+            : first.child("life-" + (crashChecker.crashes() + 1));
         loop.dropAll();
         serverThread.crash();
         dataCrash = device.crash(crashStream.child("data"));
         indexCrash = indexDevice.crash(crashStream.child("index"));
+        final ProbeRecorder probes = recorder.probes();
+        probes.fact(ProbeCatalogue.CRASH_TORN_DATA, dataCrash.pagesTorn());
+        probes.fact(ProbeCatalogue.CRASH_TORN_INDEX, indexCrash.pagesTorn());
+        probes.fact(ProbeCatalogue.CRASH_GARBLED_INDEX, indexCrash.pagesGarbled());
         crashChecker.crashed();
         checker.restarted();
         server = newServer();
@@ -164,8 +206,25 @@ public final class SimRun {
             if (error == null) {
                 crashChecker.recovered(checker.context(), server.directory()::isCommitted);
             }
+            if (afterShutdown) {
+                openError = error;
+                if (error == null) {
+                    server.shutdown(e -> shutdownError = e);
+                }
+                return;
+            }
             startWorkload(error, phase, firstRequest);
         }));
+    }
+
+    /** The final shutdown completed: with {@code crashAfterShutdown}, the power fails now (once). */
+    private void shutDown(final String error) {
+        shutdownError = error;
+        if (model.faults().crashAfterShutdown() && !crashedAfterShutdown) {
+            crashedAfterShutdown = true;
+            finalCrash = true;
+            throw new PowerLoss();
+        }
     }
 
     private void startWorkload(final String error, final int phase, final long firstRequestId) {
@@ -206,7 +265,7 @@ public final class SimRun {
             public void finished(final long timeNs) {
                 recorder.finished(timeNs);
                 // The run ends as a real one does: durably (a crash after this loses nothing committed).
-                serverThread.submit(() -> server.shutdown(error -> shutdownError = error));
+                serverThread.submit(() -> server.shutdown(SimRun.this::shutDown));
             }
         };
     }
@@ -230,6 +289,11 @@ public final class SimRun {
     }
 
     private RunReport report(final String violation) {
+        final ProbeRecorder probes = recorder.probes();
+        probes.fact(ProbeCatalogue.FAULT_SPIKE, device.injectedSpikes());
+        probes.fact(ProbeCatalogue.FAULT_CORRUPTION, device.injectedCorruptions());
+        probes.fact(ProbeCatalogue.FAULT_MISDIRECT, device.injectedMisdirects());
+        probes.fact(ProbeCatalogue.FAULT_INDEX_FLIP, indexDevice.injectedFlips());
         return recorder.report(spec.scenario(), RunMode.VIRTUAL, seed, loop.nowNs(), violation,
             new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(), server.engine().writeErrors()));
     }
