@@ -37,7 +37,7 @@ import tools.jackson.dataformat.toml.TomlMapper;
 public final class ScenarioLoader {
     /** Names of the bundled scenarios. */
     public static final List<String> LIBRARY = List.of("pr90-evict", "pr90-evict-per-slot", "pr90-evict-small",
-        "prefix-sharing-zipf");
+        "prefix-sharing-zipf", "rare-paths");
 
     /** The tables a scenario may hold, in the order the loader reads them. */
     private static final List<String> TABLES = List.of("scenario", "model", "workload", "phase", "core", "sim",
@@ -310,6 +310,7 @@ public final class ScenarioLoader {
             final int points = s.intValue("crashPoints", 0, 0, FaultPlan.MAX_CRASH_POINTS);
             final long within = s.longValue("crashWithinEvents", 0, 0, 1L << 40);
             final boolean afterShutdown = s.bool("crashAfterShutdown", false);
+            final boolean duringShutdown = s.bool("crashDuringShutdown", false);
             final int flips = s.intValue("indexFlipsPerMillion", 0, 0, FaultPlan.MILLION);
             final IndexCrashPages pages = s.choice("indexCrashPages", IndexCrashPages.DRAW);
             s.rejectUnknown();
@@ -317,7 +318,8 @@ public final class ScenarioLoader {
                 throw s.fail("crashWithinEvents", "must be positive when crashPoints is set");
             }
             final FaultPlan plan = new FaultPlan(read, write, spikes, spikeNs, slowdown, until * 1_000_000_000L,
-                corruptions, misdirects, metaFull, cache, crashAt, points, within, afterShutdown, flips, pages);
+                corruptions, misdirects, metaFull, cache, crashAt, points, within, afterShutdown, flips, pages,
+                duringShutdown);
             knobs.put("faults", plan.toString());
             return plan;
         }

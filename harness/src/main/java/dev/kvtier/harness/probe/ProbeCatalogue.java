@@ -174,6 +174,8 @@ public final class ProbeCatalogue {
             + "checkpoint was made (not the one every open makes)", (s, e) -> s.checkpointsThisLife() > 0));
         p.add(any(CoreEvent.IndexFailed.class, "index.failed", "an index I/O failed and persistence stopped until a "
             + "checkpoint succeeded"));
+        p.add(on(CoreEvent.IndexFailed.class, "index.open-refused", "an index could not make its opening checkpoint "
+            + "durable: the core takes no input", (s, e) -> s.checkpointsThisLife() == 0));
         p.add(on(CoreEvent.IndexOpened.class, "index.recovered-records", "a recovery replayed log records after its "
             + "checkpoint", (s, e) -> e.recoveredFromDisk() && e.records() > 0));
         p.add(any(CoreEvent.ChunkRecovered.class, "index.recovered-chunks", "a recovery rebuilt committed chunks"));

@@ -36,8 +36,10 @@ package dev.kvtier.sim.device;
  *   a wrong byte, and in {@code durable} mode every key committed before the crash is still loadable.</li>
  *   <li><b>More crashes</b> ({@code crashPoints} drawn uniformly from {@code [0, crashWithinEvents)} core events by
  *   the seed's own "crash-points" stream, besides {@code crashAtEvent}; a run crashes at each point it reaches, so
- *   one seed can crash several times, during its shutdown, or never), and <b>a crash after the final shutdown</b>
- *   ({@code crashAfterShutdown}). Both imply the write cache. Claim: as for one crash; after a completed shutdown
+ *   one seed can crash several times, during its shutdown, or never), <b>a crash during the final shutdown</b>
+ *   ({@code crashDuringShutdown}: at one of the eight core events after it was asked for, drawn; none when it
+ *   completes sooner) and <b>a crash after the final shutdown</b> ({@code crashAfterShutdown}). Each implies the write
+ *   cache. Claim: as for one crash; after a completed shutdown
  *   every key committed before it survives, in either commit mode.</li>
  *   <li><b>Flipped index bytes</b> ({@code indexFlipsPerMillion}; only the metadata device): an index write that
  *   completes OK lands with one byte (drawn) inverted, on the media. Claim: recovery's CRC rejects the record or
@@ -63,6 +65,7 @@ package dev.kvtier.sim.device;
  * @param crashPoints           further crash points, drawn per seed from {@code [0, crashWithinEvents)}
  * @param crashWithinEvents     the range of core events the crash points are drawn from (positive with points)
  * @param crashAfterShutdown    power loss once the run's final shutdown completed
+ * @param crashDuringShutdown   power loss during the run's first final shutdown
  * @param indexFlipsPerMillion  index writes that land with one inverted byte, per million
  * @param indexCrashPages       what a crash does to each index page that is not durable
  */
@@ -70,7 +73,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
                         int slowdown, long untilNs, int corruptionsPerMillion, int misdirectsPerMillion,
                         long metaFullAfterWrites, boolean volatileWriteCache, long crashAtEvent, int crashPoints,
                         long crashWithinEvents, boolean crashAfterShutdown, int indexFlipsPerMillion,
-                        IndexCrashPages indexCrashPages) {
+                        IndexCrashPages indexCrashPages, boolean crashDuringShutdown) {
     /** Most crash points one plan may draw. */
     public static final int MAX_CRASH_POINTS = 64;
 
@@ -120,7 +123,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
                      final long crashAtEvent) {
         this(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown, untilNs,
             corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache, crashAtEvent, 0, 0,
-            false, 0, IndexCrashPages.DRAW);
+            false, 0, IndexCrashPages.DRAW, false);
     }
 
     /** The original fault kinds only: no corruption, misdirect, full metadata disk, write cache or crash. */
@@ -137,7 +140,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
 
     /** True when the run may crash: at an event, at drawn points, or after its shutdown. */
     public boolean crashes() {
-        return crashAtEvent >= 0 || crashPoints > 0 || crashAfterShutdown;
+        return crashAtEvent >= 0 || crashPoints > 0 || crashAfterShutdown || crashDuringShutdown;
     }
 
     /** True when a fault of the time window (EIO, spike, slowdown, corruption, misdirect, full disk) is set. */
@@ -161,63 +164,80 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
     public FaultPlan withCorruptionsPerMillion(final int perMillion) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, perMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache, crashAtEvent,
-            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages);
+            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
     }
 
     /** This plan with {@code perMillion} misdirected writes. */
     public FaultPlan withMisdirectsPerMillion(final int perMillion) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, perMillion, metaFullAfterWrites, volatileWriteCache, crashAtEvent,
-            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages);
+            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
     }
 
     /** This plan with a metadata disk that is full after {@code writes} accepted writes (0 = never). */
     public FaultPlan withMetaFullAfterWrites(final long writes) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, writes, volatileWriteCache, crashAtEvent,
-            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages);
+            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
     }
 
     /** This plan with the volatile write cache on or off (a crash still implies it). */
     public FaultPlan withVolatileWriteCache(final boolean on) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, on, crashAtEvent,
-            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages);
+            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
     }
 
     /** This plan with a crash at event {@code event} (-1 = none). */
     public FaultPlan withCrashAtEvent(final long event) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache, event,
-            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages);
+            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
     }
 
     /** This plan with {@code points} crash points drawn from {@code [0, withinEvents)}. */
     public FaultPlan withCrashPoints(final int points, final long withinEvents) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
-            crashAtEvent, points, withinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages);
+            crashAtEvent, points, withinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
     }
 
     /** This plan with (or without) a crash after the final shutdown. */
     public FaultPlan withCrashAfterShutdown(final boolean on) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
-            crashAtEvent, crashPoints, crashWithinEvents, on, indexFlipsPerMillion, indexCrashPages);
+            crashAtEvent, crashPoints, crashWithinEvents, on, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
+    }
+
+    /** This plan with (or without) a crash during the final shutdown. */
+    public FaultPlan withCrashDuringShutdown(final boolean on) {
+        return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
+            crashAtEvent, crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            on);
     }
 
     /** This plan with {@code perMillion} index writes landing with a flipped byte. */
     public FaultPlan withIndexFlipsPerMillion(final int perMillion) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
-            crashAtEvent, crashPoints, crashWithinEvents, crashAfterShutdown, perMillion, indexCrashPages);
+            crashAtEvent, crashPoints, crashWithinEvents, crashAfterShutdown, perMillion, indexCrashPages,
+            crashDuringShutdown);
     }
 
     /** This plan with {@code pages} as what a crash does to index pages that are not durable. */
     public FaultPlan withIndexCrashPages(final IndexCrashPages pages) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
-            crashAtEvent, crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, pages);
+            crashAtEvent, crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, pages,
+            crashDuringShutdown);
     }
 
     private static void perMillion(final String what, final int v) {

@@ -2,6 +2,7 @@ package dev.kvtier.sim.run;
 
 import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.config.CommitMode;
+import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
@@ -45,9 +46,12 @@ import java.util.TreeSet;
  * from 0 across every life of the core) is a simulated power loss at that event: the core, its client and the
  * workload's requests in flight vanish with every scheduled loop event; the devices lose or tear what was not durable;
  * a new core recovers its index from the index device, invariant 15 is checked, and the workload starts again from
- * the phase it was in. With {@code faults.crashAfterShutdown} the power also fails once the run's final shutdown has
- * completed: a new core recovers, invariant 15 is checked (after a clean shutdown every committed key must be in the
+ * the phase it was in. With {@code faults.crashDuringShutdown} the power fails at one of the eight core events after
+ * the run's first final shutdown was asked for (drawn by the seed's "crash-during-shutdown" stream). With
+ * {@code faults.crashAfterShutdown} the power also fails once the run's final shutdown has completed: a new core recovers, invariant 15 is checked (after a clean shutdown every committed key must be in the
  * recovered index, in either commit mode), and the new core shuts down in turn; the workload does not start again.
+ * A restart that cannot open its index because the injected full index disk refuses its first checkpoint ends the run
+ * there, without a violation ({@link #stoppedEarly}): the core rightly takes no input without a durable checkpoint.
  * The coverage probes that only the simulator can see (faults injected, pages a crash tore or garbled) are reported
  * to the run's recorder as facts.
  */
@@ -73,6 +77,7 @@ public final class SimRun {
     private final long[] crashPoints;
     private int nextCrash;
     private boolean crashedAfterShutdown;
+    private long crashDuringShutdownAt = -1;
     private boolean finalCrash;
     private KvServer server;
     private WorkloadDriver driver;
@@ -80,6 +85,7 @@ public final class SimRun {
     private CrashOutcome dataCrash;
     private CrashOutcome indexCrash;
     private String openError;
+    private String stoppedFull;
     private String shutdownError;
 
     /** Thrown from the event sink at the crash event: unwinds the core mid-step, as power loss would. */
@@ -115,8 +121,12 @@ public final class SimRun {
         this.crashPoints = crashPoints(model.faults(), seed);
         sink.add(event -> {
             final long n = coreEvents++;
-            if (nextCrash < crashPoints.length && n == crashPoints[nextCrash]) {
-                nextCrash++;
+            if (event instanceof CoreEvent.ShutdownRequested && model.faults().crashDuringShutdown()
+                && crashDuringShutdownAt < 0 && recorder.done()) {
+                crashDuringShutdownAt = n + 1 + new SeededEntropy(seed).child("crash-during-shutdown").nextInt(8);
+            }
+            if (n == crashDuringShutdownAt || nextCrash < crashPoints.length && n == crashPoints[nextCrash]) {
+                nextCrash += nextCrash < crashPoints.length && n == crashPoints[nextCrash] ? 1 : 0;
                 throw new PowerLoss();
             }
         });
@@ -156,7 +166,7 @@ public final class SimRun {
             if (openError != null) {
                 violation = "the index did not open: " + openError;
             } else {
-                if (!recorder.done()) {
+                if (!recorder.done() && stoppedFull == null) {
                     checker.report(Invariant.LIVENESS, "the workload did not finish: no event left at "
                         + loop.nowNs() + " ns");
                 }
@@ -203,6 +213,12 @@ public final class SimRun {
         server = newServer();
         final long firstRequest = 1 + crashChecker.crashes() * REQUEST_IDS_PER_LIFE;
         serverThread.submit(() -> server.open(true, error -> {
+            if (error != null && indexDevice.injectedMetaFull() > 0) {
+                // An operating condition, not a bug: the restarted core cannot make its opening checkpoint durable
+                // on a full index disk, so it takes no input (and says so); the run ends here.
+                stoppedFull = error;
+                return;
+            }
             if (error == null) {
                 crashChecker.recovered(checker.context(), server.directory()::isCommitted);
             }
@@ -326,6 +342,15 @@ public final class SimRun {
     /** What the crash did to the index device's unflushed writes (null without a crash). */
     public CrashOutcome indexCrash() {
         return indexCrash;
+    }
+
+    /**
+     * Why the run stopped early without a violation, or null: after a crash the index disk was full, so the restarted
+     * core could not open its index.
+     */
+    public String stoppedEarly() {
+        return stoppedFull == null ? null : "after crash " + crashChecker.crashes() + " the index disk was full and "
+            + "the restarted core could not open its index: " + stoppedFull;
     }
 
     /** Null when the run's final shutdown made everything durable, else what failed (a full index disk, ...). */
