@@ -81,8 +81,9 @@ public final class ExploreCommand implements Callable<Integer> {
         }
         final ShardSummary s = new ShardSummary(ShardSummary.FORMAT, r.scenarioName(), r.scenarioDigest(), sets,
             BuildInfo.commit(), range, keepGoing, range.planned(), r.seedsRun(), r.stoppedAt(), r.wallSeconds(),
-            r.failures(), r.probes(), r.required());
-        Coverage.print(System.out, r.probes(), r.required(), range.shard().count() > 1);
+            r.failures(), r.probes(), r.required(), r.requiredMinSeeds());
+        Coverage.print(System.out, r.probes(), r.required(), r.requiredMinSeeds(), r.seedsRun(),
+            range.shard().count() > 1);
         if (summary != null) {
             final Path file = summaryFile(range, r.scenarioName());
             try {

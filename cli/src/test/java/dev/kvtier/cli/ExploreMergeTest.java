@@ -168,6 +168,11 @@ class ExploreMergeTest {
         assertEquals(ExitCodes.OK, ok.exitCode(), ok.out());
         assertTrue(ok.out().contains("required (1): all reached"), ok.out());
         assertTrue(ok.out().contains("seal.end-of-store"), ok.out());
+        final Path later = scenario("later", steady.replace("name = \"needs\"", "name = \"later\"")
+            + "[coverage]\nminSeeds = 100\nrequired = [\"checksum.mismatch\"]\n");
+        final CliRun few = explore(later, "--seeds", "3");
+        assertEquals(ExitCodes.OK, few.exitCode(), "required from 100 seeds, 3 ran: " + few.out());
+        assertTrue(few.out().contains("not checked: [coverage] minSeeds is 100"), few.out());
     }
 
     @Test

@@ -135,8 +135,10 @@ public final class ScenarioLoader {
             final RunSpec spec = new RunSpec(name, core, workload, sim.livenessBoundNs());
             final Scenario.Gate gate = gate();
             knobs.put("scenario.name", name);
+            final Section cov = section("coverage");
+            final long minSeeds = cov.longValue("minSeeds", 1, 1, Long.MAX_VALUE);
             return new Scenario(name, source, text, model, spec, sim.model(), knobs, gate, swarm(), signoff(),
-                coverage());
+                coverage(cov), minSeeds);
         }
 
         private Section section(final String name) throws ScenarioException {
@@ -360,9 +362,11 @@ public final class ScenarioLoader {
             return new Scenario.Signoff(minBw, maxDrop);
         }
 
-        /** {@code [coverage]}: {@code required}, the probes an exploration must reach; each must be in the catalogue. */
-        private List<String> coverage() throws ScenarioException {
-            final Section s = section("coverage");
+        /**
+         * {@code [coverage]}: {@code required}, the probes an exploration must reach (each must be in the catalogue),
+         * once it ran at least {@code minSeeds} seeds (read by the caller, before).
+         */
+        private List<String> coverage(final Section s) throws ScenarioException {
             final List<String> required = s.strings("required");
             s.rejectUnknown();
             for (final String name : required) {

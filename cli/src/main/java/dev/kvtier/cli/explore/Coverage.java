@@ -14,9 +14,12 @@ import java.util.SortedMap;
 public final class Coverage {
     private Coverage() {}
 
-    /** Prints the coverage; {@code shard} when this is one shard of several (the merge decides about requirements). */
+    /**
+     * Prints the coverage; the requirement holds from {@code minSeeds} seeds ({@code seedsRun} ran); {@code shard}
+     * when this is one shard of several (the merge decides about requirements).
+     */
     public static void print(final PrintStream out, final SortedMap<String, Probe> probes, final List<String> required,
-                             final boolean shard) {
+                             final long minSeeds, final long seedsRun, final boolean shard) {
         final List<String> none = new ArrayList<>();
         out.printf("coverage: %d of %d probes reached%n", probes.values().stream().filter(p -> p.seeds() > 0).count(),
             probes.size());
@@ -38,7 +41,9 @@ public final class Coverage {
         if (!required.isEmpty()) {
             out.println("  required (" + required.size() + "): " + (missed.isEmpty() ? "all reached"
                 : "reached by no seed: " + String.join(", ", missed) + (shard ? " (in this shard; explore merge "
-                    + "decides)" : "")));
+                    + "decides)"
+                    : seedsRun < minSeeds ? " (not checked: [coverage] minSeeds is " + minSeeds + ")"
+                        : "")));
         }
     }
 }

@@ -59,12 +59,13 @@ public final class Explorer {
      * @param failures       every failure, in seed order
      * @param probes         every probe of the catalogue with the seeds that reached it
      * @param required       the probes the scenario requires ({@code [coverage] required})
+     * @param requiredMinSeeds the requirement holds for explorations of at least this many seeds
      * @param wallSeconds    wall-clock time
      * @param message        the first failure's message, or the bad input's, or null
      */
     public record Result(int exitCode, String scenarioName, String scenarioDigest, long seedsRun, Long stoppedAt,
                          List<Failure> failures, SortedMap<String, Probe> probes, List<String> required,
-                         double wallSeconds, String message) {
+                         long requiredMinSeeds, double wallSeconds, String message) {
         public Result {
             failures = List.copyOf(failures);
             probes = new TreeMap<>(probes);
@@ -82,7 +83,7 @@ public final class Explorer {
         }
 
         static Result badInput(final String message) {
-            return new Result(ExitCodes.BAD_INPUT, null, null, 0, null, List.of(), new TreeMap<>(), List.of(), 0,
+            return new Result(ExitCodes.BAD_INPUT, null, null, 0, null, List.of(), new TreeMap<>(), List.of(), 1, 0,
                 message);
         }
     }
@@ -253,7 +254,8 @@ public final class Explorer {
             final int code = failures.stream().anyMatch(f -> f.exitCode() == ExitCodes.CRASH) ? ExitCodes.CRASH
                 : failures.isEmpty() ? ExitCodes.OK : ExitCodes.INVARIANT;
             return new Result(code, base.name(), ShardSummary.digest(base), run, stoppedAt, failures, probes,
-                base.required(), seconds(), failures.isEmpty() ? null : failures.getFirst().message());
+                base.required(), base.requiredMinSeeds(), seconds(),
+                failures.isEmpty() ? null : failures.getFirst().message());
         }
     }
 }

@@ -71,6 +71,9 @@ public final class MergeMarkdown {
     }
 
     private static void probes(final StringBuilder b, final MergeReport r) {
+        if (r.requirementNote() != null) {
+            b.append("\nNot checked: ").append(r.requirementNote()).append(".\n");
+        }
         if (!r.required().isEmpty()) {
             b.append("\n## Required probes\n\n");
             for (final Map.Entry<String, Probe> e : r.required().entrySet()) {

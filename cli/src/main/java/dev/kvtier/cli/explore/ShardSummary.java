@@ -35,12 +35,13 @@ import tools.jackson.databind.json.JsonMapper;
  * @param failures       every failing seed it ran, in seed order
  * @param probes         every coverage probe of the catalogue by name, with the seeds that reached it
  * @param required       the probes the scenario requires ({@code [coverage] required}): merge fails (exit 4) when no
- *                       shard reached one
+ *                       shard reached one, once the shards merged ran at least {@code requiredMinSeeds} seeds
+ * @param requiredMinSeeds the scenario's {@code [coverage] minSeeds} (1 when absent)
  */
 public record ShardSummary(int format, String scenario, String scenarioDigest, List<String> sets, String code,
                            SeedSet range, boolean keepGoing, long seedsPlanned, long seedsRun, Long stoppedAt,
                            double wallSeconds, List<Failure> failures, SortedMap<String, Probe> probes,
-                           List<String> required) {
+                           List<String> required, long requiredMinSeeds) {
     /** The summary format this CLI writes and reads (2: probes are the coverage catalogue, with required ones). */
     public static final int FORMAT = 2;
     private static final JsonMapper READER = JsonMapper.builder()
@@ -58,6 +59,7 @@ public record ShardSummary(int format, String scenario, String scenarioDigest, L
         failures = List.copyOf(failures);
         probes = Collections.unmodifiableSortedMap(new TreeMap<>(probes));
         required = required == null ? List.of() : List.copyOf(required);
+        requiredMinSeeds = Math.max(1, requiredMinSeeds);
         for (final String name : required) {
             if (!probes.containsKey(name)) {
                 throw new IllegalArgumentException("required probe " + name + " is not among the summary's probes");

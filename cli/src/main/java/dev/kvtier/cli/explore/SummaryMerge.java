@@ -43,7 +43,18 @@ public final class SummaryMerge {
             }
             req.put(name, p);
         }
+        final long seedsRun = summaries.stream().mapToLong(n -> n.summary().seedsRun()).sum();
+        final long minSeeds = summaries.stream().mapToLong(n -> n.summary().requiredMinSeeds()).max().orElse(1);
+        String requirementNote = null;
         for (final Named n : summaries) {
+            if (n.summary().required().isEmpty()) {
+                continue;
+            }
+            if (seedsRun < minSeeds) {
+                requirementNote = "the scenario's " + n.summary().required().size() + " required probes are checked"
+                    + " from " + minSeeds + " seeds ([coverage] minSeeds); " + seedsRun + " ran";
+                continue;
+            }
             for (final String name : n.summary().required()) {
                 req.put(name, probes.get(name));
             }
@@ -70,7 +81,7 @@ public final class SummaryMerge {
         final long failing = groups.stream().mapToLong(g -> g.seeds().size()).sum();
         final ShardSummary s = head.summary();
         return new MergeReport(s.scenario(), s.scenarioDigest(), s.sets(), s.code(), lines, missing.shards(),
-            notRun, planned, run, missing.seeds(), failing, wall, groups, probes, req);
+            notRun, planned, run, missing.seeds(), failing, wall, groups, probes, req, requirementNote);
     }
 
     private static void checkSame(final Named head, final Named n) {
