@@ -29,8 +29,11 @@ import dev.kvtier.sim.device.MisdirectedWrite;
 import dev.kvtier.sim.device.SimDevice;
 import dev.kvtier.sim.device.SimMetaDevice;
 import dev.kvtier.sim.host.HostCostModel;
+import dev.kvtier.sim.loop.EngineWorker;
+import dev.kvtier.sim.loop.EventClock;
 import dev.kvtier.sim.loop.EventLoop;
 import dev.kvtier.sim.loop.ServerThread;
+import dev.kvtier.sim.loop.SimTransport;
 import dev.kvtier.sim.memory.ProvenanceMemory;
 import java.util.List;
 import java.util.TreeSet;
@@ -66,6 +69,9 @@ public final class SimRun {
     private final long seed;
     private final EventLoop loop;
     private final ServerThread serverThread;
+    private final EventClock eventClock;
+    private final EngineWorker worker;
+    private final SimTransport transport;
     private final ProvenanceMemory memory = new ProvenanceMemory();
     private final FanOutSink sink = new FanOutSink();
     private final HostCostModel costs;
@@ -103,7 +109,9 @@ public final class SimRun {
         this.seed = seed;
         this.loop = new EventLoop(model.maxEvents());
         this.serverThread = new ServerThread(loop);
-        this.costs = new HostCostModel(model.host(), serverThread, GPU_REGION);
+        this.worker = new EngineWorker(loop);
+        this.transport = new SimTransport(loop, serverThread, worker, spec.workload().engine().rpcOneWayNs());
+        this.costs = new HostCostModel(model.host(), serverThread, worker, GPU_REGION);
         memory.setListener(costs);
         final SeededEntropy root = new SeededEntropy(seed);
         this.device = new SimDevice(model.device(), spec.core().l2Bytes(), loop, serverThread,
@@ -113,10 +121,11 @@ public final class SimRun {
             root.child("index-faults"));
         this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice,
             () -> indexDevice.injectedFlips() > 0);
-        this.checker = InvariantChecker.standard(spec.core(), serverThread,
+        this.eventClock = new EventClock(serverThread);
+        this.checker = InvariantChecker.standard(spec.core(), eventClock,
             () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(),
             spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0, List.of(crashChecker));
-        this.recorder = new RunRecorder(checker, new RunMetrics(serverThread), serverThread);
+        this.recorder = new RunRecorder(checker, new RunMetrics(eventClock), eventClock);
         this.server = newServer();
         this.crashPoints = crashPoints(model.faults(), seed);
         sink.add(event -> {
@@ -202,6 +211,7 @@ public final class SimRun {
             : first.child("life-" + (crashChecker.crashes() + 1));
         loop.dropAll();
         serverThread.crash();
+        worker.crash();
         dataCrash = device.crash(crashStream.child("data"));
         indexCrash = indexDevice.crash(crashStream.child("index"));
         final ProbeRecorder probes = recorder.probes();
@@ -248,13 +258,12 @@ public final class SimRun {
             openError = error;
             return;
         }
-        final KvClient client = new KvClient(spec.core(), memory, server, sink,
+        final KvClient client = new KvClient(spec.core(), memory, server, transport, sink,
             (1L << 50) + crashChecker.crashes() * (1L << 44));
         final MemoryRegion gpu = memory.allocate(GPU_REGION, WorkloadDriver.gpuBytes(spec.workload(),
             spec.core().slotBytes()));
-        driver = new WorkloadDriver(spec.workload(), new WorkloadDriver.Wiring(loop,
-            serverThread::submit, serverThread, server, client, memory, gpu,
-            new SeededEntropy(seed).child("workload"), sink, observer()));
+        driver = new WorkloadDriver(spec.workload(), new WorkloadDriver.Wiring(loop, worker, transport, server,
+            client, memory, gpu, new SeededEntropy(seed).child("workload"), sink, observer()));
         driver.start(phase, firstRequestId);
     }
 
@@ -363,9 +372,9 @@ public final class SimRun {
         return coreEvents;
     }
 
-    /** The simulated server thread's clock, which stamps every event (a journal written beside a run needs it). */
+    /** The clock that stamps every event (the server thread's, never going back): a journal beside a run needs it. */
     public Clock serverClock() {
-        return serverThread;
+        return eventClock;
     }
 
     public long loopEvents() {
