@@ -4,14 +4,12 @@ import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.geometry.ModelGeometry;
 import dev.kvtier.harness.profile.DeviceProfile;
-import dev.kvtier.harness.probe.ProbeCatalogue;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.harness.workload.PhaseSpec;
 import dev.kvtier.harness.workload.EngineSpec;
 import dev.kvtier.harness.workload.WorkloadSpec;
 import dev.kvtier.sim.device.FaultPlan;
-import dev.kvtier.sim.device.IndexCrashPages;
 import dev.kvtier.sim.run.SimModel;
 import java.io.IOException;
 import java.io.InputStream;
@@ -145,7 +143,7 @@ public final class ScenarioLoader {
             final Section cov = section("coverage");
             final long minSeeds = cov.longValue("minSeeds", 1, 1, Long.MAX_VALUE);
             return new Scenario(name, source, text, model, spec, sim.model(), knobs, gate, swarm(), signoff(),
-                coverage(cov), minSeeds);
+                ExtraTables.required(cov), minSeeds);
         }
 
         private Section section(final String name) throws ScenarioException {
@@ -347,41 +345,13 @@ public final class ScenarioLoader {
             return p;
         }
 
-        /**
-         * {@code [faults]}: device faults per million I/Os (EIO, spikes, silent corruption, misdirected writes), a
-         * slow device and a full metadata disk, until a virtual time (seconds); the volatile write cache and a crash
-         * at a loop event. {@link FaultPlan} says what each does and what the core claims to tolerate.
-         */
+        /** {@code [faults]} ({@link ExtraTables#faults}); a present table's plan is a knob. */
         private FaultPlan faults() throws ScenarioException {
             final Section s = section("faults");
-            if (!s.present()) {
-                return FaultPlan.NONE;
+            final FaultPlan plan = ExtraTables.faults(s);
+            if (s.present()) {
+                knobs.put("faults", plan.toString());
             }
-            final int read = s.intValue("readErrorsPerMillion", 0, 0, FaultPlan.MILLION);
-            final int write = s.intValue("writeErrorsPerMillion", 0, 0, FaultPlan.MILLION);
-            final int spikes = s.intValue("spikesPerMillion", 0, 0, FaultPlan.MILLION);
-            final long spikeNs = s.longValue("spikeNs", 10_000_000, 0, 3_600_000_000_000L);
-            final int slowdown = s.intValue("slowdown", 1, 1, 1000);
-            final long until = s.longValue("untilSeconds", 3600, 0, 1L << 30);
-            final int corruptions = s.intValue("corruptionsPerMillion", 0, 0, FaultPlan.MILLION);
-            final int misdirects = s.intValue("misdirectsPerMillion", 0, 0, FaultPlan.MILLION);
-            final long metaFull = s.longValue("metaFullAfterWrites", 0, 0, 1L << 40);
-            final boolean cache = s.bool("volatileWriteCache", false);
-            final long crashAt = s.longValue("crashAtEvent", -1, -1, 1L << 40);
-            final int points = s.intValue("crashPoints", 0, 0, FaultPlan.MAX_CRASH_POINTS);
-            final long within = s.longValue("crashWithinEvents", 0, 0, 1L << 40);
-            final boolean afterShutdown = s.bool("crashAfterShutdown", false);
-            final boolean duringShutdown = s.bool("crashDuringShutdown", false);
-            final int flips = s.intValue("indexFlipsPerMillion", 0, 0, FaultPlan.MILLION);
-            final IndexCrashPages pages = s.choice("indexCrashPages", IndexCrashPages.DRAW);
-            s.rejectUnknown();
-            if (points > 0 && within == 0) {
-                throw s.fail("crashWithinEvents", "must be positive when crashPoints is set");
-            }
-            final FaultPlan plan = new FaultPlan(read, write, spikes, spikeNs, slowdown, until * 1_000_000_000L,
-                corruptions, misdirects, metaFull, cache, crashAt, points, within, afterShutdown, flips, pages,
-                duringShutdown);
-            knobs.put("faults", plan.toString());
             return plan;
         }
 
@@ -420,22 +390,6 @@ public final class ScenarioLoader {
             }
             knobs.put("signoff", "minStoreBytesPerSec=" + minBw + ":maxDrop=" + maxDrop);
             return new Scenario.Signoff(minBw, maxDrop);
-        }
-
-        /**
-         * {@code [coverage]}: {@code required}, the probes an exploration must reach (each must be in the catalogue),
-         * once it ran at least {@code minSeeds} seeds (read by the caller, before).
-         */
-        private List<String> coverage(final Section s) throws ScenarioException {
-            final List<String> required = s.strings("required");
-            s.rejectUnknown();
-            for (final String name : required) {
-                if (ProbeCatalogue.get(name) == null) {
-                    throw s.fail("required", "names '" + name + "', which is not a coverage probe (the README lists"
-                        + " them; `kvtier probes` prints them)");
-                }
-            }
-            return required;
         }
 
         /** {@code [swarm]}: "table.key" = [values...], each value a TOML scalar as --set would take it. */

@@ -13,9 +13,9 @@ import java.util.List;
 
 /**
  * What a run keeps, in either mode: its own observers of every event (the invariant checker, the metrics, the event
- * digest and the coverage probes), and what the workload reports besides events: phase times relative to the run's start, wrong bytes
- * (each also reported to the checker as invariant 12), and when the workload finished; and the report built from
- * all of it. One per run; the composition root of each mode builds it.
+ * digest and the coverage probes), and what the workload reports besides events: phase times relative to the run's
+ * start, wrong bytes (each also reported to the checker as invariant 12), and when the workload finished; and the
+ * report built from all of it. One per run; the composition root of each mode builds it.
  */
 public final class RunRecorder implements WorkloadDriver.Observer {
     private final InvariantChecker checker;

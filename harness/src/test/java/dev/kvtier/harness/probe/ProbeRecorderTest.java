@@ -13,6 +13,7 @@ import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.port.IoOp;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -41,10 +42,10 @@ class ProbeRecorderTest {
             assertEquals(p, ProbeCatalogue.get(p.name()));
         }
         for (final RingEvictReason r : RingEvictReason.values()) {
-            assertTrue(names.contains("ring.evict." + r.name().toLowerCase().replace('_', '-')), r.name());
+            assertTrue(names.contains("ring.evict." + r.name().toLowerCase(Locale.ROOT).replace('_', '-')), r.name());
         }
         for (final CoreEvent.SealReason r : CoreEvent.SealReason.values()) {
-            assertTrue(names.contains("seal." + r.name().toLowerCase().replace('_', '-')), r.name());
+            assertTrue(names.contains("seal." + r.name().toLowerCase(Locale.ROOT).replace('_', '-')), r.name());
         }
     }
 

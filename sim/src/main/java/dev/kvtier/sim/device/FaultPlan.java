@@ -31,16 +31,17 @@ package dev.kvtier.sim.device;
  *   FLUSH submitted after its completion has completed (Linux fsync semantics). Off, every completed write is
  *   durable at once and the device behaves exactly as without this option.</li>
  *   <li><b>A crash</b> ({@code crashAtEvent}, -1 = none; the composition root calls the devices' {@code crash} at
- *   that event, counted as {@code SimRun} says): power loss. Every write in flight or completed but unflushed is, per 4 KiB page, written,
- *   lost or torn (per 512 B sector); the volatile state of the core is lost. Claim: after a restart no load returns
- *   a wrong byte, and in {@code durable} mode every key committed before the crash is still loadable.</li>
+ *   that event, counted as {@code SimRun} says): power loss. Every write in flight or completed but unflushed is,
+ *   per 4 KiB page, written, lost or torn (per 512 B sector); the volatile state of the core is lost. Claim: after a
+ *   restart no load returns a wrong byte, and in {@code durable} mode every key committed before the crash is still
+ *   loadable.</li>
  *   <li><b>More crashes</b> ({@code crashPoints} drawn uniformly from {@code [0, crashWithinEvents)} core events by
  *   the seed's own "crash-points" stream, besides {@code crashAtEvent}; a run crashes at each point it reaches, so
  *   one seed can crash several times, during its shutdown, or never), <b>a crash during the final shutdown</b>
  *   ({@code crashDuringShutdown}: at one of the eight core events after it was asked for, drawn; none when it
  *   completes sooner) and <b>a crash after the final shutdown</b> ({@code crashAfterShutdown}). Each implies the write
- *   cache. Claim: as for one crash; after a completed shutdown
- *   every key committed before it survives, in either commit mode.</li>
+ *   cache. Claim: as for one crash; after a completed shutdown every key committed before it survives, in either
+ *   commit mode.</li>
  *   <li><b>Flipped index bytes</b> ({@code indexFlipsPerMillion}; only the metadata device): an index write that
  *   completes OK lands with one byte (drawn) inverted, on the media. Claim: recovery's CRC rejects the record or
  *   checkpoint it hits, so no wrong byte is served; durable commits logged at or after it may be lost (outside the
@@ -106,7 +107,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
             throw new IllegalArgumentException("crashPoints must be in [0, " + MAX_CRASH_POINTS + "], got "
                 + crashPoints);
         }
-        if (crashWithinEvents < 0 || crashPoints > 0 && crashWithinEvents == 0) {
+        if (crashWithinEvents < 0 || (crashPoints > 0 && crashWithinEvents == 0)) {
             throw new IllegalArgumentException("crashWithinEvents must be positive when crashPoints is set, got "
                 + crashWithinEvents);
         }

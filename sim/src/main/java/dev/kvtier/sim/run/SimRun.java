@@ -51,8 +51,9 @@ import java.util.TreeSet;
  * a new core recovers its index from the index device, invariant 15 is checked, and the workload starts again from
  * the phase it was in. With {@code faults.crashDuringShutdown} the power fails at one of the eight core events after
  * the run's first final shutdown was asked for (drawn by the seed's "crash-during-shutdown" stream). With
- * {@code faults.crashAfterShutdown} the power also fails once the run's final shutdown has completed: a new core recovers, invariant 15 is checked (after a clean shutdown every committed key must be in the
- * recovered index, in either commit mode), and the new core shuts down in turn; the workload does not start again.
+ * {@code faults.crashAfterShutdown} the power also fails once the run's final shutdown has completed: a new core
+ * recovers, invariant 15 is checked (after a clean shutdown every committed key must be in the recovered index, in
+ * either commit mode), and the new core shuts down in turn; the workload does not start again.
  * A restart that cannot open its index because the injected full index disk refuses its first checkpoint ends the run
  * there, without a violation ({@link #stoppedEarly}): the core rightly takes no input without a durable checkpoint.
  * The coverage probes that only the simulator can see (faults injected, pages a crash tore or garbled) are reported
@@ -134,7 +135,7 @@ public final class SimRun {
                 && crashDuringShutdownAt < 0 && recorder.done()) {
                 crashDuringShutdownAt = n + 1 + new SeededEntropy(seed).child("crash-during-shutdown").nextInt(8);
             }
-            if (n == crashDuringShutdownAt || nextCrash < crashPoints.length && n == crashPoints[nextCrash]) {
+            if (n == crashDuringShutdownAt || (nextCrash < crashPoints.length && n == crashPoints[nextCrash])) {
                 nextCrash += nextCrash < crashPoints.length && n == crashPoints[nextCrash] ? 1 : 0;
                 throw new PowerLoss();
             }
@@ -305,8 +306,8 @@ public final class SimRun {
             }
         }
         for (final MisdirectedWrite m : device.misdirectedRanges()) {
-            if (m.intendedOffset() < to && from < m.intendedOffset() + m.lengthBytes()
-                || m.actualOffset() < to && from < m.actualOffset() + m.lengthBytes()) {
+            if ((m.intendedOffset() < to && from < m.intendedOffset() + m.lengthBytes())
+                || (m.actualOffset() < to && from < m.actualOffset() + m.lengthBytes())) {
                 return true;
             }
         }
