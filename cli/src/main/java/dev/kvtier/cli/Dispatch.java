@@ -21,7 +21,11 @@ public final class Dispatch {
         final SimRun sim = new SimRun(sc.spec(), sc.sim(), seed, journal.sinks());
         journal.start(sim.serverClock());
         try {
-            return sim.run();
+            final RunReport r = sim.run();
+            if (sim.stoppedEarly() != null) {
+                System.out.println("stopped early (not a violation): " + sim.stoppedEarly());
+            }
+            return r;
         } finally {
             journal.close();
         }

@@ -3,7 +3,9 @@ package dev.kvtier.cli;
 import dev.kvtier.cli.explore.Explorer;
 import dev.kvtier.cli.explore.SeedSet;
 import dev.kvtier.cli.explore.Shard;
+import dev.kvtier.cli.explore.Coverage;
 import dev.kvtier.cli.explore.ShardSummary;
+import dev.kvtier.cli.explore.SummaryMerge;
 import java.io.Console;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,7 +22,10 @@ import picocli.CommandLine.Parameters;
  * {@code kvtier explore SCENARIO --seeds N [--from S] [--shard i/n | --shard-from-env] [--keep-going]
  * [--summary FILE]}: seeds in virtual time, swarm knobs drawn per seed; stop at the first failure (or, with
  * {@code --keep-going}, record them all) with its journal and the commands that reproduce and replay it; write what
- * the shard ran to a JSON summary that {@code kvtier explore merge} combines.
+ * the shard ran to a JSON summary that {@code kvtier explore merge} combines. It prints, per coverage probe, the
+ * seeds that reached it and the first of them, and the probes no seed reached. An unsharded exploration that held
+ * every invariant but reached none of the seeds of a probe its scenario requires ({@code [coverage] required}) exits
+ * 4, as {@code explore merge} does (the same check, on its one summary); a shard leaves that to the merge.
  */
 @Command(name = "explore", mixinStandardHelpOptions = true, subcommands = ExploreMergeCommand.class,
     description = {"Run many seeds in virtual time (swarm knobs per seed); stop at the first failing seed.",
@@ -72,20 +77,29 @@ public final class ExploreCommand implements Callable<Integer> {
         final Explorer explorer = new Explorer(scenario, sets, System.out, System.err);
         final Explorer.Result r = explorer.explore(Explorer.seeds(from, seeds, range.shard()),
             new Explorer.Options(journals, keepGoing, onTerminal(), 10));
-        if (summary == null || r.exitCode() == ExitCodes.BAD_INPUT) {
+        if (r.exitCode() == ExitCodes.BAD_INPUT) {
             return r.exitCode();
         }
-        final Path file = summaryFile(range, r.scenarioName());
-        try {
-            new ShardSummary(ShardSummary.FORMAT, r.scenarioName(), r.scenarioDigest(), sets, BuildInfo.commit(),
-                range, keepGoing, range.planned(), r.seedsRun(), r.stoppedAt(), r.wallSeconds(), r.failures(),
-                r.probes()).write(file);
-        } catch (final IOException e) {
-            System.err.println("kvtier: cannot write the summary " + file + ": " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
+        final ShardSummary s = new ShardSummary(ShardSummary.FORMAT, r.scenarioName(), r.scenarioDigest(), sets,
+            BuildInfo.commit(), range, keepGoing, range.planned(), r.seedsRun(), r.stoppedAt(), r.wallSeconds(),
+            r.failures(), r.probes(), r.required(), r.requiredMinSeeds());
+        Coverage.print(System.out, r.probes(), r.required(), r.requiredMinSeeds(), r.seedsRun(),
+            range.shard().count() > 1);
+        if (summary != null) {
+            final Path file = summaryFile(range, r.scenarioName());
+            try {
+                s.write(file);
+            } catch (final IOException e) {
+                System.err.println("kvtier: cannot write the summary " + file + ": " + e.getMessage());
+                return ExitCodes.BAD_INPUT;
+            }
+            System.out.println("summary: " + file);
         }
-        System.out.println("summary: " + file);
-        return r.exitCode();
+        if (r.exitCode() != ExitCodes.OK || range.shard().count() > 1) {
+            return r.exitCode();
+        }
+        return SummaryMerge.merge(List.of(new SummaryMerge.Named("(this exploration)", s)), List.of())
+            .exitCode(true);
     }
 
     /** The seeds this shard plans, from the options; the message names a bad or missing one. */

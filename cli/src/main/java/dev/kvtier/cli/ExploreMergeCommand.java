@@ -29,7 +29,7 @@ public final class ExploreMergeCommand implements Callable<Integer> {
     List<Path> inputs;
 
     @Option(names = "--require", paramLabel = "PROBE", description = "fail (exit 4) when no shard reached this "
-        + "probe (today: an event kind, e.g. RingWrapped)")
+        + "coverage probe (kvtier probes lists them, e.g. ring.wrap.skip), besides the scenario's [coverage] required")
     List<String> required = new ArrayList<>();
 
     @Option(names = "--allow-missing", description = "exit 0 even when shards of a planned range are missing")

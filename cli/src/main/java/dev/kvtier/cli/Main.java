@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     subcommands = {RunCommand.class, ExploreCommand.class, ReplayCommand.class, JournalCommand.class,
         TraceCommand.class, GateCommand.class, SweepCommand.class, BaselineCommand.class, SignoffCommand.class,
         FidelityCommand.class, CalibrateCommand.class, BenchIoCommand.class,
-        BenchRecoveryCommand.class})
+        BenchRecoveryCommand.class, ProbesCommand.class})
 public final class Main implements Runnable {
 
     public static void main(final String[] args) {

@@ -3,6 +3,7 @@ package dev.kvtier.cli;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
 import dev.kvtier.harness.run.RunMode;
+import dev.kvtier.harness.probe.ProbeCatalogue;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.realio.device.IoChoice;
@@ -243,8 +244,28 @@ public final class RunCommand implements Callable<Integer> {
         out.printf("store ack p50 %.2f ms p99 %.2f ms  load p50 %.2f ms p99 %.2f ms  server busy %.1f %%%n",
             m.storeAckNanos().p50() / 1e6, m.storeAckNanos().p99() / 1e6, m.loadNanos().p50() / 1e6,
             m.loadNanos().p99() / 1e6, 100.0 * m.serverBusyFraction());
+        probes(out, r);
         out.println("digest " + r.eventDigest());
         out.println(r.ok() ? "OK: all invariants held" : "VIOLATION: " + r.violation());
+    }
+
+    /** The coverage probes the run reached, with how many times, wrapped at about 120 columns. */
+    static void probes(final PrintStream out, final RunReport r) {
+        final StringBuilder line = new StringBuilder("probes " + r.probes().size() + " of "
+            + ProbeCatalogue.all().size() + " reached:");
+        if (r.probes().isEmpty()) {
+            line.append(" none");
+        }
+        for (final Map.Entry<String, Long> e : r.probes().entrySet()) {
+            final String item = " " + e.getKey() + " x" + e.getValue();
+            if (line.length() + item.length() > 118) {
+                out.println(line);
+                line.setLength(0);
+                line.append("      ");
+            }
+            line.append(item);
+        }
+        out.println(line);
     }
 
     /** The real run's index figures, for the report's metrics. */

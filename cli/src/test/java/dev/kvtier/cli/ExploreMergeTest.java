@@ -133,16 +133,46 @@ class ExploreMergeTest {
         final Path steady = scenario("steady", ExploreScenarios.STEADY);
         final Path a = dir.resolve("a.json");
         explore(steady, "--summary", a.toString());
-        final CliRun reached = CliRun.of("explore", "merge", a.toString(), "--require", "RequestFinished");
+        final CliRun reached = CliRun.of("explore", "merge", a.toString(), "--require", "seal.end-of-store");
         assertEquals(ExitCodes.OK, reached.exitCode(), reached.out());
-        final CliRun unreached = CliRun.of("explore", "merge", a.toString(), "--require", "RequestFinished",
-            "--require", "ChecksumMismatch");
+        final CliRun unreached = CliRun.of("explore", "merge", a.toString(), "--require", "seal.end-of-store",
+            "--require", "checksum.mismatch");
         assertEquals(ExitCodes.GATE, unreached.exitCode(), unreached.out());
-        assertTrue(unreached.out().contains("- ChecksumMismatch: **reached by no shard**"), unreached.out());
+        assertTrue(unreached.out().contains("- checksum.mismatch: **reached by no shard**"), unreached.out());
         final CliRun unknown = CliRun.of("explore", "merge", a.toString(), "--require", "NoSuchProbe");
         assertEquals(ExitCodes.BAD_INPUT, unknown.exitCode());
         assertTrue(unknown.err().contains("--require NoSuchProbe: no summary has a probe of that name"),
             unknown.err());
+    }
+
+    @Test
+    void shouldExit4WhenTheScenarioRequiresAProbeNoSeedReachedWholeOrMerged() throws IOException {
+        final String steady = ExploreScenarios.STEADY.replace("name = \"steady\"", "name = \"needs\"");
+        final Path needs = scenario("needs", steady
+            + "[coverage]\nrequired = [\"seal.end-of-store\", \"checksum.mismatch\"]\n");
+        final CliRun whole = explore(needs, "--seeds", "3");
+        assertEquals(ExitCodes.GATE, whole.exitCode(), whole.out() + whole.err());
+        assertTrue(whole.out().contains("required (2): reached by no seed: checksum.mismatch"), whole.out());
+        final Path a = dir.resolve("a.json");
+        final Path b = dir.resolve("b.json");
+        final CliRun shard = explore(needs, "--seeds", "4", "--shard", "0/2", "--summary", a.toString());
+        assertEquals(ExitCodes.OK, shard.exitCode(), "a shard leaves the requirement to the merge: " + shard.out());
+        explore(needs, "--seeds", "4", "--shard", "1/2", "--summary", b.toString());
+        assertEquals(List.of("seal.end-of-store", "checksum.mismatch"), ShardSummary.read(a).required());
+        final CliRun merged = CliRun.of("explore", "merge", a.toString(), b.toString());
+        assertEquals(ExitCodes.GATE, merged.exitCode(), merged.out());
+        assertTrue(merged.out().contains("- checksum.mismatch: **reached by no shard**"), merged.out());
+        final Path met = scenario("met", steady.replace("name = \"needs\"", "name = \"met\"")
+            + "[coverage]\nrequired = [\"seal.end-of-store\"]\n");
+        final CliRun ok = explore(met, "--seeds", "3");
+        assertEquals(ExitCodes.OK, ok.exitCode(), ok.out());
+        assertTrue(ok.out().contains("required (1): all reached"), ok.out());
+        assertTrue(ok.out().contains("seal.end-of-store"), ok.out());
+        final Path later = scenario("later", steady.replace("name = \"needs\"", "name = \"later\"")
+            + "[coverage]\nminSeeds = 100\nrequired = [\"checksum.mismatch\"]\n");
+        final CliRun few = explore(later, "--seeds", "3");
+        assertEquals(ExitCodes.OK, few.exitCode(), "required from 100 seeds, 3 ran: " + few.out());
+        assertTrue(few.out().contains("not checked: [coverage] minSeeds is 100"), few.out());
     }
 
     @Test
@@ -158,7 +188,7 @@ class ExploreMergeTest {
     }
 
     @Test
-    void shouldWriteEveryEventKindAsAProbeAndTheBuildCommit() throws IOException {
+    void shouldWriteEveryCatalogueProbeAndTheBuildCommit() throws IOException {
         final Path steady = scenario("steady", ExploreScenarios.STEADY);
         final Path a = dir.resolve("a.json");
         explore(steady, "--seeds", "3", "--summary", a.toString());
@@ -166,9 +196,11 @@ class ExploreMergeTest {
         assertEquals(3, s.seedsRun());
         assertNull(s.stoppedAt());
         assertEquals(BuildInfo.commit(), s.code());
-        assertEquals(new dev.kvtier.cli.explore.Probe(3, 1L), s.probes().get("Lookup"));
-        assertEquals(dev.kvtier.cli.explore.Probe.NONE, s.probes().get("ChecksumMismatch"));
-        assertTrue(s.probes().size() > 20, s.probes().keySet().toString());
+        assertEquals(new dev.kvtier.cli.explore.Probe(3, 1L), s.probes().get("seal.end-of-store"));
+        assertEquals(dev.kvtier.cli.explore.Probe.NONE, s.probes().get("checksum.mismatch"));
+        assertEquals(dev.kvtier.harness.probe.ProbeCatalogue.all().size(), s.probes().size(),
+            s.probes().keySet().toString());
+        assertEquals(List.of(), s.required());
     }
 
     private Path scenario(final String name, final String text) throws IOException {

@@ -20,13 +20,20 @@ import java.util.TreeMap;
  * @param gate   the regression gate, or null when the scenario sets none
  * @param swarm  knobs {@code kvtier explore} draws per seed: key (as for {@code --set}) to the values to draw from
  * @param signoff sign-off thresholds ({@link Signoff#DEFAULT} when the scenario sets none)
+ * @param required coverage probes an exploration of this scenario must reach ({@code [coverage] required}), in the
+ *                 order written; every name is a probe of the catalogue
+ * @param requiredMinSeeds the requirement holds for explorations of at least this many seeds ({@code minSeeds})
  */
 public record Scenario(String name, String source, String text, ModelGeometry model, RunSpec spec,
                        SimModel sim, SortedMap<String, String> knobs, Gate gate, SortedMap<String, List<String>> swarm,
-                       Signoff signoff) {
+                       Signoff signoff, List<String> required, long requiredMinSeeds) {
     public Scenario {
         knobs = new TreeMap<>(knobs);
         swarm = new TreeMap<>(swarm);
+        required = List.copyOf(required);
+        if (requiredMinSeeds < 1) {
+            throw new IllegalArgumentException("requiredMinSeeds must be at least 1, got " + requiredMinSeeds);
+        }
     }
 
     /**

@@ -30,19 +30,23 @@ import tools.jackson.dataformat.toml.TomlMapper;
  * Loads a scenario from the library (by name) or a file (by path), applies {@code --set key=value} overrides, and
  * validates every key: a problem is a {@link ScenarioException} whose one-line message names the source, the key
  * and the problem. Tables: {@code [scenario]}, {@code [model]}, {@code [workload]}, {@code [[phase]]},
- * {@code [core]}, {@code [sim]}, {@code [gate]}; README.md documents every key and its default.
+ * {@code [core]}, {@code [sim]}, {@code [faults]}, {@code [gate]}, {@code [swarm]}, {@code [signoff]},
+ * {@code [coverage]}; README.md documents every key and its default.
  */
 public final class ScenarioLoader {
     /** Names of the bundled scenarios. */
     public static final List<String> LIBRARY = List.of("pr90-evict", "pr90-evict-per-slot", "pr90-evict-small",
-        "prefix-sharing-zipf");
+        "prefix-sharing-zipf", "rare-paths");
 
     /** The tables a scenario may hold, in the order the loader reads them. */
     private static final List<String> TABLES = List.of("scenario", "model", "workload", "engine", "phase", "core",
-        "sim", "host", "faults", "gate", "swarm", "signoff");
+        "sim", "host", "faults", "gate", "swarm", "signoff", "coverage");
     /** Gate metrics: the phase times, and TTFT mean or p99 of a phase ({@code ttft.PHASE.mean|p99}). */
     private static final java.util.regex.Pattern GATE_METRIC = java.util.regex.Pattern.compile(
         "coldPhaseNanos|warmPhaseNanos|ttft\\.[^.]+\\.(mean|p99)");
+    /** A swarm key: a table's key as --set takes it, or a phase's. */
+    private static final java.util.regex.Pattern SWARM_KEY = java.util.regex.Pattern.compile(
+        "(core|workload|engine|sim|host|faults)\\.[A-Za-z][A-Za-z0-9]*|phase\\.\\d+\\.[A-Za-z][A-Za-z0-9]*");
     private static final TomlMapper TOML = new TomlMapper();
 
     private ScenarioLoader() {}
@@ -136,7 +140,10 @@ public final class ScenarioLoader {
             final RunSpec spec = new RunSpec(name, core, workload, sim.livenessBoundNs());
             final Scenario.Gate gate = gate();
             knobs.put("scenario.name", name);
-            return new Scenario(name, source, text, model, spec, sim.model(), knobs, gate, swarm(), signoff());
+            final Section cov = section("coverage");
+            final long minSeeds = cov.longValue("minSeeds", 1, 1, Long.MAX_VALUE);
+            return new Scenario(name, source, text, model, spec, sim.model(), knobs, gate, swarm(), signoff(),
+                ExtraTables.required(cov), minSeeds);
         }
 
         private Section section(final String name) throws ScenarioException {
@@ -342,31 +349,13 @@ public final class ScenarioLoader {
             return p;
         }
 
-        /**
-         * {@code [faults]}: device faults per million I/Os (EIO, spikes, silent corruption, misdirected writes), a
-         * slow device and a full metadata disk, until a virtual time (seconds); the volatile write cache and a crash
-         * at a loop event. {@link FaultPlan} says what each does and what the core claims to tolerate.
-         */
+        /** {@code [faults]} ({@link ExtraTables#faults}); a present table's plan is a knob. */
         private FaultPlan faults() throws ScenarioException {
             final Section s = section("faults");
-            if (!s.present()) {
-                return FaultPlan.NONE;
+            final FaultPlan plan = ExtraTables.faults(s);
+            if (s.present()) {
+                knobs.put("faults", plan.toString());
             }
-            final int read = s.intValue("readErrorsPerMillion", 0, 0, FaultPlan.MILLION);
-            final int write = s.intValue("writeErrorsPerMillion", 0, 0, FaultPlan.MILLION);
-            final int spikes = s.intValue("spikesPerMillion", 0, 0, FaultPlan.MILLION);
-            final long spikeNs = s.longValue("spikeNs", 10_000_000, 0, 3_600_000_000_000L);
-            final int slowdown = s.intValue("slowdown", 1, 1, 1000);
-            final long until = s.longValue("untilSeconds", 3600, 0, 1L << 30);
-            final int corruptions = s.intValue("corruptionsPerMillion", 0, 0, FaultPlan.MILLION);
-            final int misdirects = s.intValue("misdirectsPerMillion", 0, 0, FaultPlan.MILLION);
-            final long metaFull = s.longValue("metaFullAfterWrites", 0, 0, 1L << 40);
-            final boolean cache = s.bool("volatileWriteCache", false);
-            final long crashAt = s.longValue("crashAtEvent", -1, -1, 1L << 40);
-            s.rejectUnknown();
-            final FaultPlan plan = new FaultPlan(read, write, spikes, spikeNs, slowdown, until * 1_000_000_000L,
-                corruptions, misdirects, metaFull, cache, crashAt);
-            knobs.put("faults", plan.toString());
             return plan;
         }
 
@@ -407,10 +396,9 @@ public final class ScenarioLoader {
             }
             for (final Map.Entry<String, JsonNode> e : node.properties()) {
                 final String key = e.getKey();
-                if (!key
-                    .matches("(core|workload|sim|faults)\\.[A-Za-z][A-Za-z0-9]*|phase\\.\\d+\\.[A-Za-z][A-Za-z0-9]*")) {
+                if (!SWARM_KEY.matcher(key).matches()) {
                     throw new ScenarioException(source + ": key 'swarm.\"" + key
-                        + "\"' must name a core, workload, sim, faults or phase.N key");
+                        + "\"' must name a core, workload, engine, sim, host, faults or phase.N key");
                 }
                 if (!e.getValue().isArray() || e.getValue().isEmpty()) {
                     throw new ScenarioException(source + ": key 'swarm.\"" + key + "\"' must be a non-empty array");

@@ -46,6 +46,25 @@ final class Section {
         return v.stringValue();
     }
 
+    /** A list of strings (an absent key gives an empty list). */
+    List<String> strings(final String key) throws ScenarioException {
+        final JsonNode v = get(key);
+        if (v == null) {
+            return List.of();
+        }
+        if (!v.isArray()) {
+            throw fail(key, "must be a list of strings, got " + v);
+        }
+        final List<String> out = new ArrayList<>();
+        for (final JsonNode item : v) {
+            if (!item.isString()) {
+                throw fail(key, "must be a list of strings, got the item " + item);
+            }
+            out.add(item.stringValue());
+        }
+        return out;
+    }
+
     String requiredString(final String key) throws ScenarioException {
         final String s = string(key, null);
         if (s == null || s.isBlank()) {

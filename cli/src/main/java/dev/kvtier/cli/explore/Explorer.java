@@ -3,6 +3,7 @@ package dev.kvtier.cli.explore;
 import dev.kvtier.cli.Dispatch;
 import dev.kvtier.cli.ExitCodes;
 import dev.kvtier.cli.JournalRecording;
+import dev.kvtier.harness.probe.ProbeCatalogue;
 import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.journal.file.JournalException;
@@ -27,9 +28,10 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * Runs seeds one after another in virtual time, each with the swarm knobs its own stream draws. By default it stops
  * at the first failing seed; with {@code keepGoing} it runs every seed and records every failure. A failing seed is
  * re-run with a journal (one seed is one run, so the failure repeats) for the first failure of each signature, and
- * the exact {@code kvtier run} and {@code kvtier replay} commands are printed. Every run also records which event
- * kinds it emitted (the probes of a shard summary). A terminal gets a progress bar; anything else (a CI log) gets a
- * plain line every {@code reportEvery} seeds.
+ * the exact {@code kvtier run} and {@code kvtier replay} commands are printed. Every run also reports the coverage
+ * probes it reached; the exploration keeps, for every probe of the catalogue, the seeds that reached it and the first
+ * of them (the probes of a shard summary), with the probes the scenario requires ({@code [coverage] required}). A
+ * terminal gets a progress bar; anything else (a CI log) gets a plain line every {@code reportEvery} seeds.
  */
 public final class Explorer {
     private final String scenario;
@@ -55,16 +57,19 @@ public final class Explorer {
      * @param seedsRun       seeds run
      * @param stoppedAt      the failing seed it stopped at, or null when it ran every seed (or none, on bad input)
      * @param failures       every failure, in seed order
-     * @param probes         every event kind with the seeds that emitted it
+     * @param probes         every probe of the catalogue with the seeds that reached it
+     * @param required       the probes the scenario requires ({@code [coverage] required})
+     * @param requiredMinSeeds the requirement holds for explorations of at least this many seeds
      * @param wallSeconds    wall-clock time
      * @param message        the first failure's message, or the bad input's, or null
      */
     public record Result(int exitCode, String scenarioName, String scenarioDigest, long seedsRun, Long stoppedAt,
-                         List<Failure> failures, SortedMap<String, Probe> probes, double wallSeconds,
-                         String message) {
+                         List<Failure> failures, SortedMap<String, Probe> probes, List<String> required,
+                         long requiredMinSeeds, double wallSeconds, String message) {
         public Result {
             failures = List.copyOf(failures);
             probes = new TreeMap<>(probes);
+            required = List.copyOf(required);
         }
 
         /** The first failing seed, or -1. */
@@ -78,7 +83,8 @@ public final class Explorer {
         }
 
         static Result badInput(final String message) {
-            return new Result(ExitCodes.BAD_INPUT, null, null, 0, null, List.of(), new TreeMap<>(), 0, message);
+            return new Result(ExitCodes.BAD_INPUT, null, null, 0, null, List.of(), new TreeMap<>(), List.of(), 1, 0,
+                message);
         }
     }
 
@@ -161,14 +167,16 @@ public final class Explorer {
         }
         final EventKinds kinds = new EventKinds();
         Failure failure;
+        Set<String> reached = Set.of();
         try {
             final RunReport r = new SimRun(sc.spec(), sc.sim(), plan.seed(), List.of(kinds)).run();
+            reached = r.probes().keySet();
             failure = r.ok() ? null : Failure.ofViolation(plan.seed(), r.violation(), kinds.last(),
                 ExitCodes.INVARIANT, plan, plan.runCommand(scenario));
         } catch (final RuntimeException e) {
             failure = Failure.ofCrash(plan.seed(), e, kinds.last(), ExitCodes.CRASH, plan, plan.runCommand(scenario));
         }
-        tally.ran(plan.seed(), kinds);
+        tally.ran(plan.seed(), reached);
         if (failure != null) {
             tally.failures.add(report(failure, sc, options.journals(), tally.signatures.add(failure.signature())));
         }
@@ -222,15 +230,15 @@ public final class Explorer {
 
         Tally(final long t0) {
             this.t0 = t0;
-            for (final String kind : EventKinds.all()) {
-                probes.put(kind, Probe.NONE);
+            for (final dev.kvtier.harness.probe.Probe p : ProbeCatalogue.all()) {
+                probes.put(p.name(), Probe.NONE);
             }
         }
 
-        void ran(final long seed, final EventKinds kinds) {
+        void ran(final long seed, final Set<String> reached) {
             run++;
-            for (final String kind : kinds.seen()) {
-                probes.merge(kind, Probe.NONE.plus(seed), Probe::plus);
+            for (final String name : reached) {
+                probes.merge(name, Probe.NONE.plus(seed), Probe::plus);
             }
         }
 
@@ -246,7 +254,8 @@ public final class Explorer {
             final int code = failures.stream().anyMatch(f -> f.exitCode() == ExitCodes.CRASH) ? ExitCodes.CRASH
                 : failures.isEmpty() ? ExitCodes.OK : ExitCodes.INVARIANT;
             return new Result(code, base.name(), ShardSummary.digest(base), run, stoppedAt, failures, probes,
-                seconds(), failures.isEmpty() ? null : failures.getFirst().message());
+                base.required(), base.requiredMinSeeds(), seconds(),
+                failures.isEmpty() ? null : failures.getFirst().message());
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.kvtier.cli.explore;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -70,6 +71,9 @@ public final class MergeMarkdown {
     }
 
     private static void probes(final StringBuilder b, final MergeReport r) {
+        if (r.requirementNote() != null) {
+            b.append("\nNot checked: ").append(r.requirementNote()).append(".\n");
+        }
         if (!r.required().isEmpty()) {
             b.append("\n## Required probes\n\n");
             for (final Map.Entry<String, Probe> e : r.required().entrySet()) {
@@ -77,12 +81,18 @@ public final class MergeMarkdown {
                     ? "**reached by no shard**" : e.getValue().seeds() + " seeds").append('\n');
             }
         }
-        b.append("\n## Probes\n\nEvent kinds, with the seeds whose run emitted one.\n\n")
-            .append("| probe | seeds | first seed |\n|---|---:|---:|\n");
+        b.append("\n## Probes\n\nCoverage probes (`kvtier probes` says what each means), with the seeds that reached")
+            .append(" each.\n\n| probe | seeds | first seed |\n|---|---:|---:|\n");
+        final List<String> none = new ArrayList<>();
         for (final Map.Entry<String, Probe> e : r.probes().entrySet()) {
             final Probe p = e.getValue();
             b.append("| ").append(e.getKey()).append(" | ").append(p.seeds()).append(" | ")
                 .append(p.firstSeed() == null ? "-" : p.firstSeed()).append(" |\n");
+            if (p.seeds() == 0) {
+                none.add(e.getKey());
+            }
         }
+        b.append("\nReached by no seed (").append(none.size()).append("): ")
+            .append(none.isEmpty() ? "none" : String.join(", ", none)).append('\n');
     }
 }

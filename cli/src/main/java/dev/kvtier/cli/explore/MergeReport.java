@@ -24,13 +24,14 @@ import java.util.TreeMap;
  * @param wallSeconds    wall-clock time, summed over shards
  * @param failures       failing seeds grouped by invariant and event, most seeds first
  * @param probes         every probe with the seeds that reached it, over every shard
- * @param required       the probes {@code --require} named, with their seeds
+ * @param required       the probes {@code --require} named and those the scenario requires, with their seeds
+ * @param requirementNote why the scenario's required probes were not checked (too few seeds), or null
  */
 public record MergeReport(String scenario, String scenarioDigest, List<String> sets, String code,
                           List<ShardLine> shards, List<String> missing, List<String> notRun, long seedsPlanned,
                           long seedsRun, long seedsMissing, long failingSeeds, double wallSeconds,
                           List<FailureGroup> failures, SortedMap<String, Probe> probes,
-                          SortedMap<String, Probe> required) {
+                          SortedMap<String, Probe> required, String requirementNote) {
     public MergeReport {
         sets = List.copyOf(sets);
         shards = List.copyOf(shards);

@@ -1,9 +1,8 @@
 package dev.kvtier.cli.explore;
 
 /**
- * How often a probe was reached: in how many seeds, and the lowest of them. Until the coverage-probe catalogue exists
- * the probes are the core's event kinds (the {@code CoreEvent} record names): a kind is reached by a seed whose run
- * emitted at least one event of it.
+ * How often a coverage probe (of the harness's catalogue, {@code kvtier probes}) was reached over an exploration: in
+ * how many seeds, and the lowest of them. A seed reaches a probe when its run reached it at least once.
  *
  * @param seeds     seeds that reached it
  * @param firstSeed the lowest of them, or null when none did

@@ -33,13 +33,17 @@ import tools.jackson.databind.json.JsonMapper;
  * @param stoppedAt      the failing seed it stopped at, or null when it ran every planned seed
  * @param wallSeconds    wall-clock time of the seeds
  * @param failures       every failing seed it ran, in seed order
- * @param probes         every probe by name (today: the core's event kinds) with the seeds that reached it
+ * @param probes         every coverage probe of the catalogue by name, with the seeds that reached it
+ * @param required       the probes the scenario requires ({@code [coverage] required}): merge fails (exit 4) when no
+ *                       shard reached one, once the shards merged ran at least {@code requiredMinSeeds} seeds
+ * @param requiredMinSeeds the scenario's {@code [coverage] minSeeds} (1 when absent)
  */
 public record ShardSummary(int format, String scenario, String scenarioDigest, List<String> sets, String code,
                            SeedSet range, boolean keepGoing, long seedsPlanned, long seedsRun, Long stoppedAt,
-                           double wallSeconds, List<Failure> failures, SortedMap<String, Probe> probes) {
-    /** The summary format this CLI writes and reads. */
-    public static final int FORMAT = 1;
+                           double wallSeconds, List<Failure> failures, SortedMap<String, Probe> probes,
+                           List<String> required, long requiredMinSeeds) {
+    /** The summary format this CLI writes and reads (2: probes are the coverage catalogue, with required ones). */
+    public static final int FORMAT = 2;
     private static final JsonMapper READER = JsonMapper.builder()
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
@@ -54,6 +58,13 @@ public record ShardSummary(int format, String scenario, String scenarioDigest, L
         sets = List.copyOf(sets);
         failures = List.copyOf(failures);
         probes = Collections.unmodifiableSortedMap(new TreeMap<>(probes));
+        required = required == null ? List.of() : List.copyOf(required);
+        requiredMinSeeds = Math.max(1, requiredMinSeeds);
+        for (final String name : required) {
+            if (!probes.containsKey(name)) {
+                throw new IllegalArgumentException("required probe " + name + " is not among the summary's probes");
+            }
+        }
         if (seedsPlanned != range.planned()) {
             throw new IllegalArgumentException(range + " plans " + range.planned() + " seeds, not " + seedsPlanned);
         }

@@ -20,7 +20,10 @@ public final class SummaryMerge {
     /** One summary and the file it came from. */
     public record Named(String file, ShardSummary summary) {}
 
-    /** The merged report; {@code required} are the probes {@code --require} names. */
+    /**
+     * The merged report; the probes it requires are those {@code --require} names ({@code required}) and those every
+     * summary's scenario requires ({@code [coverage] required}), one mechanism for both.
+     */
     public static MergeReport merge(final List<Named> summaries, final List<String> required) {
         if (summaries.isEmpty()) {
             throw new IllegalArgumentException("no summaries to merge");
@@ -39,6 +42,22 @@ public final class SummaryMerge {
                     + " (probes: " + String.join(", ", probes.keySet()) + ")");
             }
             req.put(name, p);
+        }
+        final long seedsRun = summaries.stream().mapToLong(n -> n.summary().seedsRun()).sum();
+        final long minSeeds = summaries.stream().mapToLong(n -> n.summary().requiredMinSeeds()).max().orElse(1);
+        String requirementNote = null;
+        for (final Named n : summaries) {
+            if (n.summary().required().isEmpty()) {
+                continue;
+            }
+            if (seedsRun < minSeeds) {
+                requirementNote = "the scenario's " + n.summary().required().size() + " required probes are checked"
+                    + " from " + minSeeds + " seeds ([coverage] minSeeds); " + seedsRun + " ran";
+                continue;
+            }
+            for (final String name : n.summary().required()) {
+                req.put(name, probes.get(name));
+            }
         }
         final List<MergeReport.ShardLine> lines = new ArrayList<>();
         final List<String> notRun = new ArrayList<>();
@@ -62,7 +81,7 @@ public final class SummaryMerge {
         final long failing = groups.stream().mapToLong(g -> g.seeds().size()).sum();
         final ShardSummary s = head.summary();
         return new MergeReport(s.scenario(), s.scenarioDigest(), s.sets(), s.code(), lines, missing.shards(),
-            notRun, planned, run, missing.seeds(), failing, wall, groups, probes, req);
+            notRun, planned, run, missing.seeds(), failing, wall, groups, probes, req, requirementNote);
     }
 
     private static void checkSame(final Named head, final Named n) {

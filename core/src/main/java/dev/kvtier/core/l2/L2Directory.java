@@ -7,6 +7,7 @@ import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.index.IndexChunk;
 import dev.kvtier.core.index.IndexLog;
 import dev.kvtier.core.port.EventSink;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,6 +23,11 @@ import java.util.Map;
  * 6): allocation never waits; the chunk is evicted and the {@link Listener} is told, so the store engine fails
  * those loads cleanly and discards their in-flight reads. This keeps allocation non-blocking and bounded.
  *
+ * <p>The listener hears of an eviction only once the operation that evicted is over (an allocation of every key
+ * asked, an invalidation of the whole range): failing a load calls its client, which may call straight back into the
+ * directory (a failed load is recomputed: it allocates), and that call must find the directory consistent, never in
+ * the middle of placing an allocation or walking a range.
+ *
  * <p>The key map is a {@link HashMap} used for point look-ups only; nothing iterates it.
  */
 public final class L2Directory {
@@ -30,10 +36,15 @@ public final class L2Directory {
     private final Map<PrefixKey, Chunk> index = new HashMap<>();
     private final EventSink sink;
     private Listener listener = (ref, reason) -> {};
+    private final ArrayDeque<Evicted> notices = new ArrayDeque<>();
+    private int operations;
     private IndexLog log;
     private long nextAllocationId = 1;
     private long lateCommits;
     private long evictions;
+
+    /** An eviction the listener has not heard of yet. */
+    private record Evicted(AllocationRef ref, RingEvictReason reason) {}
 
     /** Told about every chunk that leaves the ring other than by release. */
     @FunctionalInterface
@@ -96,9 +107,11 @@ public final class L2Directory {
                                            final int slotsPerKey) {
         sink.emit(new CoreEvent.AllocateRequested(requestId, modelId, keys, slotsPerKey));
         final List<AllocationResult> out = new ArrayList<>(keys.size());
+        operations++;
         for (final PrefixKey key : keys) {
             out.add(allocateOne(requestId, modelId, key, slotsPerKey));
         }
+        operationDone();
         return out;
     }
 
@@ -175,7 +188,9 @@ public final class L2Directory {
     public void refuse(final AllocationRef ref) {
         final Chunk c = current(ref);
         if (c != null && !c.committed) {
+            operations++;
             evict(c, RingEvictReason.NOT_DURABLE);
+            operationDone();
         }
     }
 
@@ -208,9 +223,11 @@ public final class L2Directory {
 
     /** A slot read back from L2 did not match: its chunk leaves the index (a miss from now on, never wrong bytes). */
     public void evictCorrupt(final int slot) {
+        operations++;
         for (final Chunk c : ring.overlapping(slot, 1)) {
             evict(c, RingEvictReason.CORRUPT);
         }
+        operationDone();
     }
 
     /** Every chunk whose COMMIT record is logged, oldest first, as a checkpoint persists it. */
@@ -296,9 +313,11 @@ public final class L2Directory {
     public void invalidate(final long fileOffset, final long lengthBytes) {
         final int from = Math.toIntExact(fileOffset / slotBytes);
         final int to = Math.toIntExact((fileOffset + lengthBytes + slotBytes - 1) / slotBytes);
+        operations++;
         for (final Chunk c : ring.overlapping(from, to - from)) {
             evict(c, RingEvictReason.WRITE_FAILED);
         }
+        operationDone();
     }
 
     /** Live allocations, oldest first (for checkers and the replay state dump). */
@@ -341,7 +360,25 @@ public final class L2Directory {
         evictions++;
         sink.emit(new CoreEvent.RingEvicted(chunk.key, chunk.allocationId, chunk.startSlot, chunk.slotCount,
             chunk.committed, chunk.leases, reason));
-        listener.chunkEvicted(chunk.ref(), reason);
+        assert operations > 0 : "eviction of " + chunk.allocationId + " outside a directory operation";
+        notices.add(new Evicted(chunk.ref(), reason));
+    }
+
+    /**
+     * An operation that may evict is over: once no other is in progress, the listener hears of every eviction, in
+     * order (it may start operations of its own; their evictions are heard after the ones before them). Not reached
+     * when the operation threw: that core is dead (a bug, or a simulated power loss) and tells no one.
+     */
+    private void operationDone() {
+        operations--;
+        assert operations >= 0 : "directory operations " + operations;
+        if (operations > 0) {
+            return;
+        }
+        while (!notices.isEmpty()) {
+            final Evicted e = notices.poll();
+            listener.chunkEvicted(e.ref(), e.reason());
+        }
     }
 
     private Chunk current(final AllocationRef ref) {

@@ -54,4 +54,51 @@ class ShutdownTest {
         assertTrue(l.ok());
         assertArrayEquals(bytes[0], l.bytes());
     }
+
+    /**
+     * The order {@link #shouldLoseAnUnflushedL1CommitWithoutAShutdownButKeepItAfterOne} never takes: the index
+     * completes first. The COMMIT record is written (not flushed) before the shutdown asks for anything, then the data
+     * write and the data flush complete; the index must still be flushed, after the data, before the shutdown says it
+     * is durable.
+     */
+    @Test
+    void shouldFlushTheIndexAtShutdownWhenItsLastRecordWasWrittenBeforeTheDataFlushCompleted() {
+        final byte[][] bytes = new byte[1][];
+        final CrashRig rig = committedInL1Mode(bytes);
+        rig.index.completeAll();
+        assertEquals(1, rig.index.unflushedWrites(), "the COMMIT record is written, not flushed");
+        final AtomicReference<String> done = new AtomicReference<>("pending");
+        rig.server.shutdown(done::set);
+        rig.data.complete(rig.data.oldest(IoOp.WRITE).ioId());
+        assertEquals(0, rig.index.inFlightCount(), "no index I/O before the data is flushed");
+        rig.data.complete(rig.data.oldest(IoOp.FLUSH).ioId());
+        assertEquals("pending", done.get(), "not durable before the index is flushed");
+        assertEquals(List.of(IoOp.FLUSH), rig.index.inFlight().stream().map(r -> r.op()).toList(),
+            "the index is flushed once the data flush completed");
+        rig.index.completeAll();
+        assertNull(done.get(), "shut down durably");
+        assertEquals(0, rig.index.unflushedWrites());
+        final CrashRig next = rig.crash(ManualDevice.CrashPolicy.LOSE_UNFLUSHED);
+        next.openOrFail(true);
+        assertTrue(next.visible("a"), "an l1 commit survives a power loss after a clean shutdown");
+        final CrashRig.Loaded l = next.load(next.found("a"));
+        next.settle();
+        assertTrue(l.ok());
+        assertArrayEquals(bytes[0], l.bytes());
+    }
+
+    @Test
+    void shouldFlushTheIndexAtShutdownWhenTheDataFlushCompletesWhileTheRecordIsBeingWritten() {
+        final byte[][] bytes = new byte[1][];
+        final CrashRig rig = committedInL1Mode(bytes);
+        final AtomicReference<String> done = new AtomicReference<>("pending");
+        rig.server.shutdown(done::set);
+        rig.data.completeAll();
+        rig.index.completeAll();
+        rig.settle();
+        assertNull(done.get(), "shut down durably");
+        final CrashRig next = rig.crash(ManualDevice.CrashPolicy.LOSE_UNFLUSHED);
+        next.openOrFail(true);
+        assertTrue(next.visible("a"), "an l1 commit survives a power loss after a clean shutdown");
+    }
 }

@@ -1,28 +1,36 @@
 package dev.kvtier.harness.check;
 
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.l1.Admission;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Invariants 1 and 3: resident bytes never exceed {@code l1Bytes}; bytes leased from the pool (resident,
  * pending-write-owned and in-flight reads) never exceed its capacity; every grouped store trims once before it
  * completes, and when it completes resident bytes are at most {@code max(bytes stored, saveTarget)} (checked at
- * completion too, so a trim done before the group was inserted is caught); the admission arithmetic itself holds.
- * Built from EntryInserted/EntryEvicted, SliceReserved/SliceFreed, Trimmed and StoreCompleted. Skips nothing.
+ * completion too, so a trim done before the group was inserted is caught), and each trim aims at no less than
+ * saveTarget. The admission arithmetic (H, saveTarget, the pool) is the checker's own ({@link SpecModel}, from
+ * STORAGE-CORE.md), never the core's. Built from EntryInserted/EntryEvicted, SliceReserved/SliceFreed, Trimmed and
+ * StoreCompleted. Skips nothing.
  */
 public final class CapacityChecker implements Checker {
-    private final Admission admission;
+    private final long poolBytes;
+    private final long saveTargetBytes;
     private long resident;
     private long leased;
     private long lastTrimmedStore = Long.MIN_VALUE;
+    /** Bytes each open grouped store inserted (its own entries, not promotions); point look-ups only. */
+    private final Map<Long, Long> stored = new HashMap<>();
 
     public CapacityChecker(final CheckContext ctx) {
-        this.admission = Admission.of(ctx.config().l1Bytes(), ctx.config().headroomRatio());
-        if (!(admission.saveTargetBytes() + admission.headroomBytes() == admission.l1Bytes())) {
+        this.poolBytes = SpecModel.poolBytes(ctx.config());
+        this.saveTargetBytes = SpecModel.saveTargetBytes(ctx.config());
+        final long h = SpecModel.headroomBytes(ctx.config());
+        if (!(saveTargetBytes + h == poolBytes)) {
             ctx.fail(Invariant.TRIM_BOUND, "saveTarget + H != l1");
         }
-        if (!(admission.headroomBytes() >= 4096 && admission.headroomBytes() % 4096 == 0)) {
-            ctx.fail(Invariant.TRIM_BOUND, "H = " + admission.headroomBytes() + " is not a multiple of 4096 >= 4096");
+        if (!(h >= 4096 && h % 4096 == 0)) {
+            ctx.fail(Invariant.TRIM_BOUND, "H = " + h + " is not a multiple of 4096 >= 4096");
         }
     }
 
@@ -31,6 +39,9 @@ public final class CapacityChecker implements Checker {
         switch (event) {
             case CoreEvent.EntryInserted e -> {
                 resident += e.lengthBytes();
+                if (!e.headroom()) {
+                    stored.merge(e.opId(), e.lengthBytes(), Long::sum);
+                }
                 if (!(resident <= ctx.config().l1Bytes())) {
                     ctx.fail(Invariant.CAPACITY, "resident " + resident + " B > l1Bytes " + ctx.config().l1Bytes());
                 }
@@ -38,19 +49,24 @@ public final class CapacityChecker implements Checker {
             case CoreEvent.EntryEvicted e -> resident -= e.lengthBytes();
             case CoreEvent.SliceReserved e -> {
                 leased += e.lengthBytes();
-                if (!(leased <= ctx.config().l1PoolBytes())) {
-                    ctx.fail(Invariant.CAPACITY, "pool leases " + leased + " B > pool " + ctx.config().l1PoolBytes());
+                if (!(leased <= poolBytes)) {
+                    ctx.fail(Invariant.CAPACITY, "pool leases " + leased + " B > pool " + poolBytes);
                 }
             }
             case CoreEvent.SliceFreed e -> leased -= e.lengthBytes();
             case CoreEvent.StoreCompleted e -> {
+                final long inserted = stored.getOrDefault(e.storeId(), 0L);
+                stored.remove(e.storeId());
+                if (!(e.bytes() == inserted)) {
+                    ctx.fail(Invariant.TRIM_BOUND, "store " + e.storeId() + " says it stored " + e.bytes()
+                        + " B, its entries hold " + inserted + " B");
+                }
                 if (lastTrimmedStore != e.storeId()) {
                     ctx.fail(Invariant.TRIM_BOUND, "store " + e.storeId() + " completed without its trim");
                 }
-                if (resident > admission.trimTarget(e.bytes())) {
+                if (resident > SpecModel.trimBoundBytes(ctx.config(), e.bytes())) {
                     ctx.fail(Invariant.TRIM_BOUND, "store " + e.storeId() + " completed with " + resident
-                        + " B resident, above max(stored " + e.bytes() + ", saveTarget "
-                        + admission.saveTargetBytes() + ")");
+                        + " B resident, above max(stored " + e.bytes() + ", saveTarget " + saveTargetBytes + ")");
                 }
             }
             case CoreEvent.Trimmed e -> {
@@ -63,9 +79,14 @@ public final class CapacityChecker implements Checker {
                     ctx.fail(Invariant.TRIM_BOUND,
                         "resident " + e.residentAfter() + " B > trim target " + e.targetBytes());
                 }
-                if (!(e.targetBytes() >= admission.saveTargetBytes())) {
-                    ctx.fail(Invariant.TRIM_BOUND,
-                        "trim target " + e.targetBytes() + " below saveTarget " + admission.saveTargetBytes());
+                if (!(e.targetBytes() >= saveTargetBytes)) {
+                    ctx.fail(Invariant.TRIM_BOUND, "trim target " + e.targetBytes() + " below saveTarget "
+                        + saveTargetBytes);
+                }
+                final long want = SpecModel.trimBoundBytes(ctx.config(), stored.getOrDefault(e.storeId(), 0L));
+                if (!(e.targetBytes() == want)) {
+                    ctx.fail(Invariant.TRIM_BOUND, "trim target " + e.targetBytes() + " is not max(stored "
+                        + stored.getOrDefault(e.storeId(), 0L) + ", saveTarget " + saveTargetBytes + ") = " + want);
                 }
             }
             default -> {

@@ -9,11 +9,15 @@ import java.util.TreeMap;
 
 /**
  * Invariants 11 (which includes: an uncommitted allocation is never visible), 13 (commits only of current
- * allocations, one writer per key) and 14, against a reference model of the index
- * and ring built from events: Allocated adds a claim (one writer per key; slot ranges disjoint from every live
- * chunk), Committed publishes it (only a current allocation), RingEvicted for space or wrap must take the oldest
- * live chunk, ClaimReleased removes an uncommitted claim. Every Lookup's answer must equal the model's longest
- * committed prefix of the caller's model. The key map is used for point look-ups only.
+ * allocations, one writer per key) and 14, against a reference model of the index and of the FIFO slot ring built
+ * from events and STORAGE-CORE.md section 2: Allocated adds a claim (one writer per key; slot ranges disjoint from
+ * every live chunk) at the model's head, Committed publishes it (only a current allocation), ClaimReleased removes an
+ * uncommitted claim. The ring: an allocation of n slots takes the slots at head; when {@code head + n} would cross
+ * the ring's end (and only then) the tail from head is marked SKIP (RingWrapped from head, to the end), every chunk
+ * of the previous lap in it is evicted (WRAP) and head goes to 0; chunks overlapping the placement are evicted
+ * (SPACE); evictions for space or wrap take the oldest live chunk. A skip says why truly (claimed, committed, larger
+ * than the ring). Every Lookup's answer must equal the model's longest committed prefix of the caller's model. After a
+ * restart, head follows the newest recovered chunk. The key map is used for point look-ups only.
  */
 public final class IndexChecker implements Checker {
     private static final class Chunk {
@@ -38,12 +42,23 @@ public final class IndexChecker implements Checker {
     private final TreeMap<Long, Chunk> byAge = new TreeMap<>();
     private final TreeMap<Integer, Chunk> bySlot = new TreeMap<>();
     private int model;
+    private int slotsPerKey;
+    private int head;
+    private int ringSlots = -1;
 
     @Override
     public void onEvent(final CheckContext ctx, final CoreEvent event) {
         switch (event) {
-            case CoreEvent.AllocateRequested e -> model = e.modelId();
-            case CoreEvent.Allocated e -> allocated(ctx, e, model);
+            case CoreEvent.AllocateRequested e -> {
+                model = e.modelId();
+                slotsPerKey = e.slotsPerKey();
+            }
+            case CoreEvent.Allocated e -> {
+                placed(ctx, e);
+                allocated(ctx, e, model);
+            }
+            case CoreEvent.RingWrapped e -> wrapped(ctx, e);
+            case CoreEvent.AllocationSkipped e -> skipped(ctx, e);
             case CoreEvent.Committed e -> {
                 final Chunk c = byKey.get(e.key());
                 if (!(c != null && c.allocationId == e.allocationId())) {
@@ -75,6 +90,8 @@ public final class IndexChecker implements Checker {
                 allocated(ctx, new CoreEvent.Allocated(0, e.key(), e.allocationId(), e.startSlot(), e.slotCount()),
                     e.modelId());
                 byKey.get(e.key()).committed = true;
+                // Recovered chunks come oldest first: head is where the newest ends.
+                head = advance(ctx, e.startSlot() + e.slotCount());
             }
             default -> {
                 // no effect on the index
@@ -91,7 +108,7 @@ public final class IndexChecker implements Checker {
             ctx.fail(Invariant.RING, "allocation at slot " + e.startSlot() + " overlaps live chunk at "
                 + (below == null ? -1 : below.getKey()));
         }
-        if (!(e.startSlot() + e.slotCount() <= ctx.config().l2Slots())) {
+        if (!(e.startSlot() + e.slotCount() <= slots(ctx))) {
             ctx.fail(Invariant.RING, "allocation past the ring's end");
         }
         final Chunk c = new Chunk(e.key(), e.allocationId(), modelId, e.startSlot(), e.slotCount());
@@ -111,7 +128,76 @@ public final class IndexChecker implements Checker {
                     "ring evicted allocation " + e.allocationId() + " but the oldest live one is " + byAge.firstKey());
             }
         }
+        if (e.reason() == RingEvictReason.WRAP && !(head + slotsPerKey > slots(ctx) && c.startSlot >= head)) {
+            ctx.fail(Invariant.RING, "chunk at slot " + c.startSlot + " evicted by a wrap, but an allocation of "
+                + slotsPerKey + " slots at head " + head + " of " + slots(ctx) + " does not skip it");
+        }
+        if (e.reason() == RingEvictReason.SPACE
+            && !(c.startSlot < head + slotsPerKey && head < c.startSlot + c.slotCount)) {
+            ctx.fail(Invariant.RING, "chunk [" + c.startSlot + ", +" + c.slotCount + ") evicted for space, but the "
+                + "next placement is [" + head + ", +" + slotsPerKey + ")");
+        }
         remove(c);
+    }
+
+    /** An allocation is placed at head, which it may not cross the ring's end from; head moves past it. */
+    private void placed(final CheckContext ctx, final CoreEvent.Allocated e) {
+        if (!(e.slotCount() == slotsPerKey)) {
+            ctx.fail(Invariant.RING, "allocated " + e.slotCount() + " slots, the request asked " + slotsPerKey);
+        }
+        if (!(head + e.slotCount() <= slots(ctx))) {
+            ctx.fail(Invariant.RING, "an allocation of " + e.slotCount() + " slots at head " + head + " crosses the "
+                + "ring's end (" + slots(ctx) + " slots) without a wrap");
+        }
+        if (!(e.startSlot() == head)) {
+            ctx.fail(Invariant.RING, "allocation placed at slot " + e.startSlot() + ", the ring's head is " + head);
+        }
+        head = advance(ctx, e.startSlot() + e.slotCount());
+    }
+
+    /** A wrap happens exactly when the allocation does not fit before the end; the SKIP region holds no live chunk. */
+    private void wrapped(final CheckContext ctx, final CoreEvent.RingWrapped e) {
+        if (!(head + slotsPerKey > slots(ctx))) {
+            ctx.fail(Invariant.RING, "the ring wrapped at slot " + e.fromSlot() + ", but " + slotsPerKey
+                + " slots fit at head " + head + " of " + slots(ctx));
+        }
+        if (!(e.fromSlot() == head && e.slotCount() == slots(ctx) - head)) {
+            ctx.fail(Invariant.RING, "the wrap skipped [" + e.fromSlot() + ", +" + e.slotCount() + "), the tail from"
+                + " head is [" + head + ", +" + (slots(ctx) - head) + ")");
+        }
+        final Integer left = bySlot.ceilingKey(head);
+        if (!(left == null)) {
+            ctx.fail(Invariant.RING, "the wrap left the chunk at slot " + left + " of the previous lap live in the "
+                + "SKIP region");
+        }
+        head = 0;
+    }
+
+    /** A skip must be for the reason the model sees: the key is claimed, or committed, or n exceeds the ring. */
+    private void skipped(final CheckContext ctx, final CoreEvent.AllocationSkipped e) {
+        final Chunk c = byKey.get(e.key());
+        final boolean ok = switch (e.reason()) {
+            case CLAIMED -> c != null && !c.committed;
+            case COMMITTED -> c != null && c.committed;
+            case TOO_LARGE -> c == null && (slotsPerKey <= 0 || slotsPerKey > slots(ctx));
+        };
+        if (!ok) {
+            ctx.fail(Invariant.STALE_NOTHING, "allocation of " + e.key() + " skipped as " + e.reason() + ", but the "
+                + "model has " + (c == null ? "no live chunk" : c.committed ? "it committed" : "it claimed")
+                + " and " + slotsPerKey + " of " + slots(ctx) + " slots asked");
+        }
+    }
+
+    /** Head after a chunk ending at {@code end}: at the ring's end it goes back to 0. */
+    private int advance(final CheckContext ctx, final int end) {
+        return end == slots(ctx) ? 0 : end;
+    }
+
+    private int slots(final CheckContext ctx) {
+        if (ringSlots < 0) {
+            ringSlots = SpecModel.ringSlots(ctx.config());
+        }
+        return ringSlots;
     }
 
     private void lookup(final CheckContext ctx, final CoreEvent.Lookup e) {

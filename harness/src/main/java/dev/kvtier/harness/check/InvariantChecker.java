@@ -60,8 +60,8 @@ public final class InvariantChecker implements EventSink {
         final CheckContext probe = new CheckContext(config);
         return new InvariantChecker(config, clock, () -> List.of(new CapacityChecker(probe),
             new StructureChecker(coreEntries, coreResident), new EvictionOrderChecker(config.replacement()),
-            new SliceOwnershipChecker(), new SpanChecker(), new WriteOrderChecker(), new IndexChecker(),
-            new LivenessChecker(livenessBoundNs, faultsUntilNs)), lasting);
+            new SliceOwnershipChecker(), new SpanChecker(), new WriteOrderChecker(), new ReadBatchChecker(),
+            new IndexChecker(), new LivenessChecker(livenessBoundNs, faultsUntilNs)), lasting);
     }
 
     /**

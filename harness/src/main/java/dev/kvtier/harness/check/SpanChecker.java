@@ -121,9 +121,9 @@ public final class SpanChecker implements Checker {
             }
             src += p.lengthBytes();
         }
-        if (!((src - base) / slotBytes <= ctx.config().stagingBatchSlots())) {
-            ctx.fail(Invariant.STAGING,
-                "batch of " + (src - base) / slotBytes + " slots exceeds " + ctx.config().stagingBatchSlots());
+        final int batchSlots = SpecModel.stagingBatchSlots(ctx.config());
+        if (!((src - base) / slotBytes <= batchSlots)) {
+            ctx.fail(Invariant.STAGING, "batch of " + (src - base) / slotBytes + " slots exceeds " + batchSlots);
         }
     }
 

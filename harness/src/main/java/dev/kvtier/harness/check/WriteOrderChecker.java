@@ -2,26 +2,37 @@ package dev.kvtier.harness.check;
 
 import dev.kvtier.core.event.CoreEvent;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * Invariant 10: for any byte range, L2 writes complete in store order. Batches are numbered in the order stores
- * created them; when a batch finishes, no earlier batch overlapping it may still be unfinished. Skips: that a batch
- * holds only file-contiguous entries in span order, which the core asserts on every append (a violation crashes the
- * run as a bug).
+ * created them; when a batch finishes, no earlier batch overlapping it may still be unfinished. And the bounds of a
+ * grouped write batch (STORAGE-CORE.md 4.3): it holds at least one entry, is 4096-aligned, and is at most
+ * {@code max(its largest span, groupedWriteBatchBytes)} long (the largest entry its store inserted stands for its
+ * largest span). Skips: that a batch holds only file-contiguous entries in span order, which the core asserts on
+ * every append (a violation crashes the run as a bug). The map of stores is used for point look-ups only.
  */
 public final class WriteOrderChecker implements Checker {
     private record Batch(long id, long fileOffset, long lengthBytes) {}
 
     private final TreeMap<Long, List<Batch>> unfinished = new TreeMap<>();
+    private final Map<Long, Long> largestEntry = new HashMap<>();
     private long maxLength;
 
     @Override
     public void onEvent(final CheckContext ctx, final CoreEvent event) {
         switch (event) {
+            case CoreEvent.EntryInserted e -> {
+                if (!e.headroom()) {
+                    largestEntry.merge(e.opId(), e.lengthBytes(), Math::max);
+                }
+            }
+            case CoreEvent.StoreCompleted e -> largestEntry.remove(e.storeId());
             case CoreEvent.BatchSealed e -> {
+                bounded(ctx, e);
                 unfinished.computeIfAbsent(e.fileOffset(), k -> new ArrayList<>())
                     .add(new Batch(e.batchId(), e.fileOffset(), e.lengthBytes()));
                 maxLength = Math.max(maxLength, e.lengthBytes());
@@ -30,6 +41,21 @@ public final class WriteOrderChecker implements Checker {
             default -> {
                 // not a write
             }
+        }
+    }
+
+    private void bounded(final CheckContext ctx, final CoreEvent.BatchSealed e) {
+        if (!(e.entries() >= 1 && e.lengthBytes() > 0 && e.lengthBytes() % SpecModel.ALIGN == 0
+            && e.fileOffset() % SpecModel.ALIGN == 0)) {
+            ctx.fail(Invariant.WRITE_ORDER, "write batch " + e.batchId() + " of " + e.entries() + " entries is ["
+                + e.fileOffset() + ", +" + e.lengthBytes() + "): empty or not 4096-aligned");
+        }
+        final long largest = largestEntry.getOrDefault(e.storeId(), 0L);
+        final long bound = SpecModel.writeBatchBoundBytes(ctx.config(), largest);
+        if (!(e.lengthBytes() <= bound)) {
+            ctx.fail(Invariant.WRITE_ORDER, "write batch " + e.batchId() + " of store " + e.storeId() + " holds "
+                + e.lengthBytes() + " B, above max(largest span " + largest + ", groupedWriteBatchBytes "
+                + ctx.config().groupedWriteBatchBytes() + ")");
         }
     }
 

@@ -5,22 +5,24 @@ import dev.kvtier.core.port.Clock;
 import dev.kvtier.harness.check.Invariant;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.metrics.RunMetrics;
+import dev.kvtier.harness.probe.ProbeRecorder;
 import dev.kvtier.harness.workload.WorkloadDriver;
 import dev.kvtier.journal.codec.EventDigest;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a run keeps, in either mode: its own observers of every event (the invariant checker, the metrics and the
- * event digest), and what the workload reports besides events: phase times relative to the run's start, wrong bytes
- * (each also reported to the checker as invariant 12), and when the workload finished; and the report built from
- * all of it. One per run; the composition root of each mode builds it.
+ * What a run keeps, in either mode: its own observers of every event (the invariant checker, the metrics, the event
+ * digest and the coverage probes), and what the workload reports besides events: phase times relative to the run's
+ * start, wrong bytes (each also reported to the checker as invariant 12), and when the workload finished; and the
+ * report built from all of it. One per run; the composition root of each mode builds it.
  */
 public final class RunRecorder implements WorkloadDriver.Observer {
     private final InvariantChecker checker;
     private final RunMetrics metrics;
     private final Clock eventClock;
     private final EventDigest digest = new EventDigest();
+    private final ProbeRecorder probes;
     private final List<RunReport.Phase> phases = new ArrayList<>();
     private long originNs;
     private long wrongBytes;
@@ -35,11 +37,20 @@ public final class RunRecorder implements WorkloadDriver.Observer {
         this.checker = checker;
         this.metrics = metrics;
         this.eventClock = eventClock;
+        this.probes = new ProbeRecorder(checker.context().config());
     }
 
-    /** Adds the run's own observers to {@code sink}, in this order: the checker, the metrics, the digest. */
+    /**
+     * Adds the run's own observers to {@code sink}, in this order: the checker, the metrics, the digest, the probes
+     * (none of them changes an event or calls into the core).
+     */
     public FanOutSink observe(final FanOutSink sink) {
-        return sink.add(checker).add(metrics).add(digest.sink(eventClock));
+        return sink.add(checker).add(metrics).add(digest.sink(eventClock)).add(probes);
+    }
+
+    /** The run's coverage probes (the simulator reports its facts here). */
+    public ProbeRecorder probes() {
+        return probes;
     }
 
     /** Phase times are reported relative to {@code timeNs} (0 in virtual time; the wall clock at start in real). */
@@ -89,7 +100,7 @@ public final class RunRecorder implements WorkloadDriver.Observer {
             m.memoryWaits(), extras.serverBusyNanos(), nanos <= 0 ? 0 : (double) extras.serverBusyNanos() / nanos,
             wrongBytes, extras.injectedIoErrors(), extras.writeErrors());
         return new RunReport(scenario, mode, seed, digest.eventCount(), nanos, digest.finish(),
-            violation == null ? 0 : 1, violation, figures, phases);
+            violation == null ? 0 : 1, violation, figures, phases, probes.reached());
     }
 
     private long phaseNanos(final String name) {

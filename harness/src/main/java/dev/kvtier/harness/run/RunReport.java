@@ -6,6 +6,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The result of one run, in the shape the CLI writes as JSON.
@@ -21,9 +23,11 @@ import java.util.Map;
  * @param violation           the first violation's message, or null
  * @param metrics             the figures
  * @param phases              each phase's name and duration
+ * @param probes              the coverage probes the run reached, by name, with how many times (none reached: empty)
  */
 public record RunReport(String scenario, RunMode mode, long seed, long events, long elapsedNanos, String eventDigest,
-                        int invariantViolations, String violation, Metrics metrics, List<Phase> phases) {
+                        int invariantViolations, String violation, Metrics metrics, List<Phase> phases,
+                        SortedMap<String, Long> probes) {
 
     /** One phase's duration. */
     public record Phase(String name, long startNanos, long endNanos, long durationNanos) {}
@@ -47,6 +51,7 @@ public record RunReport(String scenario, RunMode mode, long seed, long events, l
 
     public RunReport {
         phases = List.copyOf(phases);
+        probes = Collections.unmodifiableSortedMap(new TreeMap<>(probes));
     }
 
     public boolean ok() {

@@ -1,7 +1,11 @@
 package dev.kvtier.harness.arch;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -10,7 +14,9 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import dev.kvtier.core.config.CoreConfig;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
@@ -24,6 +30,29 @@ import org.junit.jupiter.api.Test;
  * neither root, nor on the scenario loader or the CLI.
  */
 class HarnessRulesTest {
+    /** The core's value records a checker or probe may read, besides its events, ports and knobs. */
+    private static final Set<String> VALUE_RECORDS = Set.of("dev.kvtier.core.geometry.PrefixKey",
+        "dev.kvtier.core.l2.AllocationRef", "dev.kvtier.core.span.SpanPiece", "dev.kvtier.core.client.StoreSpec",
+        "dev.kvtier.core.store.LoadRange");
+
+    /**
+     * The core's internals: anything of {@code dev.kvtier.core} but its events ({@code event}), its ports
+     * ({@code port}), its knobs ({@code config}) and the value records the events carry.
+     */
+    static final DescribedPredicate<JavaClass> CORE_INTERNALS = new DescribedPredicate<>(
+        "the core's internals (not its events, ports, knobs or value records)") {
+        @Override
+        public boolean test(final JavaClass c) {
+            final JavaClass top = c.getEnclosingClass().orElse(c);
+            final String pkg = top.getPackageName();
+            if (!pkg.startsWith("dev.kvtier.core")) {
+                return false;
+            }
+            return !(pkg.startsWith("dev.kvtier.core.event") || pkg.startsWith("dev.kvtier.core.port")
+                || pkg.equals("dev.kvtier.core.config") || VALUE_RECORDS.contains(top.getName()));
+        }
+    };
+
     private static JavaClasses harness;
 
     @BeforeAll
@@ -38,6 +67,31 @@ class HarnessRulesTest {
         noClasses().that().resideInAPackage("dev.kvtier.harness..")
             .should().dependOnClassesThat().resideInAnyPackage("dev.kvtier.sim..", "dev.kvtier.realio..",
                 "dev.kvtier.scenarios..", "dev.kvtier.cli..", "dev.kvtier.property..")
+            .check(harness);
+    }
+
+    /**
+     * Checkers and probes are independent of the system under test (STYLE.md rule 18, issue 15): they read the core's
+     * events, ports, knobs and value records, never its internals (an admission formula, the ring, the pool), so a
+     * wrong formula in the core cannot hide behind a checker that calls it.
+     */
+    @Test
+    void checkersAndProbesShouldStayOffTheCoresInternals() {
+        noClasses().that().resideInAnyPackage("dev.kvtier.harness.check..", "dev.kvtier.harness.probe..")
+            .should().dependOnClassesThat(CORE_INTERNALS)
+            .check(harness);
+        assertTrue(CORE_INTERNALS.test(new ClassFileImporter().importClass(dev.kvtier.core.l1.Admission.class)),
+            "the rule sees the core's admission arithmetic as an internal");
+        assertFalse(CORE_INTERNALS.test(new ClassFileImporter().importClass(CoreConfig.class)), "knobs are allowed");
+    }
+
+    /** Nor do they take what the core's knobs derive: the ring's slots, the staging batch's slots, the pool. */
+    @Test
+    void checkersShouldComputeDerivedSizesThemselves() {
+        noClasses().that().resideInAnyPackage("dev.kvtier.harness.check..", "dev.kvtier.harness.probe..")
+            .should().callMethod(CoreConfig.class, "l2Slots")
+            .orShould().callMethod(CoreConfig.class, "stagingBatchSlots")
+            .orShould().callMethod(CoreConfig.class, "l1PoolBytes")
             .check(harness);
     }
 

@@ -238,26 +238,122 @@ class CheckerFiresTest {
             new CoreEvent.Committed(k(1), 1)));
     }
 
+    private static CoreEvent.AllocateRequested asked(final int key, final int slots) {
+        return new CoreEvent.AllocateRequested(key, 1, List.of(k(key)), slots);
+    }
+
     @Test
     void staleFiresOnASecondWriter() {
         assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
-            new CoreEvent.Allocated(1, k(1), 1, 0, 1),
-            new CoreEvent.Allocated(2, k(1), 2, 1, 1)));
+            asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            asked(1, 1), new CoreEvent.Allocated(2, k(1), 2, 1, 1)));
+    }
+
+    @Test
+    void staleFiresWhenASkipGivesTheWrongReason() {
+        assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
+            asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            asked(1, 1), new CoreEvent.AllocationSkipped(1, k(1), CoreEvent.SkipReason.COMMITTED)));
+        feed(new IndexChecker(), CONFIG, asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            asked(1, 1), new CoreEvent.AllocationSkipped(1, k(1), CoreEvent.SkipReason.CLAIMED),
+            asked(2, 65), new CoreEvent.AllocationSkipped(2, k(2), CoreEvent.SkipReason.TOO_LARGE));
     }
 
     @Test
     void ringFiresOnOverlappingChunks() {
         assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
-            new CoreEvent.Allocated(1, k(1), 1, 0, 2),
-            new CoreEvent.Allocated(1, k(2), 2, 1, 1)));
+            asked(1, 2), new CoreEvent.Allocated(1, k(1), 1, 0, 2),
+            asked(2, 1), new CoreEvent.Allocated(1, k(2), 2, 1, 1)));
     }
 
     @Test
     void ringFiresWhenEvictionSkipsTheOldest() {
         assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
-            new CoreEvent.Allocated(1, k(1), 1, 0, 1),
-            new CoreEvent.Allocated(1, k(2), 2, 1, 1),
+            asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            asked(2, 1), new CoreEvent.Allocated(1, k(2), 2, 1, 1),
             new CoreEvent.RingEvicted(k(2), 2, 1, 1, false, 0, RingEvictReason.SPACE)));
+    }
+
+    @Test
+    void ringWrapsExactlyWhenTheRunDoesNotFitBeforeTheEnd() {
+        // 64 slots: 40 at 0, then 40 more do not fit at head 40: the tail [40, 64) is skipped and the first evicted.
+        feed(new IndexChecker(), CONFIG,
+            asked(1, 40), new CoreEvent.Allocated(1, k(1), 1, 0, 40),
+            asked(2, 40), new CoreEvent.RingWrapped(40, 24),
+            new CoreEvent.RingEvicted(k(1), 1, 0, 40, false, 0, RingEvictReason.SPACE),
+            new CoreEvent.Allocated(2, k(2), 2, 0, 40),
+            asked(3, 24), new CoreEvent.Allocated(3, k(3), 3, 40, 24));
+        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+            asked(1, 40), new CoreEvent.Allocated(1, k(1), 1, 0, 40),
+            asked(2, 40), new CoreEvent.Allocated(2, k(2), 2, 40, 40)), "no wrap where one was needed");
+        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+            asked(1, 40), new CoreEvent.Allocated(1, k(1), 1, 0, 40),
+            asked(2, 20), new CoreEvent.RingWrapped(40, 24)), "a wrap where the run fits");
+        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+            asked(1, 40), new CoreEvent.Allocated(1, k(1), 1, 0, 40),
+            asked(2, 40), new CoreEvent.RingWrapped(41, 23)), "a wrap that does not start at head");
+        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+            asked(1, 40), new CoreEvent.Allocated(1, k(1), 1, 0, 40),
+            asked(2, 10), new CoreEvent.RingEvicted(k(1), 1, 0, 40, false, 0, RingEvictReason.SPACE)),
+            "a space eviction of a chunk the placement does not touch");
+    }
+
+    @Test
+    void ringFiresWhenAWrapLeavesAChunkOfThePreviousLapLive() {
+        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+            asked(1, 40), new CoreEvent.Allocated(1, k(1), 1, 0, 40),
+            asked(2, 20), new CoreEvent.Allocated(2, k(2), 2, 40, 20),
+            asked(3, 10), new CoreEvent.RingWrapped(60, 4),
+            asked(4, 10), new CoreEvent.RingEvicted(k(1), 1, 0, 40, false, 0, RingEvictReason.SPACE),
+            new CoreEvent.Allocated(4, k(4), 4, 0, 10),
+            asked(5, 30), new CoreEvent.Allocated(5, k(5), 5, 10, 30),
+            asked(6, 30), new CoreEvent.RingWrapped(40, 24)));
+    }
+
+    @Test
+    void writeOrderFiresWhenABatchExceedsItsBound() {
+        final CoreConfig small = CONFIG.toBuilder().groupedWriteBatchBytes(2 * S).build();
+        assertEquals(Invariant.WRITE_ORDER, fired(new WriteOrderChecker(), small,
+            stored(1, 0, 0, 0), stored(1, 1, S, 1), stored(1, 2, 2 * S, 2),
+            new CoreEvent.BatchSealed(1, 1, 0, 3 * S, 3, 0, SealReason.END_OF_STORE),
+            new CoreEvent.WriteFinished(1, 0, 3 * S, true)));
+        feed(new WriteOrderChecker(), small,
+            new CoreEvent.EntryInserted(1, 0, 3 * S, 0, 0, false, 0),
+            new CoreEvent.BatchSealed(1, 1, 0, 3 * S, 1, 0, SealReason.END_OF_STORE),
+            new CoreEvent.WriteFinished(1, 0, 3 * S, true));
+    }
+
+    @Test
+    void capacityFiresWhenALoadHasMoreReadsInFlightThanABatch() {
+        final CoreConfig two = CONFIG.toBuilder().readBatchMax(2).build();
+        assertEquals(Invariant.CAPACITY, fired(new ReadBatchChecker(), two,
+            new CoreEvent.LoadRequested(7, List.of(), 3 * S),
+            new CoreEvent.SliceReserved(7, 0, S, 0),
+            new CoreEvent.SliceReserved(7, S, S, S),
+            new CoreEvent.SliceReserved(7, 2 * S, S, 2 * S)));
+        feed(new ReadBatchChecker(), two,
+            new CoreEvent.LoadRequested(7, List.of(), 3 * S),
+            new CoreEvent.SliceReserved(7, 0, S, 0),
+            new CoreEvent.SliceReserved(7, S, S, S),
+            new CoreEvent.Promoted(7, 0, S),
+            new CoreEvent.PromotionDiscarded(7, S, S, CoreEvent.DiscardReason.SUPERSEDED),
+            new CoreEvent.SliceReserved(7, 2 * S, S, 2 * S),
+            new CoreEvent.SliceReserved(9, 2 * S, S, 3 * S));
+        assertEquals(Invariant.CAPACITY, fired(new ReadBatchChecker(), two,
+            new CoreEvent.LoadRequested(7, List.of(), 3 * S),
+            new CoreEvent.SliceReserved(7, 0, 5 * S, 0)), "a read larger than L1");
+    }
+
+    @Test
+    void trimBoundFiresWhenTheTrimAimsElsewhereThanTheSpec() {
+        // l1 = 4 slots, ratio 20: H = 4096 (one slot), saveTarget = 3 slots; one slot stored: target max(1, 3) = 3.
+        assertEquals(Invariant.TRIM_BOUND, fired(new CapacityChecker(new CheckContext(CONFIG)), CONFIG,
+            new CoreEvent.EntryInserted(1, 0, S, 0, 0, false, 0),
+            new CoreEvent.Trimmed(1, 4 * S, S, S, 0)));
+        assertEquals(Invariant.TRIM_BOUND, fired(new CapacityChecker(new CheckContext(CONFIG)), CONFIG,
+            new CoreEvent.EntryInserted(1, 0, S, 0, 0, false, 0),
+            new CoreEvent.Trimmed(1, 3 * S, S, S, 0),
+            new CoreEvent.StoreCompleted(1, 1, 0, 2 * S)), "a store that says it stored what it did not insert");
     }
 
     @Test

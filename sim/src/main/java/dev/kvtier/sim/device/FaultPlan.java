@@ -35,6 +35,21 @@ package dev.kvtier.sim.device;
  *   per 4 KiB page, written, lost or torn (per 512 B sector); the volatile state of the core is lost. Claim: after a
  *   restart no load returns a wrong byte, and in {@code durable} mode every key committed before the crash is still
  *   loadable.</li>
+ *   <li><b>More crashes</b> ({@code crashPoints} drawn uniformly from {@code [0, crashWithinEvents)} core events by
+ *   the seed's own "crash-points" stream, besides {@code crashAtEvent}; a run crashes at each point it reaches, so
+ *   one seed can crash several times, during its shutdown, or never), <b>a crash during the final shutdown</b>
+ *   ({@code crashDuringShutdown}: at one of the eight core events after it was asked for, drawn; none when it
+ *   completes sooner) and <b>a crash after the final shutdown</b> ({@code crashAfterShutdown}). Each implies the write
+ *   cache. Claim: as for one crash; after a completed shutdown every key committed before it survives, in either
+ *   commit mode.</li>
+ *   <li><b>Flipped index bytes</b> ({@code indexFlipsPerMillion}; only the metadata device): an index write that
+ *   completes OK lands with one byte (drawn) inverted, on the media. Claim: recovery's CRC rejects the record or
+ *   checkpoint it hits, so no wrong byte is served; durable commits logged at or after it may be lost (outside the
+ *   durability claim, as for data corruption).</li>
+ *   <li><b>Index pages at a crash</b> ({@code indexCrashPages}): how a crash treats each index page that is not
+ *   durable: {@code DRAW} (written, lost or torn, one third each, as for data), {@code TORN} (every such page torn
+ *   per sector) or {@code GARBLED} (torn, and one byte of its new bytes inverted: a garbled record). Within the
+ *   claim: only bytes that were not durable change.</li>
  * </ul>
  *
  * @param readErrorsPerMillion  reads that fail with EIO, per million
@@ -48,10 +63,21 @@ package dev.kvtier.sim.device;
  * @param metaFullAfterWrites   metadata writes accepted before the metadata disk is full (0 = never full)
  * @param volatileWriteCache    devices keep completed writes in a volatile cache until a FLUSH
  * @param crashAtEvent          event at which the run crashes, or -1 for none
+ * @param crashPoints           further crash points, drawn per seed from {@code [0, crashWithinEvents)}
+ * @param crashWithinEvents     the range of core events the crash points are drawn from (positive with points)
+ * @param crashAfterShutdown    power loss once the run's final shutdown completed
+ * @param crashDuringShutdown   power loss during the run's first final shutdown
+ * @param indexFlipsPerMillion  index writes that land with one inverted byte, per million
+ * @param indexCrashPages       what a crash does to each index page that is not durable
  */
 public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int spikesPerMillion, long spikeNs,
                         int slowdown, long untilNs, int corruptionsPerMillion, int misdirectsPerMillion,
-                        long metaFullAfterWrites, boolean volatileWriteCache, long crashAtEvent) {
+                        long metaFullAfterWrites, boolean volatileWriteCache, long crashAtEvent, int crashPoints,
+                        long crashWithinEvents, boolean crashAfterShutdown, int indexFlipsPerMillion,
+                        IndexCrashPages indexCrashPages, boolean crashDuringShutdown) {
+    /** Most crash points one plan may draw. */
+    public static final int MAX_CRASH_POINTS = 64;
+
     /** One in a million. */
     public static final int MILLION = 1_000_000;
 
@@ -77,6 +103,28 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
             throw new IllegalArgumentException("crashAtEvent must be -1 (none) or an event number, got "
                 + crashAtEvent);
         }
+        if (crashPoints < 0 || crashPoints > MAX_CRASH_POINTS) {
+            throw new IllegalArgumentException("crashPoints must be in [0, " + MAX_CRASH_POINTS + "], got "
+                + crashPoints);
+        }
+        if (crashWithinEvents < 0 || (crashPoints > 0 && crashWithinEvents == 0)) {
+            throw new IllegalArgumentException("crashWithinEvents must be positive when crashPoints is set, got "
+                + crashWithinEvents);
+        }
+        perMillion("indexFlipsPerMillion", indexFlipsPerMillion);
+        if (indexCrashPages == null) {
+            throw new IllegalArgumentException("indexCrashPages must be set, got null");
+        }
+    }
+
+    /** The kinds up to a single crash: no crash points, no crash after shutdown, no index faults. */
+    public FaultPlan(final int readErrorsPerMillion, final int writeErrorsPerMillion, final int spikesPerMillion,
+                     final long spikeNs, final int slowdown, final long untilNs, final int corruptionsPerMillion,
+                     final int misdirectsPerMillion, final long metaFullAfterWrites, final boolean volatileWriteCache,
+                     final long crashAtEvent) {
+        this(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown, untilNs,
+            corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache, crashAtEvent, 0, 0,
+            false, 0, IndexCrashPages.DRAW, false);
     }
 
     /** The original fault kinds only: no corruption, misdirect, full metadata disk, write cache or crash. */
@@ -88,13 +136,19 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
 
     /** True when this plan injects anything: a time-windowed fault before {@code untilNs}, or a crash. */
     public boolean any() {
-        return windowed() || crashAtEvent >= 0;
+        return windowed() || crashes();
+    }
+
+    /** True when the run may crash: at an event, at drawn points, or after its shutdown. */
+    public boolean crashes() {
+        return crashAtEvent >= 0 || crashPoints > 0 || crashAfterShutdown || crashDuringShutdown;
     }
 
     /** True when a fault of the time window (EIO, spike, slowdown, corruption, misdirect, full disk) is set. */
     public boolean windowed() {
         return untilNs > 0 && (readErrorsPerMillion > 0 || writeErrorsPerMillion > 0 || spikesPerMillion > 0
-            || slowdown > 1 || corruptionsPerMillion > 0 || misdirectsPerMillion > 0 || metaFullAfterWrites > 0);
+            || slowdown > 1 || corruptionsPerMillion > 0 || misdirectsPerMillion > 0 || metaFullAfterWrites > 0
+            || indexFlipsPerMillion > 0);
     }
 
     /** True when time-windowed faults apply to an I/O submitted at {@code nowNs}. */
@@ -104,37 +158,87 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
 
     /** True when the devices keep a volatile write cache (set explicitly, or implied by a crash). */
     public boolean writeCacheEnabled() {
-        return volatileWriteCache || crashAtEvent >= 0;
+        return volatileWriteCache || crashes();
     }
 
     /** This plan with silent corruption of {@code perMillion} writes. */
     public FaultPlan withCorruptionsPerMillion(final int perMillion) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
-            untilNs, perMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache, crashAtEvent);
+            untilNs, perMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache, crashAtEvent,
+            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
     }
 
     /** This plan with {@code perMillion} misdirected writes. */
     public FaultPlan withMisdirectsPerMillion(final int perMillion) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
-            untilNs, corruptionsPerMillion, perMillion, metaFullAfterWrites, volatileWriteCache, crashAtEvent);
+            untilNs, corruptionsPerMillion, perMillion, metaFullAfterWrites, volatileWriteCache, crashAtEvent,
+            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
     }
 
     /** This plan with a metadata disk that is full after {@code writes} accepted writes (0 = never). */
     public FaultPlan withMetaFullAfterWrites(final long writes) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
-            untilNs, corruptionsPerMillion, misdirectsPerMillion, writes, volatileWriteCache, crashAtEvent);
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, writes, volatileWriteCache, crashAtEvent,
+            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
     }
 
     /** This plan with the volatile write cache on or off (a crash still implies it). */
     public FaultPlan withVolatileWriteCache(final boolean on) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
-            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, on, crashAtEvent);
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, on, crashAtEvent,
+            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
     }
 
     /** This plan with a crash at event {@code event} (-1 = none). */
     public FaultPlan withCrashAtEvent(final long event) {
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
-            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache, event);
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache, event,
+            crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
+    }
+
+    /** This plan with {@code points} crash points drawn from {@code [0, withinEvents)}. */
+    public FaultPlan withCrashPoints(final int points, final long withinEvents) {
+        return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
+            crashAtEvent, points, withinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
+    }
+
+    /** This plan with (or without) a crash after the final shutdown. */
+    public FaultPlan withCrashAfterShutdown(final boolean on) {
+        return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
+            crashAtEvent, crashPoints, crashWithinEvents, on, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown);
+    }
+
+    /** This plan with (or without) a crash during the final shutdown. */
+    public FaultPlan withCrashDuringShutdown(final boolean on) {
+        return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
+            crashAtEvent, crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            on);
+    }
+
+    /** This plan with {@code perMillion} index writes landing with a flipped byte. */
+    public FaultPlan withIndexFlipsPerMillion(final int perMillion) {
+        return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
+            crashAtEvent, crashPoints, crashWithinEvents, crashAfterShutdown, perMillion, indexCrashPages,
+            crashDuringShutdown);
+    }
+
+    /** This plan with {@code pages} as what a crash does to index pages that are not durable. */
+    public FaultPlan withIndexCrashPages(final IndexCrashPages pages) {
+        return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
+            crashAtEvent, crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, pages,
+            crashDuringShutdown);
     }
 
     private static void perMillion(final String what, final int v) {

@@ -125,10 +125,15 @@ final class SimDeviceState<C> {
      * completion, still scheduled, is dropped) and the channels and the data path restart idle.
      */
     CrashOutcome crash(final Entropy entropy) {
+        return crash(entropy, IndexCrashPages.DRAW);
+    }
+
+    /** As {@link #crash(Entropy)}, each pending page treated as {@code fate} says. */
+    CrashOutcome crash(final Entropy entropy, final IndexCrashPages fate) {
         generation++;
         crashes++;
         timeline.reset();
-        return cache.crash(entropy);
+        return cache.crash(entropy, fate);
     }
 
     long capacityBytes() {

@@ -21,11 +21,14 @@ import java.util.function.Consumer;
  * completions run on the loop at their completion time, never synchronously.
  *
  * <p>Faults: the plan's slowdown, its volatile write cache and crash ({@link WriteCache}, shared with
- * {@link SimDevice}), and a full disk ({@link FaultPlan#metaFullAfterWrites}): once that many writes were accepted,
- * every write submitted before {@code untilNs} completes, after the usual time, with {@code -ENOSPC} and writes
- * nothing. No EIO, spike, corruption or misdirect is injected here, so the device draws nothing from a fault
- * stream and needs none. What it shares with {@link SimDevice} (timing, scheduling, the cache, crash, counters) is
- * {@link SimDeviceState}.
+ * {@link SimDevice}; what a crash does to pages that are not durable is {@link FaultPlan#indexCrashPages}), a full
+ * disk ({@link FaultPlan#metaFullAfterWrites}): once that many writes were accepted, every write submitted before
+ * {@code untilNs} completes, after the usual time, with {@code -ENOSPC} and writes nothing; and flipped bytes
+ * ({@link FaultPlan#indexFlipsPerMillion}): an accepted write submitted before {@code untilNs} lands, as drawn, with
+ * one byte inverted on the media (the visible and the durable image alike), though it completes OK. No EIO, spike,
+ * corruption or misdirect is injected here. The device draws from its own fault stream only for flips and for a
+ * crash that tears or garbles every page, so a plan without them draws nothing. What it shares with
+ * {@link SimDevice} (timing, scheduling, the cache, crash, counters) is {@link SimDeviceState}.
  */
 public final class SimMetaDevice implements Device {
     /** Linux errno for a full device. */
@@ -39,31 +42,45 @@ public final class SimMetaDevice implements Device {
     private final byte[] disk;
     private final byte[] durable;
     private final SimDeviceState<byte[]> io;
+    private final Entropy faultStream;
     private long acceptedWrites;
     private long injectedMetaFull;
+    private long injectedFlips;
 
     /** A fault-free metadata device. */
     public SimMetaDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
                          final Clock submitClock, final Consumer<IoCompletion> target, final Memory memory) {
-        this(profile, capacityBytes, loop, submitClock, target, memory, FaultPlan.NONE);
+        this(profile, capacityBytes, loop, submitClock, target, memory, FaultPlan.NONE, null);
+    }
+
+    /** A metadata device without flipped bytes (it needs no fault stream). */
+    public SimMetaDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
+                         final Clock submitClock, final Consumer<IoCompletion> target, final Memory memory,
+                         final FaultPlan faults) {
+        this(profile, capacityBytes, loop, submitClock, target, memory, faults, null);
     }
 
     /**
      * @param submitClock the time at which submissions happen (the simulated server thread's clock)
      * @param target      receives each completion (the composition root routes it through the server thread)
      * @param memory      moves bytes between the device and regions
-     * @param faults      slowdown, full disk, write cache; its other kinds are not injected here
+     * @param faults      slowdown, full disk, flipped bytes, write cache; its other kinds are not injected here
+     * @param faultStream draws which writes flip a byte, and which byte; required when the plan flips bytes
      */
     public SimMetaDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
                          final Clock submitClock, final Consumer<IoCompletion> target, final Memory memory,
-                         final FaultPlan faults) {
+                         final FaultPlan faults, final Entropy faultStream) {
         if (capacityBytes <= 0 || capacityBytes > MAX_CAPACITY_BYTES || capacityBytes % WriteCache.PAGE_BYTES != 0) {
             throw new IllegalArgumentException("metadata device capacity must be a positive multiple of 4096 up to "
                 + MAX_CAPACITY_BYTES + " B, got " + capacityBytes);
         }
+        if (faults.indexFlipsPerMillion() > 0 && faultStream == null) {
+            throw new IllegalArgumentException("a plan that flips index bytes needs a fault stream");
+        }
         this.capacityBytes = capacityBytes;
         this.memory = memory;
         this.faults = faults;
+        this.faultStream = faultStream;
         this.disk = new byte[(int) capacityBytes];
         this.durable = faults.writeCacheEnabled() ? new byte[(int) capacityBytes] : disk;
         this.io = new SimDeviceState<>("metadata I/O", profile, capacityBytes, loop, submitClock, target,
@@ -78,6 +95,12 @@ public final class SimMetaDevice implements Device {
                     if (durable != disk) {
                         System.arraycopy(durable, 0, disk, 0, disk.length);
                     }
+                }
+
+                @Override
+                public boolean garble(final byte[] content, final long fileOffset, final long from, final long length,
+                                      final Entropy entropy) {
+                    return garbleInto(content, (int) (fileOffset + from), (int) from, (int) length, entropy);
                 }
             });
     }
@@ -106,8 +129,33 @@ public final class SimMetaDevice implements Device {
             return;
         }
         acceptedWrites++;
+        final int flipAt = faulty && faults.indexFlipsPerMillion() > 0
+            && faultStream.nextInt(FaultPlan.MILLION) < faults.indexFlipsPerMillion()
+                ? faultStream.nextInt((int) request.lengthBytes()) : -1;
         final long seq = io.submitWrite(request.fileOffset(), request.lengthBytes(), () -> content(request));
-        io.at(done, () -> completeWrite(request, seq));
+        io.at(done, () -> completeWrite(request, seq, flipAt));
+    }
+
+    /** Lands {@code [from, +length)} of content at {@code at} durably, one differing byte inverted; false if none. */
+    private boolean garbleInto(final byte[] content, final int at, final int from, final int length,
+                               final Entropy entropy) {
+        int differing = 0;
+        for (int i = 0; i < length; i++) {
+            differing += content[from + i] != durable[at + i] ? 1 : 0;
+        }
+        if (differing == 0) {
+            return false;
+        }
+        int pick = entropy.nextInt(differing);
+        int victim = -1;
+        for (int i = 0; i < length && victim < 0; i++) {
+            if (content[from + i] != durable[at + i] && pick-- == 0) {
+                victim = i;
+            }
+        }
+        System.arraycopy(content, from, durable, at, length);
+        durable[at + victim] = (byte) ~durable[at + victim];
+        return true;
     }
 
     /** The write's bytes as memory holds them now. */
@@ -121,8 +169,12 @@ public final class SimMetaDevice implements Device {
         return c;
     }
 
-    private void completeWrite(final IoRequest r, final long seq) {
+    private void completeWrite(final IoRequest r, final long seq, final int flipAt) {
         final byte[] c = content(r);
+        if (flipAt >= 0) {
+            injectedFlips++;
+            c[flipAt] = (byte) ~c[flipAt];
+        }
         System.arraycopy(c, 0, disk, (int) r.fileOffset(), c.length);
         io.completeWrite(r, seq, c);
     }
@@ -136,9 +188,12 @@ public final class SimMetaDevice implements Device {
         io.completeRead(r);
     }
 
-    /** Power loss at the current instant, as {@link SimDevice#crash}: pending writes drawn from {@code entropy}. */
+    /**
+     * Power loss at the current instant, as {@link SimDevice#crash}: pending writes drawn from {@code entropy}, each
+     * page treated as the plan's {@link FaultPlan#indexCrashPages} says.
+     */
     public CrashOutcome crash(final Entropy entropy) {
-        return io.crash(entropy);
+        return io.crash(entropy, faults.indexCrashPages());
     }
 
     /** A copy of {@code [offset, offset + length)} as reads see it. */
@@ -156,6 +211,11 @@ public final class SimMetaDevice implements Device {
     /** Writes answered ENOSPC by the full-disk fault. */
     public long injectedMetaFull() {
         return injectedMetaFull;
+    }
+
+    /** Writes that landed with a flipped byte. */
+    public long injectedFlips() {
+        return injectedFlips;
     }
 
     /** Writes accepted (not refused as ENOSPC), including any lost to a crash. */

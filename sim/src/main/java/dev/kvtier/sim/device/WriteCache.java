@@ -38,6 +38,16 @@ final class WriteCache<C> {
 
         /** After a power loss: the visible image becomes the durable image (a no-op when they are one). */
         void revertToDurable();
+
+        /**
+         * Persists bytes {@code [from, from + lengthBytes)} of a write's content (as {@link #persist}) with one byte
+         * inverted, drawn from {@code entropy} among those that differ from the durable image; false, and nothing
+         * persisted, when none differs. Only a device that garbles pages at a crash implements it.
+         */
+        default boolean garble(final C content, final long fileOffset, final long from, final long lengthBytes,
+                               final Entropy entropy) {
+            throw new UnsupportedOperationException("this device does not garble pages at a crash");
+        }
     }
 
     private static final class Pending<C> {
@@ -128,25 +138,32 @@ final class WriteCache<C> {
 
     /** Power loss now: draws each pending write's pages from {@code entropy}, then forgets every pending write. */
     CrashOutcome crash(final Entropy entropy) {
+        return crash(entropy, IndexCrashPages.DRAW);
+    }
+
+    /** Power loss now, treating each pending page as {@code fate} says (drawn from {@code entropy}). */
+    CrashOutcome crash(final Entropy entropy, final IndexCrashPages fate) {
         final List<Pending<C>> pending = new ArrayList<>(inFlight.values());
         pending.addAll(unflushed);
         pending.sort(Comparator.comparingLong(p -> p.seq));
-        final long[] pages = new long[3];
+        final long[] pages = new long[4];
         for (final Pending<C> p : pending) {
             final C content = p.content != null ? p.content : p.contentNow.get();
-            drawPages(p, content, entropy, pages);
+            drawPages(p, content, entropy, fate, pages);
         }
         inFlight.clear();
         unflushed.clear();
         image.revertToDurable();
-        return new CrashOutcome(pages[0], pages[1], pages[2], pending.size());
+        return new CrashOutcome(pages[0], pages[1], pages[2], pending.size(), pages[3]);
     }
 
     /** Draws every page of one write and persists its written sectors, merged into runs. */
-    private void drawPages(final Pending<C> p, final C content, final Entropy entropy, final long[] pages) {
+    private void drawPages(final Pending<C> p, final C content, final Entropy entropy, final IndexCrashPages fate,
+                           final long[] pages) {
         final Runs runs = new Runs(p, content);
         for (long page = 0; page < p.lengthBytes; page += PAGE_BYTES) {
-            switch (entropy.nextInt(3)) {
+            final int draw = fate == IndexCrashPages.DRAW ? entropy.nextInt(3) : 2;
+            switch (draw) {
                 case 0 -> {
                     pages[0]++;
                     runs.add(page, PAGE_BYTES);
@@ -158,8 +175,14 @@ final class WriteCache<C> {
                 default -> {
                     pages[2]++;
                     final int mask = 1 + entropy.nextInt((1 << (PAGE_BYTES / SECTOR_BYTES)) - 2);
+                    int garbled = -1;
+                    if (fate == IndexCrashPages.GARBLED) {
+                        runs.flush();
+                        garbled = garbleOne(p, content, page, mask, entropy);
+                        pages[3] += garbled >= 0 ? 1 : 0;
+                    }
                     for (int s = 0; s < PAGE_BYTES / SECTOR_BYTES; s++) {
-                        if ((mask & (1 << s)) != 0) {
+                        if ((mask & (1 << s)) != 0 && s != garbled) {
                             runs.add(page + (long) s * SECTOR_BYTES, SECTOR_BYTES);
                         } else {
                             runs.flush();
@@ -169,6 +192,24 @@ final class WriteCache<C> {
             }
         }
         runs.flush();
+    }
+
+    /**
+     * Lands one written sector of a torn page garbled (the first, from a drawn start, whose new bytes differ from the
+     * durable ones: one of those bytes inverted); returns its index, or -1 when no written sector changes anything.
+     */
+    private int garbleOne(final Pending<C> p, final C content, final long page, final int mask,
+                          final Entropy entropy) {
+        final int sectors = PAGE_BYTES / SECTOR_BYTES;
+        final int start = entropy.nextInt(sectors);
+        for (int i = 0; i < sectors; i++) {
+            final int s = (start + i) % sectors;
+            if ((mask & (1 << s)) != 0
+                && image.garble(content, p.fileOffset, page + (long) s * SECTOR_BYTES, SECTOR_BYTES, entropy)) {
+                return s;
+            }
+        }
+        return -1;
     }
 
     /** Merges adjacent written pieces of one write into one persist each. */

@@ -2,6 +2,7 @@ package dev.kvtier.sim.run;
 
 import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.config.CommitMode;
+import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
@@ -13,6 +14,8 @@ import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.check.InvariantViolation;
 import dev.kvtier.harness.entropy.SeededEntropy;
 import dev.kvtier.harness.metrics.RunMetrics;
+import dev.kvtier.harness.probe.ProbeCatalogue;
+import dev.kvtier.harness.probe.ProbeRecorder;
 import dev.kvtier.harness.run.FanOutSink;
 import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.run.RunRecorder;
@@ -20,6 +23,7 @@ import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.harness.workload.WorkloadDriver;
 import dev.kvtier.sim.device.CrashOutcome;
+import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.sim.device.FileRange;
 import dev.kvtier.sim.device.MisdirectedWrite;
 import dev.kvtier.sim.device.SimDevice;
@@ -32,6 +36,7 @@ import dev.kvtier.sim.loop.ServerThread;
 import dev.kvtier.sim.loop.SimTransport;
 import dev.kvtier.sim.memory.ProvenanceMemory;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * The virtual run's composition root: wires one core to a simulated data device, a simulated index device and memory
@@ -40,10 +45,19 @@ import java.util.List;
  * {@link RunSpec}, one model and one seed give one run, bit for bit: nothing here reads the wall clock, starts a
  * thread or draws unseeded randomness, and every collection whose order matters is ordered.
  *
- * <p>A crash ({@code faults.crashAtEvent}, counted in core events from 0) is a simulated power loss at that event:
- * the core, its client and the workload's requests in flight vanish with every scheduled loop event; the devices lose
- * or tear what was not durable; a new core recovers its index from the index device, invariant 15 is checked, and the
- * workload starts again from the phase it was in.
+ * <p>A crash ({@code faults.crashAtEvent} and the {@code faults.crashPoints} drawn per seed, counted in core events
+ * from 0 across every life of the core) is a simulated power loss at that event: the core, its client and the
+ * workload's requests in flight vanish with every scheduled loop event; the devices lose or tear what was not durable;
+ * a new core recovers its index from the index device, invariant 15 is checked, and the workload starts again from
+ * the phase it was in. With {@code faults.crashDuringShutdown} the power fails at one of the eight core events after
+ * the run's first final shutdown was asked for (drawn by the seed's "crash-during-shutdown" stream). With
+ * {@code faults.crashAfterShutdown} the power also fails once the run's final shutdown has completed: a new core
+ * recovers, invariant 15 is checked (after a clean shutdown every committed key must be in the recovered index, in
+ * either commit mode), and the new core shuts down in turn; the workload does not start again.
+ * A restart that cannot open its index because the injected full index disk refuses its first checkpoint ends the run
+ * there, without a violation ({@link #stoppedEarly}): the core rightly takes no input without a durable checkpoint.
+ * The coverage probes that only the simulator can see (faults injected, pages a crash tore or garbled) are reported
+ * to the run's recorder as facts.
  */
 public final class SimRun {
     /** The engine KV region's name; copies out of it are charged at staging bandwidth. */
@@ -52,6 +66,7 @@ public final class SimRun {
     private static final long REQUEST_IDS_PER_LIFE = 1L << 32;
 
     private final RunSpec spec;
+    private final SimModel model;
     private final long seed;
     private final EventLoop loop;
     private final ServerThread serverThread;
@@ -66,12 +81,18 @@ public final class SimRun {
     private final CrashChecker crashChecker;
     private final InvariantChecker checker;
     private final RunRecorder recorder;
+    private final long[] crashPoints;
+    private int nextCrash;
+    private boolean crashedAfterShutdown;
+    private long crashDuringShutdownAt = -1;
+    private boolean finalCrash;
     private KvServer server;
     private WorkloadDriver driver;
     private long coreEvents;
     private CrashOutcome dataCrash;
     private CrashOutcome indexCrash;
     private String openError;
+    private String stoppedFull;
     private String shutdownError;
 
     /** Thrown from the event sink at the crash event: unwinds the core mid-step, as power loss would. */
@@ -85,6 +106,7 @@ public final class SimRun {
 
     public SimRun(final RunSpec spec, final SimModel model, final long seed, final List<EventSink> extraSinks) {
         this.spec = spec;
+        this.model = model;
         this.seed = seed;
         this.loop = new EventLoop(model.maxEvents());
         this.serverThread = new ServerThread(loop);
@@ -96,17 +118,25 @@ public final class SimRun {
         this.device = new SimDevice(model.device(), spec.core().l2Bytes(), loop, serverThread,
             c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(), root.child("faults"));
         this.indexDevice = new SimMetaDevice(model.device(), KvServer.indexLayout(spec.core()).deviceBytes(), loop,
-            serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults());
-        this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice);
+            serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(),
+            root.child("index-faults"));
+        this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice,
+            () -> indexDevice.injectedFlips() > 0);
         this.eventClock = new EventClock(serverThread);
         this.checker = InvariantChecker.standard(spec.core(), eventClock,
             () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(),
             spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0, List.of(crashChecker));
         this.recorder = new RunRecorder(checker, new RunMetrics(eventClock), eventClock);
         this.server = newServer();
-        final long crashAt = model.faults().crashAtEvent();
+        this.crashPoints = crashPoints(model.faults(), seed);
         sink.add(event -> {
-            if (coreEvents++ == crashAt) {
+            final long n = coreEvents++;
+            if (event instanceof CoreEvent.ShutdownRequested && model.faults().crashDuringShutdown()
+                && crashDuringShutdownAt < 0 && recorder.done()) {
+                crashDuringShutdownAt = n + 1 + new SeededEntropy(seed).child("crash-during-shutdown").nextInt(8);
+            }
+            if (n == crashDuringShutdownAt || (nextCrash < crashPoints.length && n == crashPoints[nextCrash])) {
+                nextCrash += nextCrash < crashPoints.length && n == crashPoints[nextCrash] ? 1 : 0;
                 throw new PowerLoss();
             }
         });
@@ -115,6 +145,22 @@ public final class SimRun {
         for (final EventSink extra : extraSinks) {
             sink.add(extra);
         }
+    }
+
+    /**
+     * The core events at which the run crashes, ascending and distinct: {@code crashAtEvent} (if set) and the
+     * {@code crashPoints} drawn from {@code [0, crashWithinEvents)} by the seed's own "crash-points" stream.
+     */
+    static long[] crashPoints(final FaultPlan faults, final long seed) {
+        final TreeSet<Long> points = new TreeSet<>();
+        if (faults.crashAtEvent() >= 0) {
+            points.add(faults.crashAtEvent());
+        }
+        final SeededEntropy draws = new SeededEntropy(seed).child("crash-points");
+        for (int i = 0; i < faults.crashPoints(); i++) {
+            points.add(Math.floorMod(draws.nextLong(), faults.crashWithinEvents()));
+        }
+        return points.stream().mapToLong(Long::longValue).toArray();
     }
 
     private KvServer newServer() {
@@ -130,7 +176,7 @@ public final class SimRun {
             if (openError != null) {
                 violation = "the index did not open: " + openError;
             } else {
-                if (!recorder.done()) {
+                if (!recorder.done() && stoppedFull == null) {
                     checker.report(Invariant.LIVENESS, "the workload did not finish: no event left at "
                         + loop.nowNs() + " ns");
                 }
@@ -158,22 +204,54 @@ public final class SimRun {
 
     private void restart() {
         final int phase = Math.max(0, driver == null ? 0 : driver.phase());
-        final SeededEntropy crashStream = new SeededEntropy(seed).child("crash");
+        final boolean afterShutdown = finalCrash;
+        finalCrash = false;
+        // The first crash draws from the "crash" stream as it always has; later ones from a child per life.
+        final SeededEntropy first = new SeededEntropy(seed).child("crash");
+        final SeededEntropy crashStream = crashChecker.crashes() == 0 ? first
+            : first.child("life-" + (crashChecker.crashes() + 1));
         loop.dropAll();
         serverThread.crash();
         worker.crash();
         dataCrash = device.crash(crashStream.child("data"));
         indexCrash = indexDevice.crash(crashStream.child("index"));
+        final ProbeRecorder probes = recorder.probes();
+        probes.fact(ProbeCatalogue.CRASH_TORN_DATA, dataCrash.pagesTorn());
+        probes.fact(ProbeCatalogue.CRASH_TORN_INDEX, indexCrash.pagesTorn());
+        probes.fact(ProbeCatalogue.CRASH_GARBLED_INDEX, indexCrash.pagesGarbled());
         crashChecker.crashed();
         checker.restarted();
         server = newServer();
         final long firstRequest = 1 + crashChecker.crashes() * REQUEST_IDS_PER_LIFE;
         serverThread.submit(() -> server.open(true, error -> {
+            if (error != null && indexDevice.injectedMetaFull() > 0) {
+                // An operating condition, not a bug: the restarted core cannot make its opening checkpoint durable
+                // on a full index disk, so it takes no input (and says so); the run ends here.
+                stoppedFull = error;
+                return;
+            }
             if (error == null) {
                 crashChecker.recovered(checker.context(), server.directory()::isCommitted);
             }
+            if (afterShutdown) {
+                openError = error;
+                if (error == null) {
+                    server.shutdown(e -> shutdownError = e);
+                }
+                return;
+            }
             startWorkload(error, phase, firstRequest);
         }));
+    }
+
+    /** The final shutdown completed: with {@code crashAfterShutdown}, the power fails now (once). */
+    private void shutDown(final String error) {
+        shutdownError = error;
+        if (model.faults().crashAfterShutdown() && !crashedAfterShutdown) {
+            crashedAfterShutdown = true;
+            finalCrash = true;
+            throw new PowerLoss();
+        }
     }
 
     private void startWorkload(final String error, final int phase, final long firstRequestId) {
@@ -213,7 +291,7 @@ public final class SimRun {
             public void finished(final long timeNs) {
                 recorder.finished(timeNs);
                 // The run ends as a real one does: durably (a crash after this loses nothing committed).
-                serverThread.submit(() -> server.shutdown(error -> shutdownError = error));
+                serverThread.submit(() -> server.shutdown(SimRun.this::shutDown));
             }
         };
     }
@@ -237,6 +315,11 @@ public final class SimRun {
     }
 
     private RunReport report(final String violation) {
+        final ProbeRecorder probes = recorder.probes();
+        probes.fact(ProbeCatalogue.FAULT_SPIKE, device.injectedSpikes());
+        probes.fact(ProbeCatalogue.FAULT_CORRUPTION, device.injectedCorruptions());
+        probes.fact(ProbeCatalogue.FAULT_MISDIRECT, device.injectedMisdirects());
+        probes.fact(ProbeCatalogue.FAULT_INDEX_FLIP, indexDevice.injectedFlips());
         return recorder.report(spec.scenario(), RunMode.VIRTUAL, seed, loop.nowNs(), violation,
             new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(), server.engine().writeErrors()));
     }
@@ -269,6 +352,15 @@ public final class SimRun {
     /** What the crash did to the index device's unflushed writes (null without a crash). */
     public CrashOutcome indexCrash() {
         return indexCrash;
+    }
+
+    /**
+     * Why the run stopped early without a violation, or null: after a crash the index disk was full, so the restarted
+     * core could not open its index.
+     */
+    public String stoppedEarly() {
+        return stoppedFull == null ? null : "after crash " + crashChecker.crashes() + " the index disk was full and "
+            + "the restarted core could not open its index: " + stoppedFull;
     }
 
     /** Null when the run's final shutdown made everything durable, else what failed (a full index disk, ...). */
