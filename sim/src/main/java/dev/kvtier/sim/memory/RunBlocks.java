@@ -151,31 +151,54 @@ final class RunBlocks {
         }
     }
 
-    /** Removes every run whose start is in {@code [from, to)}. */
+    /** Removes every run whose start is in {@code [from, to)}: trims the end blocks, drops the ones between at once. */
     void removeStartsIn(final long from, final long to) {
         final long f = floor(from);
-        long c = f < 0 ? first() : start(f) >= from ? f : next(f);
-        while (c >= 0 && start(c) < to) {
-            final int b = block(c);
-            final int i = index(c);
-            final long[] data = blocks[b];
-            int j = i;
-            while (j < sizes[b] && data[j * LONGS] < to) {
-                j++;
-            }
-            System.arraycopy(data, j * LONGS, data, i * LONGS, (sizes[b] - j) * LONGS);
-            sizes[b] -= j - i;
-            size -= j - i;
-            if (sizes[b] == 0) {
-                removeBlock(b);
-                c = b < blockCount ? cursor(b, 0) : NONE;
-            } else {
-                if (i == 0) {
-                    firsts[b] = data[0];
-                }
-                c = i < sizes[b] ? cursor(b, i) : b + 1 < blockCount ? cursor(b + 1, 0) : NONE;
-            }
+        final long c = f < 0 ? first() : start(f) >= from ? f : next(f);
+        final long last = floor(to - 1);
+        if (c < 0 || last < 0 || start(c) >= to || last < c) {
+            return;
         }
+        final int b0 = block(c);
+        final int b1 = block(last);
+        if (b0 == b1) {
+            removeIn(b0, index(c), index(last) + 1);
+            if (sizes[b0] == 0) {
+                removeBlocks(b0, b0 + 1);
+            }
+            return;
+        }
+        removeIn(b1, 0, index(last) + 1);
+        removeIn(b0, index(c), sizes[b0]);
+        final int dropFrom = sizes[b0] == 0 ? b0 : b0 + 1;
+        final int dropTo = sizes[b1] == 0 ? b1 + 1 : b1;
+        removeBlocks(dropFrom, dropTo);
+    }
+
+    /** Removes runs {@code [i, j)} of block {@code b}, which stays (even empty). */
+    private void removeIn(final int b, final int i, final int j) {
+        final long[] data = blocks[b];
+        System.arraycopy(data, j * LONGS, data, i * LONGS, (sizes[b] - j) * LONGS);
+        sizes[b] -= j - i;
+        size -= j - i;
+        if (i == 0 && sizes[b] > 0) {
+            firsts[b] = data[0];
+        }
+    }
+
+    /** Drops blocks {@code [from, to)} (their runs already counted out of {@link #size}, or about to be). */
+    private void removeBlocks(final int from, final int to) {
+        if (from >= to) {
+            return;
+        }
+        for (int b = from; b < to; b++) {
+            size -= sizes[b];
+        }
+        System.arraycopy(blocks, to, blocks, from, blockCount - to);
+        System.arraycopy(sizes, to, sizes, from, blockCount - to);
+        System.arraycopy(firsts, to, firsts, from, blockCount - to);
+        Arrays.fill(blocks, blockCount - (to - from), blockCount, null);
+        blockCount -= to - from;
     }
 
     private void splitBlock(final int b) {
@@ -199,14 +222,6 @@ final class RunBlocks {
         blocks[at] = new long[RUNS_PER_BLOCK * LONGS];
         sizes[at] = 0;
         blockCount++;
-    }
-
-    private void removeBlock(final int at) {
-        System.arraycopy(blocks, at + 1, blocks, at, blockCount - at - 1);
-        System.arraycopy(sizes, at + 1, sizes, at, blockCount - at - 1);
-        System.arraycopy(firsts, at + 1, firsts, at, blockCount - at - 1);
-        blockCount--;
-        blocks[blockCount] = null;
     }
 
     private static long cursor(final int block, final int index) {
