@@ -45,6 +45,42 @@ final class RunBlocks {
         blocks[block(cursor)][index(cursor) * LONGS + 1] = lengthBytes;
     }
 
+    /** The end of the last run (the greatest start's), or {@code Long.MIN_VALUE} when there is none. */
+    long lastEnd() {
+        if (blockCount == 0) {
+            return Long.MIN_VALUE;
+        }
+        final int b = blockCount - 1;
+        final int at = (sizes[b] - 1) * LONGS;
+        return blocks[b][at] + blocks[b][at + 1];
+    }
+
+    /** Becomes a copy of {@code src} without its empty runs, in full blocks: one pass, no search. */
+    void copyNonEmpty(final RunBlocks src) {
+        blocks = new long[Math.max(16, src.blockCount)][];
+        sizes = new int[blocks.length];
+        firsts = new long[blocks.length];
+        blockCount = 0;
+        size = 0;
+        long[] to = null;
+        for (int b = 0; b < src.blockCount; b++) {
+            final long[] from = src.blocks[b];
+            for (int i = 0; i < src.sizes[b]; i++) {
+                if (from[i * LONGS + 1] == 0) {
+                    continue;
+                }
+                if (to == null || sizes[blockCount - 1] == RUNS_PER_BLOCK) {
+                    addBlock(blockCount);
+                    to = blocks[blockCount - 1];
+                    firsts[blockCount - 1] = from[i * LONGS];
+                }
+                System.arraycopy(from, i * LONGS, to, sizes[blockCount - 1] * LONGS, LONGS);
+                sizes[blockCount - 1]++;
+                size++;
+            }
+        }
+    }
+
     /** The first run, or -1. */
     long first() {
         return blockCount == 0 ? NONE : cursor(0, 0);

@@ -59,6 +59,21 @@ public final class RunMap {
         }
     }
 
+    /**
+     * The same as {@code copyFrom(src, 0, 0, limitBytes)}, in one pass when both maps lie within
+     * {@code [0, limitBytes)} (a device's images: a crash reverts the visible image to the durable one this way).
+     */
+    public void copyAllFrom(final RunMap src, final long limitBytes) {
+        final long srcFirst = src.runs.size() == 0 ? 0 : src.runs.start(src.runs.first());
+        final long dstFirst = runs.size() == 0 ? 0 : runs.start(runs.first());
+        if (src == this || srcFirst < 0 || dstFirst < 0 || src.runs.lastEnd() > limitBytes
+            || runs.lastEnd() > limitBytes) {
+            copyFrom(src, 0, 0, limitBytes);
+            return;
+        }
+        runs.copyNonEmpty(src.runs);
+    }
+
     /** Puts the pieces of {@code [from, to)} into {@code into}'s scratch array; returns the longs written. */
     private int gather(final long from, final long to, final RunMap into) {
         if (from >= to) {

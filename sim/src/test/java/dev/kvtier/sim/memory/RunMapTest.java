@@ -63,6 +63,28 @@ class RunMapTest {
     }
 
     @Test
+    void shouldCopyAWholeMapAsCopyFromDoes() {
+        final Random random = new Random(11);
+        for (int round = 0; round < 20; round++) {
+            final RunMap src = new RunMap();
+            final RunMap viaCopyFrom = new RunMap();
+            final RunMap viaCopyAll = new RunMap();
+            for (int i = 0; i < 2_000; i++) {
+                final long at = random.nextLong(SPACE_BYTES - 1024);
+                final long length = random.nextInt(20) == 0 ? 0 : 1 + random.nextLong(1024);
+                src.put(at, length, 1 + random.nextInt(9), at);
+                viaCopyFrom.put(random.nextLong(SPACE_BYTES - 1024), 1 + random.nextLong(1024), 77, 0);
+            }
+            viaCopyAll.copyFrom(viaCopyFrom, 0, 0, SPACE_BYTES);
+            final long limit = round % 5 == 0 ? SPACE_BYTES / 2 : SPACE_BYTES;
+            viaCopyFrom.copyFrom(src, 0, 0, limit);
+            viaCopyAll.copyAllFrom(src, limit);
+            assertEquals(viaCopyFrom.runCount(), viaCopyAll.runCount());
+            assertEquals(pieces(viaCopyFrom, 0, Long.MAX_VALUE), pieces(viaCopyAll, 0, Long.MAX_VALUE));
+        }
+    }
+
+    @Test
     void shouldKeepAMillionSectorRunsInOrderAndCopyThemWhole() {
         final RunMap torn = new RunMap();
         final TreeRunMap model = new TreeRunMap();
