@@ -20,6 +20,8 @@ final class RunBlocks {
     private long[] firsts = new long[16];
     private int blockCount;
     private int size;
+    /** The block the last look-up landed in: tried first, as runs are mostly visited in order. */
+    private int hint;
 
     int size() {
         return size;
@@ -123,6 +125,10 @@ final class RunBlocks {
         if (hi < 0 || firsts[0] > key) {
             return -1;
         }
+        final int h = hint;
+        if (h < blockCount && firsts[h] <= key && (h == hi || firsts[h + 1] > key)) {
+            return h;
+        }
         while (lo < hi) {
             final int mid = (lo + hi + 1) >>> 1;
             if (firsts[mid] <= key) {
@@ -131,6 +137,7 @@ final class RunBlocks {
                 hi = mid - 1;
             }
         }
+        hint = lo;
         return lo;
     }
 
@@ -162,7 +169,12 @@ final class RunBlocks {
             b = block(cursor);
             i = index(cursor) + 1;
         }
-        if (sizes[b] == RUNS_PER_BLOCK && i == RUNS_PER_BLOCK) {
+        if (sizes[b] == RUNS_PER_BLOCK && i == RUNS_PER_BLOCK && b + 1 < blockCount
+            && sizes[b + 1] < RUNS_PER_BLOCK) {
+            // Past the end of a full block: the front of the next one, if it has room.
+            b++;
+            i = 0;
+        } else if (sizes[b] == RUNS_PER_BLOCK && i == RUNS_PER_BLOCK) {
             // Appending past a full block (runs written in order): a new block, so blocks fill up whole.
             addBlock(b + 1);
             b++;
