@@ -19,7 +19,7 @@ final class BinaryFieldWriter implements FieldVisitor {
         this.out = buffer;
     }
 
-    /** Keys go through {@code keys} (journal format 3), or whole when it is {@code null} (the canonical encoding). */
+    /** Keys go through {@code keys} (journal format 4), or whole when it is {@code null} (the canonical encoding). */
     void dictionary(final KeyDictionary keys) {
         this.dictionary = keys;
     }

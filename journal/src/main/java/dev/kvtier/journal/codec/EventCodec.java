@@ -88,7 +88,7 @@ public final class EventCodec {
     }
 
     /**
-     * Appends {@code event} to {@code out}, its keys through {@code keys} (journal format 3: each key whole once, then
+     * Appends {@code event} to {@code out}, its keys through {@code keys} (journal format 4: each key whole once, then
      * by number), or whole when {@code keys} is {@code null} (the canonical bytes).
      */
     public void encode(final CoreEvent event, final EventBuffer out, final KeyDictionary keys) {
@@ -120,7 +120,7 @@ public final class EventCodec {
         return decode(source, offset, length, null);
     }
 
-    /** As above, its keys read through {@code keys} (journal format 3), or whole when it is {@code null}. */
+    /** As above, its keys read through {@code keys} (journal format 4), or whole when it is {@code null}. */
     public CoreEvent decode(final byte[] source, final int offset, final int length,
                             final KeyDictionary keys) throws EventFormatException {
         checkEventLength(length);

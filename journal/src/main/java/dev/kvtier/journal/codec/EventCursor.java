@@ -20,7 +20,7 @@ public final class EventCursor {
     private int limit;
     private KeyDictionary dictionary;
 
-    /** Keys are read through {@code keys} (journal format 3), or whole when it is {@code null} (canonical). */
+    /** Keys are read through {@code keys} (journal format 4), or whole when it is {@code null} (canonical). */
     public EventCursor dictionary(final KeyDictionary keys) {
         this.dictionary = keys;
         return this;

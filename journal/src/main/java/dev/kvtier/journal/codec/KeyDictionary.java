@@ -7,9 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The prefix keys of one journal, each stored once (journal format 3): the first time a key appears it is written in
+ * The prefix keys of one journal, each stored once (journal format 4): the first time a key appears it is written in
  * full and gets the next number (0, 1, 2, ...); after that it is written as that number. One per journal writer or
- * reader, fed the events in journal order; the canonical encoding (digests, format 2) never uses one.
+ * reader, fed the events in journal order; the canonical encoding (digests, and the events of journals of format 2
+ * and 3) never uses one.
  *
  * <pre>
  *   key = ref:varint [hi:i64le lo:i64le]     ref 0: a new key, its 16 bytes follow, numbered size();

@@ -38,7 +38,10 @@ final class ExcerptCodec {
         appendCrc(out);
     }
 
-    /** Writes an EVENT excerpt into {@code out} (reset first); returns the offset of the canonical event bytes. */
+    /**
+     * Writes a format-2/3 EVENT excerpt into {@code out} (reset first); returns the offset of the canonical event bytes.
+     * The writer no longer writes these (format 4 has EVENTS blocks); tests build older journals with it.
+     */
     int event(final long sequence, final long timeNs, final CoreEvent event, final EventBuffer out) {
         out.reset();
         out.putByte(KIND_EVENT);
@@ -141,7 +144,7 @@ final class ExcerptCodec {
         return events.decode(source, offset, length);
     }
 
-    /** Decodes {@code [offset, offset + length)} as one event whose keys are {@code keys} references (format 3). */
+    /** Decodes {@code [offset, offset + length)} as one event whose keys are {@code keys} references (format 4). */
     CoreEvent decodeEvent(final byte[] source, final int offset, final int length,
                           final KeyDictionary keys) throws EventFormatException {
         return events.decode(source, offset, length, keys);

@@ -51,7 +51,7 @@ public final class JournalReader implements AutoCloseable {
     private final JournalHeader header;
     private final KeyDictionary keys = new KeyDictionary();
     private final EventCursor block = new EventCursor();
-    /** Entries left in the current EVENTS block (format 3). */
+    /** Entries left in the current EVENTS block (format 4). */
     private int blockLeft;
     private byte[] excerpt = new byte[INITIAL_EXCERPT_BYTES];
     private int excerptLength;

@@ -18,7 +18,7 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
 /**
- * Writes a journal ({@link ExcerptLayout}, format 3): the header first, then the emitted events with the time
+ * Writes a journal ({@link ExcerptLayout}, format 4): the header first, then the emitted events with the time
  * {@code clock} reads at emit, in blocks (sequence numbers 0, 1, 2, ... implied by each block's first; each prefix key
  * whole once per journal, then by number: {@link KeyDictionary}), then on {@link #close} the last block, an end record
  * and the seal. A block is appended once it holds about {@link ExcerptLayout#BLOCK_BYTES_TARGET} bytes, so what a

@@ -263,30 +263,36 @@ class JournalFileTest {
     }
 
     @Test
-    void shouldReadFormatTwoWithOneExcerptPerEventAndRejectItsGapsAndBadTags() throws Exception {
+    void shouldReadFormatsTwoAndThreeWithOneExcerptPerEventAndRejectTheirGapsAndBadTags() throws Exception {
         final ExcerptCodec codec = new ExcerptCodec();
         final EventBuffer buffer = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
         final JournalHeader now = header();
+        final List<CoreEvent> events = events(300);
+        for (final int version : new int[] {2, 3}) {
+            final JournalHeader old = new JournalHeader(version, now.scenario(), now.seed(), now.knobs(),
+                now.configDigest(), now.codeVersion(), now.mode());
+            final List<byte[]> whole = new ArrayList<>();
+            final EventDigest digest = new EventDigest();
+            for (int i = 0; i < events.size(); i++) {
+                codec.event(i, 10L * i, events.get(i), buffer);
+                whole.add(buffer.toByteArray());
+                digest.add(10L * i, events.get(i));
+            }
+            final Path dir = RawJournal.write(temp.resolve("v" + version), old, whole, events.size(),
+                digest.finish());
+            try (JournalReader reader = JournalReader.open(dir)) {
+                assertEquals(version, reader.header().formatVersion());
+                int i = 0;
+                for (JournalEntry entry = reader.next(); entry != null; entry = reader.next()) {
+                    assertEquals(events.get(i), entry.event());
+                    assertEquals(10L * i, entry.timeNs());
+                    i++;
+                }
+                assertEquals(events.size(), i);
+            }
+        }
         final JournalHeader two = new JournalHeader(2, now.scenario(), now.seed(), now.knobs(), now.configDigest(),
             now.codeVersion(), now.mode());
-        final List<CoreEvent> events = events(300);
-        final List<byte[]> whole = new ArrayList<>();
-        final EventDigest digest = new EventDigest();
-        for (int i = 0; i < events.size(); i++) {
-            codec.event(i, 10L * i, events.get(i), buffer);
-            whole.add(buffer.toByteArray());
-            digest.add(10L * i, events.get(i));
-        }
-        final Path dir = RawJournal.write(temp.resolve("two"), two, whole, events.size(), digest.finish());
-        try (JournalReader reader = JournalReader.open(dir)) {
-            int i = 0;
-            for (JournalEntry entry = reader.next(); entry != null; entry = reader.next()) {
-                assertEquals(events.get(i), entry.event());
-                assertEquals(10L * i, entry.timeNs());
-                i++;
-            }
-            assertEquals(events.size(), i);
-        }
 
         final List<byte[]> gap = new ArrayList<>();
         for (final long sequence : new long[] {0, 1, 3}) {
