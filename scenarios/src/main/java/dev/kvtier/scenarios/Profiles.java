@@ -52,7 +52,7 @@ public final class Profiles {
                 s.requiredLong("entryNs", 0, Long.MAX_VALUE), s.requiredLong("ioSubmitNs", 0, Long.MAX_VALUE),
                 s.requiredLong("ioCompleteNs", 0, Long.MAX_VALUE), s.requiredLong("requestNs", 0, Long.MAX_VALUE),
                 s.requiredLong("memcpyBytesPerSec", 1, Long.MAX_VALUE),
-                s.requiredLong("dmaBytesPerSec", 1, Long.MAX_VALUE));
+                s.requiredLong("dmaBytesPerSec", 1, Long.MAX_VALUE), s.bool("copiesOnServerThread", true));
         } catch (final IllegalArgumentException e) {
             throw new ScenarioException(file + ": " + e.getMessage());
         }

@@ -46,7 +46,8 @@ import dev.kvtier.journal.codec.EventLayout;
 public final class ExcerptLayout {
     /**
      * The format version this code writes and the highest it reads. 4: events in EVENTS blocks with a key dictionary
-     * (2 and 3 have one EVENT excerpt per event; they still read and replay).
+     * (2 and 3 have one EVENT excerpt per event; they still read and replay). 3: the client's calls and replies go
+     * through a transport and each delivery is a Delivered input (2 and older ran them at once).
      */
     public static final int FORMAT_VERSION = 4;
     /** The first format with EVENTS blocks and a key dictionary; older journals have one EVENT excerpt per event. */
