@@ -2,7 +2,7 @@
 # The speed targets of issue #17, measured side by side: two checkouts of kvtier (A, B), each command run in turn
 # A B A B ... RUNS times, with the figures each run prints itself (in-process wall time, so JVM start-up is out):
 #   run pr90-evict, run pr90-evict-per-slot      events/s, peak heap
-#   explore pr90-evict-small --seeds SEEDS        seeds/s (one JVM, warmed up once)
+#   explore pr90-evict-small --seeds SEEDS        seeds/s (one JVM, warmed up once; --keep-going past failing seeds)
 #   run pr90-evict --journal DIR                  journal bytes/event (blocks on disk), journal overhead (wall time
 #                                                 with the journal over the run without it, pair by pair, minus 1)
 #   replay of that journal                        events/s, every event compared
@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 out="$work/figures.tsv"   # side  target  figure  value
 
 field() { # prints the number before $2 in line $1 ("27105 events/s" -> 27105)
-  sed -E -n "s/.*[ (]([0-9][0-9,.]*) $2.*/\1/p" <<<"$1" | tr -d , | head -n 1
+  sed -E -n "s#.*[ (]([0-9][0-9,.]*) $2.*#\1#p" <<<"$1" | tr -d , | head -n 1
 }
 run_one() { # side dir target
   local side="$1" dir="$2" target="$3" line wall jdir
@@ -32,7 +32,8 @@ run_one() { # side dir target
       printf '%s\t%s\tpeak heap MiB\t%s\n' "$side" "$target" "$(field "$line" 'MiB')" >>"$out"
       ;;
     explore)
-      line="$("$dir/kvtier" explore pr90-evict-small --seeds "$seeds" | grep -E '^explored ')"
+      line="$("$dir/kvtier" explore pr90-evict-small --seeds "$seeds" --keep-going --journals "$work/explore-$side" \
+        | grep -E '^explored ')"
       printf '%s\t%s\tseeds/s\t%s\n' "$side" "$target" "$(sed -E -n 's/.*\(([0-9.]+) seeds\/s\).*/\1/p' <<<"$line")" >>"$out"
       ;;
     journal)
