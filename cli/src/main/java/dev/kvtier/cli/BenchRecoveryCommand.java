@@ -51,7 +51,7 @@ public final class BenchRecoveryCommand implements Callable<Integer> {
         final PrintStream out = System.out;
         final int ring = slots != null ? slots : Math.max(TEN_GIB_SLOTS, RecoveryBench.slotsFor(records));
         if (repeat < 1 || slotBytes <= 0 || slotBytes % 4096 != 0 || ring < 1 || records < 0
-            || chunks != null && (chunks < 0 || chunks > ring)) {
+            || (chunks != null && (chunks < 0 || chunks > ring))) {
             System.err.println("kvtier: need --repeat >= 1, --slot-bytes a positive multiple of 4096, --slots >= 1, "
                 + "--records >= 0 and 0 <= --chunks <= --slots");
             return ExitCodes.BAD_INPUT;

@@ -25,6 +25,7 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -83,7 +84,7 @@ public final class SignoffCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         final String host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9.-]", "_");
-        final String base = LocalDate.now() + "-" + sc.name() + "-" + host;
+        final String base = LocalDate.now(ZoneId.systemDefault()) + "-" + sc.name() + "-" + host;
         Files.createDirectories(results);
         out.println("== real run of " + sc.name() + " on " + device);
         final RunReport real;
@@ -149,7 +150,8 @@ public final class SignoffCommand implements Callable<Integer> {
         final double store = Results.storeBytesPerSec(real);
         final SignoffReport.Previous previous = Results.previous(results, sc.name(), host, base + ".json", store);
         final List<String> reasons = Results.reasons(real, sim, store, previous, sc.signoff());
-        final SignoffReport report = new SignoffReport(sc.name(), host, LocalDate.now().toString(), seed,
+        final SignoffReport report = new SignoffReport(sc.name(), host,
+            LocalDate.now(ZoneId.systemDefault()).toString(), seed,
             device.toString(), real, sim, deviceProfile, hostProfile, fio, Results.fidelity(real, sim), store,
             Results.storeBytesPerSec(sim), fio == null ? null : store / fio.seqWriteBytesPerSec(), previous,
             sc.signoff(), reasons.isEmpty(), reasons);
