@@ -21,6 +21,7 @@ import java.util.List;
  * @param resident the core's resident L1 bytes when each event was emitted
  * @param report   the run's report
  */
+@SuppressWarnings("ArrayRecordComponent") // a benchmark's fixture, read by index; never compared or hashed
 public record Recording(Scenario scenario, List<CoreEvent> events, long[] timesNs, long[] entries, long[] resident,
                         RunReport report) {
     public Recording {

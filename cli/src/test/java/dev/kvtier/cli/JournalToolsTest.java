@@ -188,7 +188,7 @@ class JournalToolsTest {
         for (int i = (int) end; i >= 0; i--) {
             zeros = bytes[i] == 0 ? zeros + 1 : 0;
             if (zeros == 4096) {
-                return i + zeros;
+                return (long) i + zeros;
             }
         }
         return 0;

@@ -39,8 +39,8 @@ final class ExcerptCodec {
     }
 
     /**
-     * Writes a format-2/3 EVENT excerpt into {@code out} (reset first); returns the offset of the canonical event bytes.
-     * The writer no longer writes these (format 4 has EVENTS blocks); tests build older journals with it.
+     * Writes an EVENT excerpt of format 2 or 3 into {@code out} (reset first); returns the offset of the canonical
+     * event bytes. The writer no longer writes these (format 4 has EVENTS blocks); tests build older journals with it.
      */
     int event(final long sequence, final long timeNs, final CoreEvent event, final EventBuffer out) {
         out.reset();

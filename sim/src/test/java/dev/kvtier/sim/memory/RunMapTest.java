@@ -25,7 +25,7 @@ class RunMapTest {
             for (int step = 0; step < 20_000; step++) {
                 final long from = random.nextLong(SPACE_BYTES);
                 final long length = random.nextInt(8) == 0 ? random.nextLong(SPACE_BYTES / 8) : random.nextLong(512);
-                final long tag = 1 + random.nextInt(50);
+                final long tag = 1L + random.nextInt(50);
                 switch (random.nextInt(6)) {
                     case 0, 1 -> {
                         map.put(from, length, tag, from / 3);
