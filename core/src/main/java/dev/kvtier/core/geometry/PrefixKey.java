@@ -6,6 +6,10 @@ import java.util.HexFormat;
  * A 128-bit rolling prefix key: {@code k0 = H(seed || block0)}, {@code ki = H(k(i-1) || blocki)}. Equal keys
  * mean equal prefixes (up to hash collisions of a 128-bit hash). Ordered by (hi, lo) so sorted collections of keys
  * never depend on hash order.
+ *
+ * <p>{@link #equals} and {@link #hashCode} are written out (the same values a record's generated ones give: hash
+ * {@code 31 * Long.hashCode(hi) + Long.hashCode(lo)}) because keys are compared on every index look-up and the
+ * generated ones showed in profiles.
  */
 public record PrefixKey(long hi, long lo) implements Comparable<PrefixKey> {
 
@@ -23,6 +27,16 @@ public record PrefixKey(long hi, long lo) implements Comparable<PrefixKey> {
     /** The first 8 hex digits, for readable logs. */
     public String shortHex() {
         return HexFormat.of().toHexDigits(hi).substring(0, 8);
+    }
+
+    @Override
+    public boolean equals(final Object other) {
+        return other instanceof PrefixKey k && k.hi == hi && k.lo == lo;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * Long.hashCode(hi) + Long.hashCode(lo);
     }
 
     @Override

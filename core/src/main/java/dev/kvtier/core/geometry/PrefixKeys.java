@@ -1,5 +1,6 @@
 package dev.kvtier.core.geometry;
 
+import com.dynatrace.hash4j.hashing.HashStream128;
 import com.dynatrace.hash4j.hashing.HashValue128;
 import com.dynatrace.hash4j.hashing.Hasher128;
 import com.dynatrace.hash4j.hashing.Hashing;
@@ -29,8 +30,10 @@ public final class PrefixKeys {
         final PrefixKey[] keys = new PrefixKey[blocks];
         long prevHi = 0;
         long prevLo = seed;
+        // One stream, reset per block: the same hash as a fresh stream, without allocating one per key.
+        final HashStream128 stream = XXH3.hashStream();
         for (int b = 0; b < blocks; b++) {
-            final HashValue128 h = XXH3.hashStream()
+            final HashValue128 h = stream.reset()
                 .putLong(prevHi).putLong(prevLo)
                 .putInts(tokens, b * blockTokens, blockTokens)
                 .get();

@@ -11,6 +11,22 @@ import org.junit.jupiter.api.Test;
 
 class GeometryTest {
 
+    /** The same values the record's generated methods gave, so hash-keyed collections behave as before. */
+    @Test
+    void shouldHashAndCompareKeysAsTheGeneratedRecordMethodsDid() {
+        record Generated(long hi, long lo) {}
+        final long[] values = {0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, 0x9E3779B97F4A7C15L, 42};
+        for (final long hi : values) {
+            for (final long lo : values) {
+                assertEquals(new Generated(hi, lo).hashCode(), new PrefixKey(hi, lo).hashCode());
+                assertEquals(new PrefixKey(hi, lo), new PrefixKey(hi, lo));
+                assertNotEquals(new PrefixKey(hi, lo), new PrefixKey(hi, lo + 1));
+                assertNotEquals(new PrefixKey(hi, lo), new PrefixKey(hi + 1, lo));
+            }
+        }
+        assertNotEquals(new PrefixKey(1, 2), (Object) "01");
+    }
+
     @Test
     void shouldGiveQwen3SlotOf2359296Bytes() {
         assertEquals(2_359_296L, ModelGeometry.QWEN3_8B_BF16.slotBytes());

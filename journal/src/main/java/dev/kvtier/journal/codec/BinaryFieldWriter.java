@@ -12,10 +12,16 @@ final class BinaryFieldWriter implements FieldVisitor {
     private static final int ORDINAL_MAX = 0xFF;
 
     private EventBuffer out;
+    private KeyDictionary dictionary;
 
     /** Sets the buffer the next event goes to ({@code null} between events). */
     void target(final EventBuffer buffer) {
         this.out = buffer;
+    }
+
+    /** Keys go through {@code keys} (journal format 4), or whole when it is {@code null} (the canonical encoding). */
+    void dictionary(final KeyDictionary keys) {
+        this.dictionary = keys;
     }
 
     @Override
@@ -66,6 +72,10 @@ final class BinaryFieldWriter implements FieldVisitor {
 
     @Override
     public FieldVisitor key(final String name, final PrefixKey value) {
+        if (dictionary != null) {
+            dictionary.write(value, out);
+            return this;
+        }
         out.putLongLe(value.hi());
         out.putLongLe(value.lo());
         return this;

@@ -84,10 +84,23 @@ public final class EventCodec {
 
     /** Appends the canonical bytes of {@code event} to {@code out}. */
     public void encode(final CoreEvent event, final EventBuffer out) {
+        encode(event, out, null);
+    }
+
+    /**
+     * Appends {@code event} to {@code out}, its keys through {@code keys} (journal format 4: each key whole once, then
+     * by number), or whole when {@code keys} is {@code null} (the canonical bytes).
+     */
+    public void encode(final CoreEvent event, final EventBuffer out, final KeyDictionary keys) {
         final int start = out.length();
         writer.target(out);
-        EventFields.visit(event, writer);
-        writer.target(null);
+        writer.dictionary(keys);
+        try {
+            EventFields.visit(event, writer);
+        } finally {
+            writer.target(null);
+            writer.dictionary(null);
+        }
         if (out.length() - start > MAX_EVENT_BYTES) {
             throw new IllegalArgumentException("event encodes to " + (out.length() - start) + " bytes > "
                 + MAX_EVENT_BYTES);
@@ -104,8 +117,14 @@ public final class EventCodec {
 
     /** Decodes exactly {@code [offset, offset + length)} of {@code source} as one event. */
     public CoreEvent decode(final byte[] source, final int offset, final int length) throws EventFormatException {
+        return decode(source, offset, length, null);
+    }
+
+    /** As above, its keys read through {@code keys} (journal format 4), or whole when it is {@code null}. */
+    public CoreEvent decode(final byte[] source, final int offset, final int length,
+                            final KeyDictionary keys) throws EventFormatException {
         checkEventLength(length);
-        final EventCursor c = cursor.wrap(source, offset, length);
+        final EventCursor c = cursor.wrap(source, offset, length).dictionary(keys);
         final int tag = checkTag(c.u8());
         final CoreEvent event;
         try {
@@ -202,7 +221,8 @@ public final class EventCodec {
     }
 
     private static PrefixKey key(final EventCursor c) throws EventFormatException {
-        return new PrefixKey(c.longLe(), c.longLe());
+        final KeyDictionary keys = c.dictionary();
+        return keys != null ? keys.read(c) : new PrefixKey(c.longLe(), c.longLe());
     }
 
     private static AllocationRef ref(final EventCursor c) throws EventFormatException {

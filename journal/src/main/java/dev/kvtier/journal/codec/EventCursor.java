@@ -18,6 +18,18 @@ public final class EventCursor {
     private byte[] bytes = new byte[0];
     private int position;
     private int limit;
+    private KeyDictionary dictionary;
+
+    /** Keys are read through {@code keys} (journal format 4), or whole when it is {@code null} (canonical). */
+    public EventCursor dictionary(final KeyDictionary keys) {
+        this.dictionary = keys;
+        return this;
+    }
+
+    /** The dictionary keys are read through, or {@code null}. */
+    KeyDictionary dictionary() {
+        return dictionary;
+    }
 
     /** Points the cursor at {@code [offset, offset + length)} of {@code source}. */
     public EventCursor wrap(final byte[] source, final int offset, final int length) {

@@ -5,6 +5,7 @@ import dev.kvtier.journal.codec.EventBuffer;
 import dev.kvtier.journal.codec.EventCodec;
 import dev.kvtier.journal.codec.EventCursor;
 import dev.kvtier.journal.codec.EventFormatException;
+import dev.kvtier.journal.codec.KeyDictionary;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
@@ -37,7 +38,10 @@ final class ExcerptCodec {
         appendCrc(out);
     }
 
-    /** Writes an EVENT excerpt into {@code out} (reset first); returns the offset of the canonical event bytes. */
+    /**
+     * Writes an EVENT excerpt of format 2 or 3 into {@code out} (reset first); returns the offset of the canonical
+     * event bytes. The writer no longer writes these (format 4 has EVENTS blocks); tests build older journals with it.
+     */
     int event(final long sequence, final long timeNs, final CoreEvent event, final EventBuffer out) {
         out.reset();
         out.putByte(KIND_EVENT);
@@ -47,6 +51,29 @@ final class ExcerptCodec {
         events.encode(event, out);
         appendCrc(out);
         return eventOffset;
+    }
+
+    /**
+     * Appends one entry of an EVENTS block to {@code entries}: the time since {@code previousTimeNs}, then the event
+     * with its keys through {@code keys}, after its length. {@code scratch} is reused for the event.
+     */
+    void entry(final long previousTimeNs, final long timeNs, final CoreEvent event, final KeyDictionary keys,
+               final EventBuffer scratch, final EventBuffer entries) {
+        scratch.reset();
+        events.encode(event, scratch, keys);
+        entries.putZigZagLong(timeNs - previousTimeNs);
+        entries.putVarLong(scratch.length());
+        entries.putBytes(scratch.array(), 0, scratch.length());
+    }
+
+    /** Writes an EVENTS excerpt of {@code count} entries from {@code firstSequence} into {@code out} (reset first). */
+    void block(final long firstSequence, final int count, final EventBuffer entries, final EventBuffer out) {
+        out.reset();
+        out.putByte(KIND_EVENTS);
+        out.putVarLong(firstSequence);
+        out.putVarLong(count);
+        out.putBytes(entries.array(), 0, entries.length());
+        appendCrc(out);
     }
 
     /** Writes the END excerpt into {@code out} (reset first). */
@@ -115,6 +142,12 @@ final class ExcerptCodec {
     /** Decodes {@code [offset, offset + length)} as one canonical event. */
     CoreEvent decodeEvent(final byte[] source, final int offset, final int length) throws EventFormatException {
         return events.decode(source, offset, length);
+    }
+
+    /** Decodes {@code [offset, offset + length)} as one event whose keys are {@code keys} references (format 4). */
+    CoreEvent decodeEvent(final byte[] source, final int offset, final int length,
+                          final KeyDictionary keys) throws EventFormatException {
+        return events.decode(source, offset, length, keys);
     }
 
     private void appendCrc(final EventBuffer out) {

@@ -11,32 +11,47 @@ import dev.kvtier.journal.codec.EventLayout;
  *     metadata.cq4t         Chronicle Queue table store
  *     kvtier-journal.seal   written last, on close ({@link SealLayout}): names and sizes of the two files above
  *
- *   excerpts, in order: one HEADER, one EVENT per event (sequence 0, 1, 2, ...), one END
+ *   excerpts, in order: one HEADER, then the events (sequence 0, 1, 2, ...), then one END
+ *     format 4:  one EVENTS excerpt per block of up to BLOCK_EVENTS_MAX events (about BLOCK_BYTES_TARGET bytes)
+ *     format 2, 3:  one EVENT excerpt per event (read, no longer written)
  *
  *   every excerpt = kind:u8  body  crc:i32le       crc = CRC32C of kind and body
  *
  *   HEADER body  = magic "KVTJ"  version:u16le  scenario:text  seed:i64le  knobCount:varint (name:text value:text)*
  *                  configDigest:text  codeVersion:text  mode:text            (text as in EventLayout, up to
  *                                                                            HEADER_TEXT_BYTES_MAX)
- *   EVENT  body  = sequence:varint  timeNs:zigzag varint  event             (event: EventLayout, the rest of the
- *                                                                            excerpt up to the crc)
+ *   EVENTS body  = firstSequence:varint  count:varint  entry{count}          (format 4)
+ *     entry      = timeDelta:zigzag varint  length:varint  event[length]   (timeDelta: from the previous event's
+ *                                                                            time, the first event's from 0; event:
+ *                                                                            EventLayout, except that each prefix key
+ *                                                                            is a KeyDictionary reference: whole the
+ *                                                                            first time in the journal, then its
+ *                                                                            number)
+ *   EVENT  body  = sequence:varint  timeNs:zigzag varint  event             (formats 2, 3; event: EventLayout, the rest
+ *                                                                            of the excerpt up to the crc)
  *   END    body  = eventCount:varint  eventDigest:32 bytes                   (EventDigest of every EVENT)
  *
- *   +------+---------+------------+-----------------------------+--------+
- *   | 0x02 | seq     | timeNs     | canonical event bytes       | crc32c |     EVENT excerpt
- *   +------+---------+------------+-----------------------------+--------+
- *   0      1         1+|seq|                                    len-4    len
+ *   +------+-----------+-------+--------------------------------------------+--------+
+ *   | 0x04 | firstSeq  | count | (timeDelta length event-with-key-refs)*    | crc32c |     EVENTS excerpt
+ *   +------+-----------+-------+--------------------------------------------+--------+
+ *   0      1                                                               len-4    len
  * </pre>
  *
- * Magic and version come first and are checked before the checksum, so a newer format is reported as newer even if
+ * The digest in END is over the canonical encoding (keys whole) in every format: a reader decodes each event and
+ * re-encodes it canonically to check it, so a format-4 journal is checked exactly as an older one.
+ *
+ * <p>Magic and version come first and are checked before the checksum, so a newer format is reported as newer even if
  * its checksum or layout changed; a flipped bit in the version field therefore reads as "newer version".
  */
 public final class ExcerptLayout {
     /**
-     * The format version this code writes and the highest it reads. 3: the client's calls and replies go through a
-     * transport and each delivery is a Delivered input (2 and older ran them at once; they still replay).
+     * The format version this code writes and the highest it reads. 4: events in EVENTS blocks with a key dictionary
+     * (2 and 3 have one EVENT excerpt per event; they still read and replay). 3: the client's calls and replies go
+     * through a transport and each delivery is a Delivered input (2 and older ran them at once).
      */
-    public static final int FORMAT_VERSION = 3;
+    public static final int FORMAT_VERSION = 4;
+    /** The first format with EVENTS blocks and a key dictionary; older journals have one EVENT excerpt per event. */
+    public static final int BLOCKS_VERSION = 4;
 
     /** Excerpt kind: the journal header. */
     public static final int KIND_HEADER = 1;
@@ -44,6 +59,14 @@ public final class ExcerptLayout {
     public static final int KIND_EVENT = 2;
     /** Excerpt kind: the end record. */
     public static final int KIND_END = 3;
+    /** Excerpt kind: a block of events (format 4). */
+    public static final int KIND_EVENTS = 4;
+    /** The most events in one EVENTS block. */
+    public static final int BLOCK_EVENTS_MAX = 4096;
+    /** A block is written once its entries reach this many bytes (or {@link #BLOCK_EVENTS_MAX} events). */
+    public static final int BLOCK_BYTES_TARGET = 64 << 10;
+    /** Bytes of an EVENTS excerpt besides its entries, at most: kind, two varints, crc. */
+    public static final int BLOCK_FRAME_BYTES_MAX = 1 + 10 + 5 + ExcerptLayout.CRC_BYTES;
 
     /** Offset of the kind byte. */
     public static final int KIND_OFFSET = 0;

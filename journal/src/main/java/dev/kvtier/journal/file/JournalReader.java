@@ -4,6 +4,8 @@ import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.journal.codec.EventCursor;
 import dev.kvtier.journal.codec.EventDigest;
 import dev.kvtier.journal.codec.EventFormatException;
+import dev.kvtier.journal.codec.EventLayout;
+import dev.kvtier.journal.codec.KeyDictionary;
 import dev.kvtier.journal.file.JournalException.Problem;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,6 +49,10 @@ public final class JournalReader implements AutoCloseable {
     private final ExcerptCodec excerpts = new ExcerptCodec();
     private final EventDigest digest = new EventDigest();
     private final JournalHeader header;
+    private final KeyDictionary keys = new KeyDictionary();
+    private final EventCursor block = new EventCursor();
+    /** Entries left in the current EVENTS block (format 4). */
+    private int blockLeft;
     private byte[] excerpt = new byte[INITIAL_EXCERPT_BYTES];
     private int excerptLength;
     private long nextSequence;
@@ -125,6 +131,9 @@ public final class JournalReader implements AutoCloseable {
         if (ended) {
             return null;
         }
+        if (blockLeft > 0) {
+            return readEntry();
+        }
         if (!readExcerpt()) {
             throw new JournalException(Problem.TRUNCATED, dir, "ends after " + nextSequence
                 + " events with no end record");
@@ -140,7 +149,12 @@ public final class JournalReader implements AutoCloseable {
                 + bad + " events (sequence " + bad + ")");
         }
         final int kind = excerpt[ExcerptLayout.KIND_OFFSET];
-        if (kind == ExcerptLayout.KIND_EVENT) {
+        final boolean blocks = header.formatVersion() >= ExcerptLayout.BLOCKS_VERSION;
+        if (kind == ExcerptLayout.KIND_EVENTS && blocks) {
+            openBlock();
+            return readEntry();
+        }
+        if (kind == ExcerptLayout.KIND_EVENT && !blocks) {
             return readEvent();
         }
         if (kind == ExcerptLayout.KIND_END) {
@@ -168,6 +182,50 @@ public final class JournalReader implements AutoCloseable {
             final CoreEvent event = excerpts.decodeEvent(excerpt, eventOffset, eventLength);
             digest.addEncoded(timeNs, excerpt, eventOffset, eventLength);
             nextSequence++;
+            lastTimeNs = timeNs;
+            return new JournalEntry(sequence, timeNs, event);
+        } catch (final EventFormatException e) {
+            throw new JournalException(Problem.CORRUPTED, dir, "event at sequence " + nextSequence
+                + " does not decode: " + e.getMessage());
+        }
+    }
+
+    /** Starts reading an EVENTS excerpt: its first sequence must be the next one, and it holds at least one event. */
+    private void openBlock() throws JournalException {
+        final EventCursor c = excerpts.body(excerpt, excerptLength);
+        try {
+            final long first = c.varLong();
+            final int count = c.count(ExcerptLayout.BLOCK_EVENTS_MAX);
+            if (count < 1) {
+                throw new JournalException(Problem.CORRUPTED, dir, "an empty block after " + nextSequence + " events");
+            }
+            checkOrder(first, lastTimeNs == Long.MIN_VALUE ? 0 : lastTimeNs);
+            block.wrap(excerpt, c.position(), c.remaining());
+            blockLeft = count;
+        } catch (final EventFormatException e) {
+            throw new JournalException(Problem.CORRUPTED, dir, "block at sequence " + nextSequence
+                + " does not decode: " + e.getMessage());
+        }
+    }
+
+    /** The next entry of the current block; the last one must end the block exactly. */
+    private JournalEntry readEntry() throws JournalException {
+        try {
+            final long timeNs = (lastTimeNs == Long.MIN_VALUE ? 0 : lastTimeNs) + block.zigZagLong();
+            final int length = block.count(EventLayout.MAX_EVENT_BYTES);
+            if (length > block.remaining()) {
+                throw new EventFormatException("event of " + length + " bytes with " + block.remaining() + " left");
+            }
+            final int offset = block.position();
+            checkOrder(nextSequence, timeNs);
+            final CoreEvent event = excerpts.decodeEvent(excerpt, offset, length, keys);
+            block.wrap(excerpt, offset + length, block.remaining() - length);
+            blockLeft--;
+            if (blockLeft == 0 && block.remaining() != 0) {
+                throw new EventFormatException(block.remaining() + " bytes after the block's last event");
+            }
+            digest.add(timeNs, event);
+            final long sequence = nextSequence++;
             lastTimeNs = timeNs;
             return new JournalEntry(sequence, timeNs, event);
         } catch (final EventFormatException e) {

@@ -5,6 +5,8 @@ import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.journal.codec.EventBuffer;
 import dev.kvtier.journal.codec.EventDigest;
+import dev.kvtier.journal.codec.EventLayout;
+import dev.kvtier.journal.codec.KeyDictionary;
 import dev.kvtier.journal.file.JournalException.Problem;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,8 +18,11 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
 /**
- * Writes a journal ({@link ExcerptLayout}): the header first, then one excerpt per emitted event with its sequence
- * number (0, 1, 2, ...) and the time {@code clock} reads at emit, then on {@link #close} an end record and the seal.
+ * Writes a journal ({@link ExcerptLayout}, format 4): the header first, then the emitted events with the time
+ * {@code clock} reads at emit, in blocks (sequence numbers 0, 1, 2, ... implied by each block's first; each prefix key
+ * whole once per journal, then by number: {@link KeyDictionary}), then on {@link #close} the last block, an end record
+ * and the seal. A block is appended once it holds about {@link ExcerptLayout#BLOCK_BYTES_TARGET} bytes, so what a
+ * crashed process leaves is a journal without a seal, as before.
  *
  * <p><b>Same run, same bytes.</b> The queue's own clock is fixed ({@link ExcerptLayout#FIXED_TIME_MS}) and a run never
  * rolls, so two identical runs write byte-identical {@code .cq4} files. Chronicle's table store ({@code metadata.cq4t})
@@ -38,10 +43,18 @@ public final class JournalWriter implements EventSink, AutoCloseable {
     private final ExcerptAppender appender;
     private final ExcerptCodec excerpts = new ExcerptCodec();
     private final EventBuffer buffer = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+    private final EventBuffer entries = new EventBuffer(ExcerptLayout.BLOCK_BYTES_TARGET + EventLayout.MAX_EVENT_BYTES
+        + 32);
+    private final EventBuffer scratch = new EventBuffer(EventLayout.MAX_EVENT_BYTES);
+    private final KeyDictionary keys = new KeyDictionary();
     private final EventDigest digest = new EventDigest();
     private long nextSequence;
+    private long blockFirstSequence;
     private long lastTimeNs = Long.MIN_VALUE;
+    /** The time entries are relative to: the previous event's (0 before the first). */
+    private long previousTimeNs;
     private final long maxBytes;
+    private final int blockEventsMax;
     private long bytesWritten;
     private String failure;
     private boolean closed;
@@ -57,6 +70,17 @@ public final class JournalWriter implements EventSink, AutoCloseable {
      */
     public JournalWriter(final Path dir, final JournalHeader header, final Clock clock,
                          final long maxBytes) throws JournalException {
+        this(dir, header, clock, maxBytes, ExcerptLayout.BLOCK_EVENTS_MAX);
+    }
+
+    /** As above, with blocks of at most {@code blockEventsMax} events (tests make small blocks to reach several). */
+    JournalWriter(final Path dir, final JournalHeader header, final Clock clock, final long maxBytes,
+                  final int blockEventsMax) throws JournalException {
+        if (blockEventsMax < 1 || blockEventsMax > ExcerptLayout.BLOCK_EVENTS_MAX) {
+            throw new IllegalArgumentException("blockEventsMax " + blockEventsMax + " outside [1, "
+                + ExcerptLayout.BLOCK_EVENTS_MAX + "]");
+        }
+        this.blockEventsMax = blockEventsMax;
         this.dir = dir;
         this.clock = clock;
         this.maxBytes = maxBytes;
@@ -92,15 +116,35 @@ public final class JournalWriter implements EventSink, AutoCloseable {
             throw new IllegalStateException("clock went back from " + lastTimeNs + " to " + timeNs + " ns");
         }
         lastTimeNs = timeNs;
-        final int eventOffset = excerpts.event(nextSequence, timeNs, event, buffer);
-        if (bytesWritten + buffer.length() + END_RESERVE_BYTES > maxBytes) {
+        final int keysBefore = keys.size();
+        final int entriesBefore = entries.length();
+        excerpts.entry(previousTimeNs, timeNs, event, keys, scratch, entries);
+        if (bytesWritten + entries.length() + ExcerptLayout.BLOCK_FRAME_BYTES_MAX + END_RESERVE_BYTES > maxBytes) {
+            entries.truncate(entriesBefore);
+            keys.truncate(keysBefore);
             failure = "journal disk full after " + nextSequence + " events (" + bytesWritten + " bytes; the cap is "
                 + maxBytes + "): the journal holds events 0 to " + (nextSequence - 1) + " and is sealed there";
             return;
         }
-        digest.addEncoded(timeNs, buffer.array(), eventOffset, buffer.length() - ExcerptLayout.CRC_BYTES - eventOffset);
-        append();
+        digest.add(timeNs, event);
+        previousTimeNs = timeNs;
         nextSequence++;
+        if (entries.length() >= ExcerptLayout.BLOCK_BYTES_TARGET
+            || nextSequence - blockFirstSequence >= blockEventsMax) {
+            appendBlock();
+        }
+    }
+
+    /** Appends the events not yet written as one EVENTS excerpt (nothing when there are none). */
+    private void appendBlock() {
+        final int count = (int) (nextSequence - blockFirstSequence);
+        if (count == 0) {
+            return;
+        }
+        excerpts.block(blockFirstSequence, count, entries, buffer);
+        entries.reset();
+        blockFirstSequence = nextSequence;
+        append();
     }
 
     /** Bytes of excerpts kept for the end record when a cap is set. */
@@ -135,6 +179,7 @@ public final class JournalWriter implements EventSink, AutoCloseable {
         final boolean ended;
         try {
             // End at the last event written, even after a failure, so that what was written stays readable.
+            appendBlock();
             excerpts.end(nextSequence, HexFormat.of().parseHex(digest.finish()), buffer);
             ended = append();
         } finally {

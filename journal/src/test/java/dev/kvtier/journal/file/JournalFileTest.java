@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.journal.codec.EventBuffer;
 import dev.kvtier.journal.codec.EventDigest;
+import dev.kvtier.journal.codec.KeyDictionary;
 import dev.kvtier.journal.file.JournalException.Problem;
 import dev.kvtier.journal.testkit.EventSamples;
 import dev.kvtier.journal.testkit.ManualClock;
@@ -30,6 +32,9 @@ class JournalFileTest {
     @TempDir
     Path temp;
 
+    /** Events per block in the journals these tests write, so that a journal of thousands has many blocks. */
+    static final int BLOCK_EVENTS = 100;
+
     static JournalHeader header() {
         return JournalHeader.of(SCENARIO, 42, Map.of("l1Bytes", "1073741824", "concurrentIos", "8"), "cfg-abc",
             "0123abcd", JournalHeader.VIRTUAL);
@@ -48,7 +53,7 @@ class JournalFileTest {
                         final List<CoreEvent> events) throws JournalException {
         final ManualClock clock = new ManualClock();
         clock.advance(1_000_000);
-        final JournalWriter writer = new JournalWriter(dir, header, clock);
+        final JournalWriter writer = new JournalWriter(dir, header, clock, Long.MAX_VALUE, BLOCK_EVENTS);
         for (int i = 0; i < events.size(); i++) {
             clock.advance(i % 3 == 0 ? 0 : 250 * i);
             writer.emit(events.get(i));
@@ -180,7 +185,7 @@ class JournalFileTest {
         final Path dir = temp.resolve("tail");
         final List<CoreEvent> events = events(2_000);
         write(dir, header(), events);
-        final long excerptStart = find(dir, excerptBytes(1_500, events)) - 4;
+        final long excerptStart = find(dir, blockStart(1_500)) - 4;
         zero(dir, excerptStart, 1 << 20);
         final JournalException e = readAll(dir);
         assertEquals(Problem.TRUNCATED, e.problem(), e.getMessage());
@@ -192,7 +197,7 @@ class JournalFileTest {
         final Path dir = temp.resolve("flip");
         final List<CoreEvent> events = events(2_000);
         write(dir, header(), events);
-        final long at = find(dir, excerptBytes(700, events)) + 6;
+        final long at = find(dir, blockStart(700)) + 6;
         flip(dir, at);
         final JournalException e = readAll(dir);
         assertEquals(Problem.CORRUPTED, e.problem(), e.getMessage());
@@ -231,22 +236,95 @@ class JournalFileTest {
     void shouldRejectASequenceGapAndABadTag() throws Exception {
         final ExcerptCodec codec = new ExcerptCodec();
         final EventBuffer buffer = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+        final EventBuffer entries = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+        final EventBuffer scratch = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+        final KeyDictionary keys = new KeyDictionary();
+        final List<byte[]> gap = new ArrayList<>();
+        codec.entry(0, 0, new CoreEvent.RequestReleased(0), keys, scratch, entries);
+        codec.entry(0, 10, new CoreEvent.RequestReleased(1), keys, scratch, entries);
+        codec.block(0, 2, entries, buffer);
+        gap.add(buffer.toByteArray());
+        entries.reset();
+        codec.entry(10, 30, new CoreEvent.RequestReleased(3), keys, scratch, entries);
+        codec.block(3, 1, entries, buffer);
+        gap.add(buffer.toByteArray());
+        final JournalException e = readAll(RawJournal.write(temp.resolve("gap"), header(), gap, 3));
+        assertEquals(Problem.TRUNCATED, e.problem(), e.getMessage());
+        assertTrue(e.getMessage().contains("expected 2, found 3"), e.getMessage());
+
+        entries.reset();
+        codec.entry(0, 5, new CoreEvent.RequestReleased(1), keys, scratch, entries);
+        entries.array()[2] = 99;
+        codec.block(0, 1, entries, buffer);
+        final JournalException tag = readAll(RawJournal.write(temp.resolve("tag"), header(),
+            List.of(buffer.toByteArray()), 1));
+        assertEquals(Problem.CORRUPTED, tag.problem(), tag.getMessage());
+        assertTrue(tag.getMessage().contains("bad event tag 99"), tag.getMessage());
+    }
+
+    @Test
+    void shouldReadFormatsTwoAndThreeWithOneExcerptPerEventAndRejectTheirGapsAndBadTags() throws Exception {
+        final ExcerptCodec codec = new ExcerptCodec();
+        final EventBuffer buffer = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+        final JournalHeader now = header();
+        final List<CoreEvent> events = events(300);
+        for (final int version : new int[] {2, 3}) {
+            final JournalHeader old = new JournalHeader(version, now.scenario(), now.seed(), now.knobs(),
+                now.configDigest(), now.codeVersion(), now.mode());
+            final List<byte[]> whole = new ArrayList<>();
+            final EventDigest digest = new EventDigest();
+            for (int i = 0; i < events.size(); i++) {
+                codec.event(i, 10L * i, events.get(i), buffer);
+                whole.add(buffer.toByteArray());
+                digest.add(10L * i, events.get(i));
+            }
+            final Path dir = RawJournal.write(temp.resolve("v" + version), old, whole, events.size(),
+                digest.finish());
+            try (JournalReader reader = JournalReader.open(dir)) {
+                assertEquals(version, reader.header().formatVersion());
+                int i = 0;
+                for (JournalEntry entry = reader.next(); entry != null; entry = reader.next()) {
+                    assertEquals(events.get(i), entry.event());
+                    assertEquals(10L * i, entry.timeNs());
+                    i++;
+                }
+                assertEquals(events.size(), i);
+            }
+        }
+        final JournalHeader two = new JournalHeader(2, now.scenario(), now.seed(), now.knobs(), now.configDigest(),
+            now.codeVersion(), now.mode());
+
         final List<byte[]> gap = new ArrayList<>();
         for (final long sequence : new long[] {0, 1, 3}) {
             codec.event(sequence, 10 * sequence, new CoreEvent.RequestReleased(sequence), buffer);
             gap.add(buffer.toByteArray());
         }
-        final JournalException e = readAll(RawJournal.write(temp.resolve("gap"), header(), gap, 3));
+        final JournalException e = readAll(RawJournal.write(temp.resolve("gap2"), two, gap, 3));
         assertEquals(Problem.TRUNCATED, e.problem(), e.getMessage());
         assertTrue(e.getMessage().contains("expected 2, found 3"), e.getMessage());
 
         codec.event(0, 5, new CoreEvent.RequestReleased(1), buffer);
         final byte[] bad = buffer.toByteArray();
         bad[3] = 99;
-        final JournalException tag = readAll(RawJournal.write(temp.resolve("tag"), header(),
+        final JournalException tag = readAll(RawJournal.write(temp.resolve("tag2"), two,
             List.of(RawJournal.recrc(bad)), 1));
         assertEquals(Problem.CORRUPTED, tag.problem(), tag.getMessage());
         assertTrue(tag.getMessage().contains("bad event tag 99"), tag.getMessage());
+    }
+
+    @Test
+    void shouldStoreEachKeyOncePerJournal() throws Exception {
+        final CoreEvent.Lookup lookup = new CoreEvent.Lookup(1, List.of(new PrefixKey(1, 2), new PrefixKey(3, 4)), 2);
+        final ExcerptCodec codec = new ExcerptCodec();
+        final KeyDictionary keys = new KeyDictionary();
+        final EventBuffer scratch = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+        final EventBuffer first = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+        final EventBuffer again = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+        codec.entry(0, 0, lookup, keys, scratch, first);
+        codec.entry(0, 0, lookup, keys, scratch, again);
+        assertEquals(2, keys.size());
+        assertTrue(first.length() > 32, "both keys whole the first time: " + first.length());
+        assertTrue(again.length() < 10, "then by number: " + again.length());
     }
 
     @Test
@@ -281,21 +359,13 @@ class JournalFileTest {
         return assertThrows(JournalException.class, () -> JournalReader.verify(dir));
     }
 
-    private static byte[] excerptBytes(final int sequence, final List<CoreEvent> events) throws Exception {
-        final Path probe = Files.createTempDirectory("probe");
-        try {
-            final ManualClock clock = new ManualClock();
-            clock.advance(1_000_000);
-            long timeNs = 1_000_000;
-            for (int i = 0; i <= sequence; i++) {
-                timeNs += i % 3 == 0 ? 0 : 250L * i;
-            }
-            final EventBuffer buffer = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
-            new ExcerptCodec().event(sequence, timeNs, events.get(sequence), buffer);
-            return buffer.toByteArray();
-        } finally {
-            Files.delete(probe);
-        }
+    /** The first bytes of the EVENTS excerpt whose first event is {@code sequence} (blocks of BLOCK_EVENTS). */
+    private static byte[] blockStart(final int sequence) {
+        final EventBuffer b = new EventBuffer(256);
+        b.putByte(ExcerptLayout.KIND_EVENTS);
+        b.putVarLong(sequence);
+        b.putVarLong(BLOCK_EVENTS);
+        return b.toByteArray();
     }
 
     private static long find(final Path dir, final byte[] needle) throws IOException {

@@ -16,6 +16,12 @@ final class RawJournal {
     /** A sealed journal of {@code header}, the given event excerpts, and an end record counting {@code count}. */
     static Path write(final Path dir, final JournalHeader header, final List<byte[]> events,
                       final long count) throws Exception {
+        return write(dir, header, events, count, null);
+    }
+
+    /** As above, with {@code digest} (hex) in the end record ({@code null}: zeros). */
+    static Path write(final Path dir, final JournalHeader header, final List<byte[]> events, final long count,
+                      final String digest) throws Exception {
         Files.createDirectories(dir);
         final ExcerptCodec codec = new ExcerptCodec();
         final EventBuffer buffer = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
@@ -26,7 +32,8 @@ final class RawJournal {
             for (final byte[] event : events) {
                 append(appender, event);
             }
-            codec.end(count, new byte[ExcerptLayout.DIGEST_BYTES], buffer);
+            codec.end(count, digest == null ? new byte[ExcerptLayout.DIGEST_BYTES]
+                : java.util.HexFormat.of().parseHex(digest), buffer);
             append(appender, buffer.toByteArray());
         }
         new JournalSeal(count, JournalSeal.queueFiles(dir)).write(dir);

@@ -94,7 +94,7 @@ public final class SimDevice implements Device {
                 @Override
                 public void revertToDurable() {
                     if (durable != disk) {
-                        disk.copyFrom(durable, 0, 0, capacityBytes);
+                        disk.copyAllFrom(durable, capacityBytes);
                     }
                 }
             });

@@ -2,10 +2,7 @@ package dev.kvtier.sim.memory;
 
 import com.dynatrace.hash4j.hashing.HashStream64;
 import com.dynatrace.hash4j.hashing.Hashing;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Arrays;
 
 /**
  * The provenance of a byte space (a memory region or the L2 file) as disjoint runs. A run {@code [start, start +
@@ -13,11 +10,12 @@ import java.util.TreeMap;
  * {@code pos + i} of that tag's content. Bytes outside every run were never written (tag 0). Runs are not merged,
  * so the map stays proportional to the number of distinct writes, not to the bytes: 225 GiB of slots simulate in
  * a few hundred thousand runs.
+ *
+ * <p>The runs are kept in start order in {@link RunBlocks} (sorted blocks of primitive arrays: a two-level B-tree
+ * without boxing), so a look-up is two binary searches and a scan walks arrays; a crash that tears a write into a
+ * million sector runs stays cheap. The operations are the ones a sorted map of start to run would give, run for run.
  */
 public final class RunMap {
-    /** One run's content. */
-    public record Run(long lengthBytes, long tag, long pos) {}
-
     /** Receives pieces of runs, in offset order. */
     @FunctionalInterface
     public interface PieceVisitor {
@@ -29,9 +27,11 @@ public final class RunMap {
     private static final long WRITTEN = 0x5752_4954_5445_4E00L;
     private static final long GAP = 0x4741_5000_0000_0000L;
 
-    private final TreeMap<Long, Run> runs = new TreeMap<>();
+    private final RunBlocks runs = new RunBlocks();
     /** Reused by {@link #contentHash} (one stream per map; the simulator is single-threaded). */
     private HashStream64 hashStream;
+    /** Pieces gathered by {@link #copyFrom}, four longs each (reused; single-threaded). */
+    private long[] scratch = new long[64];
 
     /** Forgets {@code [from, to)}, splitting runs that cross either end. */
     public void clear(final long from, final long to) {
@@ -40,22 +40,67 @@ public final class RunMap {
         }
         splitAt(from);
         splitAt(to);
-        runs.subMap(from, true, to, false).clear();
+        runs.removeStartsIn(from, to);
     }
 
     /** Records that {@code [start, start + length)} holds {@code tag} from position {@code pos}. */
     public void put(final long start, final long lengthBytes, final long tag, final long pos) {
         clear(start, start + lengthBytes);
-        runs.put(start, new Run(lengthBytes, tag, pos));
+        runs.put(start, lengthBytes, tag, pos);
     }
 
     /** Copies the provenance of {@code src [srcFrom, srcFrom + length)} to {@code [dstFrom, ...)} of this map. */
     public void copyFrom(final RunMap src, final long srcFrom, final long dstFrom, final long lengthBytes) {
-        final List<long[]> pieces = src.pieces(srcFrom, srcFrom + lengthBytes);
+        final int count = src.gather(srcFrom, srcFrom + lengthBytes, this);
         clear(dstFrom, dstFrom + lengthBytes);
-        for (final long[] p : pieces) {
-            runs.put(dstFrom + (p[0] - srcFrom), new Run(p[1], p[2], p[3]));
+        final long[] p = scratch;
+        for (int i = 0; i < count; i += 4) {
+            runs.put(dstFrom + (p[i] - srcFrom), p[i + 1], p[i + 2], p[i + 3]);
         }
+    }
+
+    /**
+     * The same as {@code copyFrom(src, 0, 0, limitBytes)}, in one pass when both maps lie within
+     * {@code [0, limitBytes)} (a device's images: a crash reverts the visible image to the durable one this way).
+     */
+    public void copyAllFrom(final RunMap src, final long limitBytes) {
+        final long srcFirst = src.runs.size() == 0 ? 0 : src.runs.start(src.runs.first());
+        final long dstFirst = runs.size() == 0 ? 0 : runs.start(runs.first());
+        if (src == this || srcFirst < 0 || dstFirst < 0 || src.runs.lastEnd() > limitBytes
+            || runs.lastEnd() > limitBytes) {
+            copyFrom(src, 0, 0, limitBytes);
+            return;
+        }
+        runs.copyNonEmpty(src.runs);
+    }
+
+    /** Puts the pieces of {@code [from, to)} into {@code into}'s scratch array; returns the longs written. */
+    private int gather(final long from, final long to, final RunMap into) {
+        if (from >= to) {
+            return 0;
+        }
+        int n = 0;
+        long[] out = into.scratch;
+        for (long c = firstCovering(from); c >= 0; c = runs.next(c)) {
+            final long s = runs.start(c);
+            if (s >= to) {
+                break;
+            }
+            final long a = Math.max(s, from);
+            final long b = Math.min(s + runs.length(c), to);
+            if (a < b) {
+                if (n + 4 > out.length) {
+                    out = Arrays.copyOf(out, out.length * 2);
+                    into.scratch = out;
+                }
+                out[n] = a;
+                out[n + 1] = b - a;
+                out[n + 2] = runs.tag(c);
+                out[n + 3] = runs.pos(c) + (a - s);
+                n += 4;
+            }
+        }
+        return n;
     }
 
     /**
@@ -63,23 +108,35 @@ public final class RunMap {
      * {@code tag}, or -1.
      */
     public long firstMismatch(final long from, final long lengthBytes, final long tag) {
+        final long to = from + lengthBytes;
         long expected = from;
-        for (final long[] p : pieces(from, from + lengthBytes)) {
-            if (p[0] != expected) {
-                return expected;
+        if (from < to) {
+            for (long c = firstCovering(from); c >= 0; c = runs.next(c)) {
+                final long s = runs.start(c);
+                if (s >= to) {
+                    break;
+                }
+                final long a = Math.max(s, from);
+                final long b = Math.min(s + runs.length(c), to);
+                if (a >= b) {
+                    continue;
+                }
+                if (a != expected) {
+                    return expected;
+                }
+                if (runs.tag(c) != tag || runs.pos(c) + (a - s) != a - from) {
+                    return a;
+                }
+                expected = b;
             }
-            if (p[2] != tag || p[3] != p[0] - from) {
-                return p[0];
-            }
-            expected = p[0] + p[1];
         }
-        return expected == from + lengthBytes ? -1 : expected;
+        return expected == to ? -1 : expected;
     }
 
     /** The tag at {@code offset}, or 0 if never written. */
     public long tagAt(final long offset) {
-        final Map.Entry<Long, Run> e = runs.floorEntry(offset);
-        return e != null && e.getKey() + e.getValue().lengthBytes() > offset ? e.getValue().tag() : 0;
+        final long c = runs.floor(offset);
+        return c >= 0 && runs.start(c) + runs.length(c) > offset ? runs.tag(c) : 0;
     }
 
     public int runCount() {
@@ -91,18 +148,32 @@ public final class RunMap {
         if (from >= to) {
             return;
         }
-        final Map.Entry<Long, Run> first = runs.floorEntry(from);
-        final Long startKey = first != null && first.getKey() + first.getValue().lengthBytes() > from
-            ? first.getKey() : Long.valueOf(from);
-        for (final Map.Entry<Long, Run> e : runs.subMap(startKey, true, to, false).entrySet()) {
-            final long s = e.getKey();
-            final Run r = e.getValue();
+        for (long c = firstCovering(from); c >= 0; c = runs.next(c)) {
+            final long s = runs.start(c);
+            if (s >= to) {
+                break;
+            }
             final long a = Math.max(s, from);
-            final long b = Math.min(s + r.lengthBytes(), to);
+            final long b = Math.min(s + runs.length(c), to);
             if (a < b) {
-                visitor.piece(a, b - a, r.tag(), r.pos() + (a - s));
+                visitor.piece(a, b - a, runs.tag(c), runs.pos(c) + (a - s));
             }
         }
+    }
+
+    /**
+     * The cursor of the run holding {@code from} if one does, else of the first run starting after it (-1 if none):
+     * where a scan of {@code [from, ...)} begins.
+     */
+    private long firstCovering(final long from) {
+        final long f = runs.floor(from);
+        if (f >= 0 && runs.start(f) + runs.length(f) > from) {
+            return f;
+        }
+        if (f >= 0) {
+            return runs.next(f);
+        }
+        return runs.first();
     }
 
     /**
@@ -175,25 +246,20 @@ public final class RunMap {
         }
     }
 
-    /** Pieces {start, length, tag, pos} of runs clipped to {@code [from, to)}, in order. */
-    private List<long[]> pieces(final long from, final long to) {
-        final List<long[]> out = new ArrayList<>();
-        forEachPiece(from, to, (a, len, tag, pos) -> out.add(new long[] {a, len, tag, pos}));
-        return out;
-    }
-
     private void splitAt(final long at) {
-        final Map.Entry<Long, Run> e = runs.floorEntry(at);
-        if (e == null || e.getKey() == at) {
+        final long c = runs.floor(at);
+        if (c < 0 || runs.start(c) == at) {
             return;
         }
-        final long s = e.getKey();
-        final Run r = e.getValue();
-        if (s + r.lengthBytes() <= at) {
+        final long s = runs.start(c);
+        final long length = runs.length(c);
+        if (s + length <= at) {
             return;
         }
         final long left = at - s;
-        runs.put(s, new Run(left, r.tag(), r.pos()));
-        runs.put(at, new Run(r.lengthBytes() - left, r.tag(), r.pos() + left));
+        final long tag = runs.tag(c);
+        final long pos = runs.pos(c);
+        runs.setLength(c, left);
+        runs.insertAfter(c, at, length - left, tag, pos + left);
     }
 }

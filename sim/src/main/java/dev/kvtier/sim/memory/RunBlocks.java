@@ -1,0 +1,286 @@
+package dev.kvtier.sim.memory;
+
+import java.util.Arrays;
+
+/**
+ * {@link RunMap}'s runs in start order: a list of blocks, each a sorted array of up to {@value #RUNS_PER_BLOCK} runs
+ * of four longs (start, length, tag, position), with each block's first start kept apart for the binary search. A
+ * sorted map of start to run, without boxing or a node per run: look-ups are two binary searches, scans walk arrays,
+ * and an insert or a removal moves at most one block's runs (a full block splits in two, an emptied one goes).
+ *
+ * <p>A position is a cursor {@code block << 32 | index}; -1 is none. A cursor is valid until the next change.
+ */
+final class RunBlocks {
+    static final int RUNS_PER_BLOCK = 128;
+    private static final int LONGS = 4;
+    private static final long NONE = -1;
+
+    private long[][] blocks = new long[16][];
+    private int[] sizes = new int[16];
+    private long[] firsts = new long[16];
+    private int blockCount;
+    private int size;
+    /** The block the last look-up landed in: tried first, as runs are mostly visited in order. */
+    private int hint;
+
+    int size() {
+        return size;
+    }
+
+    long start(final long cursor) {
+        return blocks[block(cursor)][index(cursor) * LONGS];
+    }
+
+    long length(final long cursor) {
+        return blocks[block(cursor)][index(cursor) * LONGS + 1];
+    }
+
+    long tag(final long cursor) {
+        return blocks[block(cursor)][index(cursor) * LONGS + 2];
+    }
+
+    long pos(final long cursor) {
+        return blocks[block(cursor)][index(cursor) * LONGS + 3];
+    }
+
+    void setLength(final long cursor, final long lengthBytes) {
+        blocks[block(cursor)][index(cursor) * LONGS + 1] = lengthBytes;
+    }
+
+    /** The end of the last run (the greatest start's), or {@code Long.MIN_VALUE} when there is none. */
+    long lastEnd() {
+        if (blockCount == 0) {
+            return Long.MIN_VALUE;
+        }
+        final int b = blockCount - 1;
+        final int at = (sizes[b] - 1) * LONGS;
+        return blocks[b][at] + blocks[b][at + 1];
+    }
+
+    /** Becomes a copy of {@code src} without its empty runs, in full blocks: one pass, no search. */
+    void copyNonEmpty(final RunBlocks src) {
+        blocks = new long[Math.max(16, src.blockCount)][];
+        sizes = new int[blocks.length];
+        firsts = new long[blocks.length];
+        blockCount = 0;
+        size = 0;
+        long[] to = null;
+        for (int b = 0; b < src.blockCount; b++) {
+            final long[] from = src.blocks[b];
+            for (int i = 0; i < src.sizes[b]; i++) {
+                if (from[i * LONGS + 1] == 0) {
+                    continue;
+                }
+                if (to == null || sizes[blockCount - 1] == RUNS_PER_BLOCK) {
+                    addBlock(blockCount);
+                    to = blocks[blockCount - 1];
+                    firsts[blockCount - 1] = from[i * LONGS];
+                }
+                System.arraycopy(from, i * LONGS, to, sizes[blockCount - 1] * LONGS, LONGS);
+                sizes[blockCount - 1]++;
+                size++;
+            }
+        }
+    }
+
+    /** The first run, or -1. */
+    long first() {
+        return blockCount == 0 ? NONE : cursor(0, 0);
+    }
+
+    /** The run after {@code cursor}, or -1. */
+    long next(final long cursor) {
+        final int b = block(cursor);
+        final int i = index(cursor) + 1;
+        if (i < sizes[b]) {
+            return cursor(b, i);
+        }
+        return b + 1 < blockCount ? cursor(b + 1, 0) : NONE;
+    }
+
+    /** The run with the greatest start at or below {@code key}, or -1. */
+    long floor(final long key) {
+        final int b = floorBlock(key);
+        if (b < 0) {
+            return NONE;
+        }
+        final long[] data = blocks[b];
+        int lo = 0;
+        int hi = sizes[b] - 1;
+        while (lo < hi) {
+            final int mid = (lo + hi + 1) >>> 1;
+            if (data[mid * LONGS] <= key) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return cursor(b, lo);
+    }
+
+    /** The block whose first start is the greatest at or below {@code key}, or -1. */
+    private int floorBlock(final long key) {
+        int lo = 0;
+        int hi = blockCount - 1;
+        if (hi < 0 || firsts[0] > key) {
+            return -1;
+        }
+        final int h = hint;
+        if (h < blockCount && firsts[h] <= key && (h == hi || firsts[h + 1] > key)) {
+            return h;
+        }
+        while (lo < hi) {
+            final int mid = (lo + hi + 1) >>> 1;
+            if (firsts[mid] <= key) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        hint = lo;
+        return lo;
+    }
+
+    /** Sets the run at {@code start} (replacing the one there, as a map's put does). */
+    void put(final long start, final long lengthBytes, final long tag, final long pos) {
+        final long f = floor(start);
+        if (f >= 0 && start(f) == start) {
+            final long[] data = blocks[block(f)];
+            final int at = index(f) * LONGS;
+            data[at + 1] = lengthBytes;
+            data[at + 2] = tag;
+            data[at + 3] = pos;
+            return;
+        }
+        insertAfter(f, start, lengthBytes, tag, pos);
+    }
+
+    /** Inserts a run right after {@code cursor} (-1: before every run); its start must keep the order. */
+    void insertAfter(final long cursor, final long start, final long lengthBytes, final long tag, final long pos) {
+        int b;
+        int i;
+        if (cursor < 0) {
+            if (blockCount == 0) {
+                addBlock(0);
+            }
+            b = 0;
+            i = 0;
+        } else {
+            b = block(cursor);
+            i = index(cursor) + 1;
+        }
+        if (sizes[b] == RUNS_PER_BLOCK && i == RUNS_PER_BLOCK && b + 1 < blockCount
+            && sizes[b + 1] < RUNS_PER_BLOCK) {
+            // Past the end of a full block: the front of the next one, if it has room.
+            b++;
+            i = 0;
+        } else if (sizes[b] == RUNS_PER_BLOCK && i == RUNS_PER_BLOCK) {
+            // Appending past a full block (runs written in order): a new block, so blocks fill up whole.
+            addBlock(b + 1);
+            b++;
+            i = 0;
+        } else if (sizes[b] == RUNS_PER_BLOCK) {
+            splitBlock(b);
+            if (i > RUNS_PER_BLOCK / 2) {
+                i -= RUNS_PER_BLOCK / 2;
+                b++;
+            }
+        }
+        final long[] data = blocks[b];
+        System.arraycopy(data, i * LONGS, data, (i + 1) * LONGS, (sizes[b] - i) * LONGS);
+        data[i * LONGS] = start;
+        data[i * LONGS + 1] = lengthBytes;
+        data[i * LONGS + 2] = tag;
+        data[i * LONGS + 3] = pos;
+        sizes[b]++;
+        size++;
+        if (i == 0) {
+            firsts[b] = start;
+        }
+    }
+
+    /** Removes every run whose start is in {@code [from, to)}: trims the end blocks, drops the ones between at once. */
+    void removeStartsIn(final long from, final long to) {
+        final long f = floor(from);
+        final long c = f < 0 ? first() : start(f) >= from ? f : next(f);
+        final long last = floor(to - 1);
+        if (c < 0 || last < 0 || start(c) >= to || last < c) {
+            return;
+        }
+        final int b0 = block(c);
+        final int b1 = block(last);
+        if (b0 == b1) {
+            removeIn(b0, index(c), index(last) + 1);
+            if (sizes[b0] == 0) {
+                removeBlocks(b0, b0 + 1);
+            }
+            return;
+        }
+        removeIn(b1, 0, index(last) + 1);
+        removeIn(b0, index(c), sizes[b0]);
+        final int dropFrom = sizes[b0] == 0 ? b0 : b0 + 1;
+        final int dropTo = sizes[b1] == 0 ? b1 + 1 : b1;
+        removeBlocks(dropFrom, dropTo);
+    }
+
+    /** Removes runs {@code [i, j)} of block {@code b}, which stays (even empty). */
+    private void removeIn(final int b, final int i, final int j) {
+        final long[] data = blocks[b];
+        System.arraycopy(data, j * LONGS, data, i * LONGS, (sizes[b] - j) * LONGS);
+        sizes[b] -= j - i;
+        size -= j - i;
+        if (i == 0 && sizes[b] > 0) {
+            firsts[b] = data[0];
+        }
+    }
+
+    /** Drops blocks {@code [from, to)} (their runs already counted out of {@link #size}, or about to be). */
+    private void removeBlocks(final int from, final int to) {
+        if (from >= to) {
+            return;
+        }
+        for (int b = from; b < to; b++) {
+            size -= sizes[b];
+        }
+        System.arraycopy(blocks, to, blocks, from, blockCount - to);
+        System.arraycopy(sizes, to, sizes, from, blockCount - to);
+        System.arraycopy(firsts, to, firsts, from, blockCount - to);
+        Arrays.fill(blocks, blockCount - (to - from), blockCount, null);
+        blockCount -= to - from;
+    }
+
+    private void splitBlock(final int b) {
+        addBlock(b + 1);
+        final int half = RUNS_PER_BLOCK / 2;
+        System.arraycopy(blocks[b], half * LONGS, blocks[b + 1], 0, half * LONGS);
+        sizes[b + 1] = sizes[b] - half;
+        sizes[b] = half;
+        firsts[b + 1] = blocks[b + 1][0];
+    }
+
+    private void addBlock(final int at) {
+        if (blockCount == blocks.length) {
+            blocks = Arrays.copyOf(blocks, blockCount * 2);
+            sizes = Arrays.copyOf(sizes, blockCount * 2);
+            firsts = Arrays.copyOf(firsts, blockCount * 2);
+        }
+        System.arraycopy(blocks, at, blocks, at + 1, blockCount - at);
+        System.arraycopy(sizes, at, sizes, at + 1, blockCount - at);
+        System.arraycopy(firsts, at, firsts, at + 1, blockCount - at);
+        blocks[at] = new long[RUNS_PER_BLOCK * LONGS];
+        sizes[at] = 0;
+        blockCount++;
+    }
+
+    private static long cursor(final int block, final int index) {
+        return (long) block << 32 | index;
+    }
+
+    private static int block(final long cursor) {
+        return (int) (cursor >>> 32);
+    }
+
+    private static int index(final long cursor) {
+        return (int) cursor;
+    }
+}

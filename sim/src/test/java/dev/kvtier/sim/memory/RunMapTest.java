@@ -1,0 +1,115 @@
+package dev.kvtier.sim.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link RunMap} (over {@link RunBlocks}) against the sorted-map implementation it replaced ({@link TreeRunMap}): the
+ * same operations give the same runs, pieces, mismatches, tags and content hashes, through block splits and removals.
+ */
+class RunMapTest {
+    private static final long SPACE_BYTES = 1 << 20;
+
+    @Test
+    void shouldMatchTheSortedMapModelOverRandomOperations() {
+        for (long seed = 1; seed <= 6; seed++) {
+            final Random random = new Random(seed);
+            final RunMap map = new RunMap();
+            final TreeRunMap model = new TreeRunMap();
+            final RunMap other = new RunMap();
+            final TreeRunMap otherModel = new TreeRunMap();
+            for (int step = 0; step < 20_000; step++) {
+                final long from = random.nextLong(SPACE_BYTES);
+                final long length = random.nextInt(8) == 0 ? random.nextLong(SPACE_BYTES / 8) : random.nextLong(512);
+                final long tag = 1L + random.nextInt(50);
+                switch (random.nextInt(6)) {
+                    case 0, 1 -> {
+                        map.put(from, length, tag, from / 3);
+                        model.put(from, length, tag, from / 3);
+                    }
+                    case 2 -> {
+                        map.clear(from, from + length);
+                        model.clear(from, from + length);
+                    }
+                    case 3 -> {
+                        final long to = random.nextLong(SPACE_BYTES);
+                        map.copyFrom(map, from, to, length);
+                        model.copyFrom(model, from, to, length);
+                    }
+                    case 4 -> {
+                        other.put(from % 4096, length, tag, 7);
+                        otherModel.put(from % 4096, length, tag, 7);
+                        map.copyFrom(other, 0, from, 4096 + length);
+                        model.copyFrom(otherModel, 0, from, 4096 + length);
+                    }
+                    default -> {
+                        assertEquals(model.firstMismatch(from, length, tag), map.firstMismatch(from, length, tag));
+                        assertEquals(model.tagAt(from), map.tagAt(from));
+                        assertEquals(model.contentHash(from, length), map.contentHash(from, length));
+                    }
+                }
+                if (step % 997 == 0) {
+                    assertEquals(pieces(model, 0, SPACE_BYTES * 2), pieces(map, 0, SPACE_BYTES * 2), "seed " + seed);
+                }
+            }
+            assertEquals(model.runCount(), map.runCount(), "seed " + seed);
+            assertEquals(pieces(model, 0, SPACE_BYTES * 2), pieces(map, 0, SPACE_BYTES * 2), "seed " + seed);
+            assertEquals(pieces(model, 1000, 90_000), pieces(map, 1000, 90_000), "seed " + seed);
+        }
+    }
+
+    @Test
+    void shouldCopyAWholeMapAsCopyFromDoes() {
+        final Random random = new Random(11);
+        for (int round = 0; round < 20; round++) {
+            final RunMap src = new RunMap();
+            final RunMap viaCopyFrom = new RunMap();
+            final RunMap viaCopyAll = new RunMap();
+            for (int i = 0; i < 2_000; i++) {
+                final long at = random.nextLong(SPACE_BYTES - 1024);
+                final long length = random.nextInt(20) == 0 ? 0 : 1 + random.nextLong(1024);
+                src.put(at, length, 1 + random.nextInt(9), at);
+                viaCopyFrom.put(random.nextLong(SPACE_BYTES - 1024), 1 + random.nextLong(1024), 77, 0);
+            }
+            viaCopyAll.copyFrom(viaCopyFrom, 0, 0, SPACE_BYTES);
+            final long limit = round % 5 == 0 ? SPACE_BYTES / 2 : SPACE_BYTES;
+            viaCopyFrom.copyFrom(src, 0, 0, limit);
+            viaCopyAll.copyAllFrom(src, limit);
+            assertEquals(viaCopyFrom.runCount(), viaCopyAll.runCount());
+            assertEquals(pieces(viaCopyFrom, 0, Long.MAX_VALUE), pieces(viaCopyAll, 0, Long.MAX_VALUE));
+        }
+    }
+
+    @Test
+    void shouldKeepAMillionSectorRunsInOrderAndCopyThemWhole() {
+        final RunMap torn = new RunMap();
+        final TreeRunMap model = new TreeRunMap();
+        for (long sector = 0; sector < 200_000; sector++) {
+            torn.put(sector * 1024, 512, sector, 0);
+            model.put(sector * 1024, 512, sector, 0);
+        }
+        final RunMap copy = new RunMap();
+        copy.copyFrom(torn, 0, 0, 200_000L * 1024);
+        assertEquals(200_000, copy.runCount());
+        assertEquals(model.contentHash(0, 200_000L * 1024), copy.contentHash(0, 200_000L * 1024));
+        copy.clear(1024, 199_999L * 1024);
+        assertEquals(List.of(List.of(0L, 512L, 0L, 0L), List.of(199_999L * 1024, 512L, 199_999L, 0L)),
+            pieces(copy, 0, Long.MAX_VALUE));
+    }
+
+    private static List<List<Long>> pieces(final RunMap map, final long from, final long to) {
+        final List<List<Long>> out = new ArrayList<>();
+        map.forEachPiece(from, to, (a, len, tag, pos) -> out.add(List.of(a, len, tag, pos)));
+        return out;
+    }
+
+    private static List<List<Long>> pieces(final TreeRunMap map, final long from, final long to) {
+        final List<List<Long>> out = new ArrayList<>();
+        map.forEachPiece(from, to, (a, len, tag, pos) -> out.add(List.of(a, len, tag, pos)));
+        return out;
+    }
+}
