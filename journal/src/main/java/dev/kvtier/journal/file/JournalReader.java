@@ -69,13 +69,18 @@ public final class JournalReader implements AutoCloseable {
         try {
             queue = ChronicleSupport.open(dir, true);
         } catch (final RuntimeException | InternalError e) {
-            throw new JournalException(Problem.CORRUPTED, dir, "the queue does not open: " + e);
+            throw new JournalException(Problem.CORRUPTED, dir, "the queue does not open: " + brief(e));
         }
         try {
             return new JournalReader(dir, seal, queue);
-        } catch (final JournalException | RuntimeException e) {
-            queue.close();
+        } catch (final JournalException e) {
+            closeQuietly(queue);
             throw e;
+        } catch (final RuntimeException | InternalError e) {
+            // Chronicle reads the queue file's own header when a tailer is made: a damaged one throws from there.
+            closeQuietly(queue);
+            throw new JournalException(Problem.CORRUPTED, dir, "the queue file's header does not decode: "
+                + brief(e));
         }
     }
 
@@ -147,8 +152,12 @@ public final class JournalReader implements AutoCloseable {
 
     @Override
     public void close() {
-        tailer.close();
-        queue.close();
+        try {
+            tailer.close();
+        } catch (final RuntimeException e) {
+            // a damaged queue may fail to close its tailer; the queue below is closed regardless
+        }
+        closeQuietly(queue);
     }
 
     private JournalEntry readEvent() throws JournalException {
@@ -257,7 +266,22 @@ public final class JournalReader implements AutoCloseable {
             return true;
         } catch (final RuntimeException | InternalError e) {
             throw new JournalException(Problem.CORRUPTED, dir, "the queue is unreadable after " + nextSequence
-                + " events: " + e);
+                + " events: " + brief(e));
+        }
+    }
+
+    /** An exception in a few words: its class and the first line of its message, cut at 160 characters. */
+    static String brief(final Throwable e) {
+        final String message = e.getMessage() == null ? "" : e.getMessage().strip().lines().findFirst().orElse("");
+        final String text = e.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
+        return text.length() > 160 ? text.substring(0, 157) + "..." : text;
+    }
+
+    private static void closeQuietly(final SingleChronicleQueue queue) {
+        try {
+            queue.close();
+        } catch (final RuntimeException e) {
+            // the queue was unreadable already; the caller reports that
         }
     }
 
