@@ -12,6 +12,7 @@ import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.sim.run.SimModel;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,22 +57,34 @@ public final class ScenarioLoader {
             final Path p = Path.of(nameOrPath);
             source = nameOrPath;
             if (!Files.isRegularFile(p)) {
-                throw new ScenarioException(nameOrPath + ": no such scenario file, and not a library scenario (one of "
+                throw new ScenarioException(nameOrPath + ": " + (Files.isDirectory(p) ? "a directory, not a scenario "
+                    + "file" : "no such scenario file") + ", and not a library scenario (one of "
                     + String.join(", ", LIBRARY) + ")");
             }
-            try {
-                text = Files.readString(p, StandardCharsets.UTF_8);
-            } catch (final IOException e) {
-                throw new ScenarioException(nameOrPath + ": cannot read: " + e.getMessage());
-            }
+            text = read(p, nameOrPath);
             base = p.toAbsolutePath().getParent();
         }
         return parse(source, text, sets, base);
     }
 
+    private static String read(final Path p, final String nameOrPath) throws ScenarioException {
+        try {
+            if (Files.size(p) > Limits.TEXT_BYTES_MAX) {
+                throw new ScenarioException(nameOrPath + ": " + Files.size(p) + " B is too large for a scenario (at "
+                    + "most " + Limits.TEXT_BYTES_MAX + " B)");
+            }
+            return Files.readString(p, StandardCharsets.UTF_8);
+        } catch (final CharacterCodingException e) {
+            throw new ScenarioException(nameOrPath + ": not UTF-8 text (a scenario is a TOML file)");
+        } catch (final IOException e) {
+            throw new ScenarioException(nameOrPath + ": cannot read: " + e.getMessage());
+        }
+    }
+
     /** Parses scenario text (from {@code source}, for messages); relative profile paths resolve against base. */
     public static Scenario parse(final String source, final String text, final List<String> sets,
                                  final Path base) throws ScenarioException {
+        Limits.text(source, text);
         final ObjectNode root;
         try {
             final JsonNode tree = TOML.readTree(text);
@@ -80,7 +93,7 @@ public final class ScenarioLoader {
             }
             root = (ObjectNode) tree;
         } catch (final JacksonException e) {
-            throw new ScenarioException(source + ": not valid TOML: " + e.getOriginalMessage());
+            throw new ScenarioException(TomlErrors.describe(source, text, e));
         }
         Overrides.apply(source, root, sets);
         return new Builder(source, text, root, base).build();
@@ -125,10 +138,13 @@ public final class ScenarioLoader {
             final String name = meta.requiredString("name");
             meta.string("description", "");
             meta.rejectUnknown();
+            Limits.name(source, name);
             final ModelGeometry model = model();
             final WorkloadSpec workload = workload(model);
             final CoreConfig core = core(model, workload);
             final SimTable sim = sim();
+            Limits.index(source, core);
+            Limits.requestTime(source, workload.firstTokenNs(), sim.livenessBoundNs() / 1_000_000_000L);
             final RunSpec spec = new RunSpec(name, core, workload, sim.livenessBoundNs());
             final Scenario.Gate gate = gate();
             knobs.put("scenario.name", name);
@@ -157,7 +173,11 @@ public final class ScenarioLoader {
                 g = new ModelGeometry(name, kvHeads, headDim, layers, blockTokens, dtypeBytes);
             } catch (final IllegalArgumentException e) {
                 throw new ScenarioException(source + ": table '[model]': " + e.getMessage());
+            } catch (final ArithmeticException e) {
+                throw new ScenarioException(source + ": table '[model]': the slot size (kvHeads x headDim x 2 x layers"
+                    + " x blockTokens x dtypeBytes) does not fit in 64 bits");
             }
+            Limits.slot(source, g.slotBytes());
             record("model", "slotBytes", g.slotBytes());
             return g;
         }
@@ -176,6 +196,7 @@ public final class ScenarioLoader {
             if (inputTokens < model.blockTokens()) {
                 throw s.fail("inputTokens", "must hold at least one block of " + model.blockTokens() + " tokens");
             }
+            Limits.blocks(source, inputTokens, model.blockTokens());
             final List<PhaseSpec> phases = phases();
             record("workload", "prompts", prompts);
             record("workload", "inputTokens", inputTokens);
@@ -223,7 +244,7 @@ public final class ScenarioLoader {
         private CoreConfig core(final ModelGeometry model, final WorkloadSpec w) throws ScenarioException {
             final Section s = section("core");
             final long slot = model.slotBytes();
-            final long kv = (long) w.prompts() * w.blocksPerPrompt() * slot;
+            final long kv = Limits.kvBytes(source, w.prompts(), w.blocksPerPrompt(), slot);
             final CoreConfig.Builder b = CoreConfig.builder(slot);
             b.l2Bytes(size(s, "l2Bytes", "l2Fraction", kv, b.l2Bytes()) / slot * slot);
             b.l1Bytes(Alignment.down(size(s, "l1Bytes", "l1Fraction", kv, b.l1Bytes())));

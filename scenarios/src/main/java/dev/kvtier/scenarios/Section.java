@@ -62,6 +62,9 @@ final class Section {
         if (!v.isIntegralNumber()) {
             throw fail(key, "must be a whole number, got " + v);
         }
+        if (!v.canConvertToLong()) {
+            throw fail(key, "must be in [" + min + ", " + max + "], got " + v + " (more than 64 bits)");
+        }
         final long x = v.longValue();
         if (x < min || x > max) {
             throw fail(key, "must be in [" + min + ", " + max + "], got " + x);
