@@ -1,5 +1,6 @@
 package dev.kvtier.realio.bench;
 
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.core.port.IoOp;
 import dev.kvtier.realio.calibrate.Measurement;
 import java.io.IOException;
@@ -38,14 +39,24 @@ public final class FioRunner {
     /** One random-offset cell, or empty (with the reason on stderr) when fio fails. */
     static Optional<Measurement> run(final Path file, final long fileBytes, final IoOp op, final long block,
                                      final int depth, final long seconds) {
-        return run(file, fileBytes, op, block, depth, seconds, false);
+        return run(DeviceFile.whole(file, fileBytes), op, block, depth, seconds, false);
     }
 
     /** One cell, sequential or at random offsets, or empty (with the reason on stderr) when fio fails. */
     public static Optional<Measurement> run(final Path file, final long fileBytes, final IoOp op, final long block,
                                             final int depth, final long seconds, final boolean sequential) {
+        return run(DeviceFile.whole(file, fileBytes), op, block, depth, seconds, sequential);
+    }
+
+    /**
+     * One cell on the bytes {@code device} describes (fio's {@code --offset} is its base offset, so kvtier's header
+     * before it is never written), or empty (with the reason on stderr) when fio fails.
+     */
+    public static Optional<Measurement> run(final DeviceFile device, final IoOp op, final long block, final int depth,
+                                            final long seconds, final boolean sequential) {
         final String rw = (sequential ? "" : "rand") + (op == IoOp.READ ? "read" : "write");
-        final List<String> cmd = List.of("fio", "--name=kvtier", "--filename=" + file, "--size=" + fileBytes,
+        final List<String> cmd = List.of("fio", "--name=kvtier", "--filename=" + device.path(),
+            "--offset=" + device.baseOffset(), "--size=" + device.sizeBytes(),
             "--direct=1", "--ioengine=io_uring", "--rw=" + rw,
             "--bs=" + block, "--iodepth=" + depth, "--runtime=" + seconds, "--time_based", "--numjobs=1",
             "--norandommap", "--randrepeat=0", "--output-format=json");

@@ -1,5 +1,9 @@
 package dev.kvtier.realio.calibrate;
 
+import dev.kvtier.realio.files.OutputFile;
+import dev.kvtier.realio.ffi.LibcKernel;
+import dev.kvtier.realio.device.IoUringLimits;
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.core.port.IoOp;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.realio.device.IoUringDevice;
@@ -9,8 +13,6 @@ import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.memory.NativeRegion;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,26 +132,38 @@ public final class DeviceCalibration {
      */
     public static int run(final Path file, final Path profile, final String name, final boolean quick,
                           final PrintStream out) {
+        return run(file, 0, profile, name, quick, out, out);
+    }
+
+    /**
+     * As above, measuring {@code file} from {@code baseOffset} on (kvtier's header of a claimed scratch file lies
+     * before it). The profile is written whole or not at all ({@link OutputFile}); a failure is one line on
+     * {@code err}.
+     */
+    public static int run(final Path file, final long baseOffset, final Path profile, final String name,
+                          final boolean quick, final PrintStream out, final PrintStream err) {
         final Plan plan = quick ? quick() : full();
         final NativeMemory memory = new NativeMemory(plan.blockMax() * 8 + 64 * MIB);
-        final OpenResult opened = IoUringDevice.open(file, plan.fileBytes(), plan.depthMax(), memory);
+        final OpenResult opened = IoUringDevice.open(LibcKernel.create(), new DeviceFile(file, baseOffset,
+            plan.fileBytes()), IoUringLimits.of(plan.depthMax()), memory);
         if (opened instanceof OpenResult.Failed f) {
             memory.close();
-            out.println("calibration needs io_uring with O_DIRECT: " + f.message());
+            err.println("kvtier: calibration needs io_uring with O_DIRECT: " + f.message());
             return 2;
         }
         try (memory; PolledDevice device = opened.orThrow()) {
             final Calibration calibration = calibrate(device, memory, name, plan, out);
             final DeviceProfile p = calibration.profile();
-            final String toml = ProfileToml.write(calibration, "kvtier device profile of " + file.toAbsolutePath()
-                + " (io_uring, O_DIRECT, " + (quick ? "quick" : "full") + " plan)");
-            Files.writeString(profile, toml, StandardCharsets.UTF_8);
+            final String toml = ProfileToml.write(calibration, ("kvtier device profile of " + file.toAbsolutePath()
+                + " (io_uring, O_DIRECT, " + (quick ? "quick" : "full") + " plan)").replace('\n', ' ')
+                .replace('\r', ' '));
+            OutputFile.writeString(profile, toml);
             out.println("profile " + name + ": read " + p.readLatencyNs() + " ns, write " + p.writeLatencyNs()
                 + " ns, flush " + p.flushLatencyNs() + " ns, " + p.readBytesPerSec() + " B/s read, "
                 + p.writeBytesPerSec() + " B/s write, parallelism " + p.parallelism() + " -> " + profile);
             return 0;
         } catch (final IOException e) {
-            out.println("cannot write " + profile + ": " + e.getMessage());
+            err.println("kvtier: " + OutputFile.describe(profile, e));
             return 2;
         }
     }
