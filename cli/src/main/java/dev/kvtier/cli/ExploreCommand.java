@@ -4,6 +4,8 @@ import dev.kvtier.cli.explore.Explorer;
 import dev.kvtier.cli.explore.SeedSet;
 import dev.kvtier.cli.explore.Shard;
 import dev.kvtier.cli.explore.ShardSummary;
+import dev.kvtier.realio.files.OutputFile;
+import dev.kvtier.scenarios.ScenarioLoader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +27,9 @@ import picocli.CommandLine.Parameters;
     description = {"Run many seeds in virtual time (swarm knobs per seed); stop at the first failing seed.",
         "'kvtier explore merge FILE...' combines the --summary files of many shards."})
 public final class ExploreCommand implements Callable<Integer> {
+    /** Most seeds one exploration plans (the seed list is held in memory). */
+    static final long SEEDS_MAX = 10_000_000;
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "library name or path")
     String scenario;
 
@@ -53,8 +58,8 @@ public final class ExploreCommand implements Callable<Integer> {
     List<String> sets = new ArrayList<>();
 
     @Option(names = "--journals", paramLabel = "DIR", description = "where a failing seed's journal goes "
-        + "(default target/explore)")
-    Path journals = Path.of("target", "explore");
+        + "(default kvtier-out/explore)")
+    Path journals = Outputs.ROOT.resolve("explore");
 
     /** The environment {@code --shard-from-env} reads (tests replace it). */
     Map<String, String> environment = System.getenv();
@@ -68,9 +73,14 @@ public final class ExploreCommand implements Callable<Integer> {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }
+        final String bad = badOutputs();
+        if (bad != null) {
+            System.err.println("kvtier: " + bad);
+            return ExitCodes.BAD_INPUT;
+        }
         final Explorer explorer = new Explorer(scenario, sets, System.out, System.err);
         final Explorer.Result r = explorer.explore(Explorer.seeds(from, seeds, range.shard()),
-            new Explorer.Options(journals, keepGoing, System.console() != null, 10));
+            new Explorer.Options(journals, keepGoing, Progress.terminal(), 10));
         if (summary == null || r.exitCode() == ExitCodes.BAD_INPUT) {
             return r.exitCode();
         }
@@ -80,7 +90,7 @@ public final class ExploreCommand implements Callable<Integer> {
                 range, keepGoing, range.planned(), r.seedsRun(), r.stoppedAt(), r.wallSeconds(), r.failures(),
                 r.probes()).write(file);
         } catch (final IOException e) {
-            System.err.println("kvtier: cannot write the summary " + file + ": " + e.getMessage());
+            System.err.println("kvtier: " + OutputFile.describe(file, e));
             return ExitCodes.BAD_INPUT;
         }
         System.out.println("summary: " + file);
@@ -92,14 +102,32 @@ public final class ExploreCommand implements Callable<Integer> {
         if (scenario == null) {
             throw new IllegalArgumentException("explore needs a SCENARIO (a library name or a path)");
         }
-        if (seeds == null || seeds < 1) {
-            throw new IllegalArgumentException("--seeds must be at least 1, got " + (seeds == null ? "none" : seeds));
+        if (seeds == null || seeds < 1 || seeds > SEEDS_MAX) {
+            throw new IllegalArgumentException("--seeds must be in [1, " + SEEDS_MAX + "] (shard larger ranges over "
+                + "several runs with --from), got " + (seeds == null ? "none" : seeds));
+        }
+        if (from > Long.MAX_VALUE - seeds + 1) {
+            throw new IllegalArgumentException("--from " + from + " with --seeds " + seeds + " runs past the largest "
+                + "seed, " + Long.MAX_VALUE);
         }
         if (shardFromEnv && shard != null) {
             throw new IllegalArgumentException("--shard and --shard-from-env exclude each other");
         }
         final Shard s = shardFromEnv ? Shard.fromEnv(environment) : shard == null ? Shard.ALL : Shard.parse(shard);
         return new SeedSet(from, seeds, s);
+    }
+
+    /** Null, or why the journals' directory or the summary cannot be written. */
+    private String badOutputs() {
+        if (Files.exists(journals) && !Files.isDirectory(journals)) {
+            return "--journals " + journals + " is a file; name a directory";
+        }
+        if (summary != null && !summary.endsWith("/") && !Files.isDirectory(Path.of(summary))) {
+            final List<Path> inputs = ScenarioLoader.LIBRARY.contains(scenario) ? List.of() : List.of(Path.of(
+                scenario));
+            return OutputFile.check(Path.of(summary), "--summary", inputs);
+        }
+        return null;
     }
 
     private Path summaryFile(final SeedSet range, final String scenarioName) {

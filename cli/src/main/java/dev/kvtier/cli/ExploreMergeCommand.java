@@ -1,5 +1,6 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.cli.explore.MergeMarkdown;
 import dev.kvtier.cli.explore.MergeReport;
 import dev.kvtier.cli.explore.ShardSummary;
@@ -43,6 +44,14 @@ public final class ExploreMergeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        for (final Path output : new Path[] {markdown, json}) {
+            final String bad = output == null ? null : OutputFile.check(output, output == markdown ? "--markdown"
+                : "--json", inputs);
+            if (bad != null) {
+                System.err.println("kvtier: explore merge: " + bad);
+                return ExitCodes.BAD_INPUT;
+            }
+        }
         final MergeReport report;
         try {
             report = SummaryMerge.merge(read(), required);
@@ -60,7 +69,7 @@ public final class ExploreMergeCommand implements Callable<Integer> {
                 write(json, ReportJson.toJson(report) + "\n");
             }
         } catch (final IOException e) {
-            System.err.println("kvtier: explore merge: cannot write the report: " + e.getMessage());
+            System.err.println("kvtier: explore merge: cannot write the report: " + e.getMessage().replace('\n', ' '));
             return ExitCodes.BAD_INPUT;
         }
         return report.exitCode(allowMissing);
@@ -86,10 +95,6 @@ public final class ExploreMergeCommand implements Callable<Integer> {
     }
 
     private static void write(final Path file, final String text) throws IOException {
-        final Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(file, text);
+        OutputFile.writeString(file, text);
     }
 }
