@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 @Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0",
     description = "Deterministic simulation and test harness for a tiered (L1 host / L2 NVMe) KV-cache store.",
     subcommands = {RunCommand.class, ExploreCommand.class, ReplayCommand.class, JournalCommand.class,
-        TraceCommand.class, GateCommand.class, SignoffCommand.class, CalibrateCommand.class, BenchIoCommand.class,
+        TraceCommand.class, GateCommand.class, SweepCommand.class, BaselineCommand.class, SignoffCommand.class,
+        CalibrateCommand.class, BenchIoCommand.class,
         BenchRecoveryCommand.class})
 public final class Main implements Runnable {
 

@@ -1,5 +1,6 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
 import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.run.RunReport;
@@ -279,8 +280,17 @@ public final class RunCommand implements Callable<Integer> {
             out.printf("phase %-6s %.3f s%n", p.name(), p.durationNanos() / 1e9);
         }
         for (final Map.Entry<String, Percentiles> e : m.ttftNanos().entrySet()) {
-            out.printf("ttft  %-6s mean %.1f ms  p50 %.1f ms  p99 %.1f ms  (%d requests)%n", e.getKey(),
-                e.getValue().mean() / 1e6, e.getValue().p50() / 1e6, e.getValue().p99() / 1e6, e.getValue().count());
+            out.printf("ttft  %-6s mean %.1f ms  p50 %.1f ms  p99 %.1f ms  max %.1f ms  (%d requests)%n", e.getKey(),
+                e.getValue().mean() / 1e6, e.getValue().p50() / 1e6, e.getValue().p99() / 1e6,
+                e.getValue().max() / 1e6, e.getValue().count());
+        }
+        for (final Map.Entry<String, RunMetrics.EnginePhase> e : m.engine().entrySet()) {
+            final RunMetrics.EnginePhase g = e.getValue();
+            out.printf("steps %-6s %d steps  mean %.1f ms  p99 %.1f ms; blocked on the store: calls %.3f s, staging"
+                + " %.3f s; loads waited %.3f s (%d, p99 %.1f ms)%n", e.getKey(), g.stepNanos().count(),
+                g.stepNanos().mean() / 1e6, g.stepNanos().p99() / 1e6, g.scheduleNanos() / 1e9,
+                g.stagingNanos() / 1e9, g.loadWaitNanos().mean() * g.loadWaitNanos().count() / 1e9,
+                g.loadWaitNanos().count(), g.loadWaitNanos().p99() / 1e6);
         }
         out.printf("stored %.2f GiB  loaded %.2f GiB  L1 hit %.3f  L2 writes %d (mean %.1f MiB)  L2 reads %d%n",
             m.storedBytes() / (double) (1L << 30), m.loadedBytes() / (double) (1L << 30), m.l1HitRatio(),
@@ -291,7 +301,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         out.printf("store ack p50 %.2f ms p99 %.2f ms  load p50 %.2f ms p99 %.2f ms  server busy %.1f %%%n",
             m.storeAckNanos().p50() / 1e6, m.storeAckNanos().p99() / 1e6, m.loadNanos().p50() / 1e6,
-            m.loadNanos().p99() / 1e6, 100.0 * m.serverBusyNanos() / Math.max(1, r.elapsedNanos()));
+            m.loadNanos().p99() / 1e6, 100.0 * m.serverBusyFraction());
         out.println("digest " + r.eventDigest());
         out.println(r.ok() ? "OK: all invariants held" : "VIOLATION: " + r.violation());
     }

@@ -48,8 +48,9 @@ public final class CrashWorker {
             prompts = 20000
             inputTokens = 256
             concurrency = 2
+            [engine]
             prefillNsPerToken = 0
-            firstTokenNs = 0
+            stepFixedNs = 0
             [[phase]]
             name = "cold"
             requests = 20000

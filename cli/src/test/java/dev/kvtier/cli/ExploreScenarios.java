@@ -15,6 +15,7 @@ final class ExploreScenarios {
         prompts = 4
         inputTokens = 128
         concurrency = 2
+        [engine]
         prefillNsPerToken = 10000000
         [[phase]]
         name = "cold"

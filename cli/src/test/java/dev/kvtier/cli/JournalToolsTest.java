@@ -70,9 +70,11 @@ class JournalToolsTest {
         final Path dir = copy("cut");
         final Path data = dataFile(dir);
         final long end = lastNonZeroByte(data);
+        // Zero the second half of the events (after the header excerpt, which starts with the magic KVTJ).
+        final long from = (firstEventsByte(data) + end) / 2;
         try (RandomAccessFile f = new RandomAccessFile(data.toFile(), "rw")) {
-            f.seek(end / 2);
-            f.write(new byte[(int) (end - end / 2 + 1)]);
+            f.seek(from);
+            f.write(new byte[(int) (end - from + 1)]);
         }
         expectBad(dir, "truncated journal");
     }
@@ -156,6 +158,16 @@ class JournalToolsTest {
     }
 
     /** The offset of the file's last non-zero byte (Chronicle preallocates the rest). */
+    /** Where the header excerpt starts (its magic, KVTJ), plus 64 KiB: well inside the events. */
+    private static long firstEventsByte(final Path file) throws Exception {
+        final String bytes = new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1);
+        final int at = bytes.indexOf("KVTJ");
+        if (at < 0) {
+            throw new AssertionError(file + " holds no journal header");
+        }
+        return at + (64 << 10);
+    }
+
     private static long lastNonZeroByte(final Path file) throws Exception {
         final byte[] bytes = Files.readAllBytes(file);
         for (int i = bytes.length - 1; i >= 0; i--) {

@@ -51,7 +51,7 @@ class RunCommandTest {
     void shouldExitOneWhenAnInvariantFails() {
         // Prefill of 2048 tokens at 1 ms a token takes 2 s: past a 1 s liveness bound (invariant 16).
         assertEquals(ExitCodes.INVARIANT, Main.execute("run", "pr90-evict-small", "--set",
-            "workload.prefillNsPerToken=1000000", "--set", "sim.livenessBoundSeconds=1"));
+            "engine.prefillNsPerToken=1000000", "--set", "sim.livenessBoundSeconds=1"));
     }
 
     @Test

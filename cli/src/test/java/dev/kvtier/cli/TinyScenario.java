@@ -20,8 +20,9 @@ final class TinyScenario {
             prompts = 6
             inputTokens = 256
             concurrency = 2
+            [engine]
             prefillNsPerToken = 0
-            firstTokenNs = 0
+            stepFixedNs = 0
             [[phase]]
             name = "cold"
             requests = 6

@@ -53,7 +53,7 @@ public final class Profiles {
                 s.requiredLong("entryNs", 0, NS_MAX), s.requiredLong("ioSubmitNs", 0, NS_MAX),
                 s.requiredLong("ioCompleteNs", 0, NS_MAX), s.requiredLong("requestNs", 0, NS_MAX),
                 s.requiredLong("memcpyBytesPerSec", 1, Long.MAX_VALUE),
-                s.requiredLong("dmaBytesPerSec", 1, Long.MAX_VALUE));
+                s.requiredLong("dmaBytesPerSec", 1, Long.MAX_VALUE), s.bool("copiesOnServerThread", true));
         } catch (final IllegalArgumentException e) {
             throw new ScenarioException(file + ": " + e.getMessage());
         }

@@ -7,6 +7,7 @@ import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.harness.workload.PhaseSpec;
+import dev.kvtier.harness.workload.EngineSpec;
 import dev.kvtier.harness.workload.WorkloadSpec;
 import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.sim.run.SimModel;
@@ -38,8 +39,11 @@ public final class ScenarioLoader {
         "prefix-sharing-zipf");
 
     /** The tables a scenario may hold, in the order the loader reads them. */
-    private static final List<String> TABLES = List.of("scenario", "model", "workload", "phase", "core", "sim",
-        "faults", "gate", "swarm", "signoff");
+    private static final List<String> TABLES = List.of("scenario", "model", "workload", "engine", "phase", "core",
+        "sim", "host", "faults", "gate", "swarm", "signoff");
+    /** Gate metrics: the phase times, and TTFT mean or p99 of a phase ({@code ttft.PHASE.mean|p99}). */
+    private static final java.util.regex.Pattern GATE_METRIC = java.util.regex.Pattern.compile(
+        "coldPhaseNanos|warmPhaseNanos|ttft\\.[^.]+\\.(mean|p99)");
     private static final TomlMapper TOML = new TomlMapper();
 
     private ScenarioLoader() {}
@@ -187,27 +191,55 @@ public final class ScenarioLoader {
             final int prompts = s.intValue("prompts", 200, 1, 1_000_000);
             final int inputTokens = s.intValue("inputTokens", 8192, 1, 1 << 24);
             final int concurrency = s.intValue("concurrency", 8, 1, 4096);
-            final long prefill = s.longValue("prefillNsPerToken", 40_000, 0, 1_000_000_000);
-            final long firstToken = s.longValue("firstTokenNs", 20_000_000, 0, 1_000_000_000_000L);
             final int shared = s.intValue("sharedPrefixTokens", 0, 0, inputTokens);
             final int groups = s.intValue("prefixGroups", 1, 1, prompts);
             final int modelId = s.intValue("modelId", 1, 0, Integer.MAX_VALUE);
+            if (s.has("prefillNsPerToken")) {
+                throw s.fail("prefillNsPerToken", "moved to the [engine] table (engine.prefillNsPerToken)");
+            }
+            if (s.has("firstTokenNs")) {
+                throw s.fail("firstTokenNs", "was replaced by engine.stepFixedNs (the engine model's fixed GPU time"
+                    + " a step)");
+            }
             s.rejectUnknown();
             if (inputTokens < model.blockTokens()) {
                 throw s.fail("inputTokens", "must hold at least one block of " + model.blockTokens() + " tokens");
             }
             Limits.blocks(source, inputTokens, model.blockTokens());
             final List<PhaseSpec> phases = phases();
+            final EngineSpec engine = engine(inputTokens / model.blockTokens());
             record("workload", "prompts", prompts);
             record("workload", "inputTokens", inputTokens);
             record("workload", "concurrency", concurrency);
-            record("workload", "prefillNsPerToken", prefill);
-            record("workload", "firstTokenNs", firstToken);
             record("workload", "sharedPrefixTokens", shared);
             record("workload", "prefixGroups", groups);
             record("workload", "modelId", modelId);
-            return new WorkloadSpec(prompts, inputTokens, model.blockTokens(), concurrency, prefill, firstToken,
-                shared, groups, modelId, phases);
+            return new WorkloadSpec(prompts, inputTokens, model.blockTokens(), concurrency, shared, groups, modelId,
+                phases, engine);
+        }
+
+        /** {@code [engine]}: the inference engine's step loop; every default comes from {@link EngineSpec#DEFAULT}. */
+        private EngineSpec engine(final int blocksPerPrompt) throws ScenarioException {
+            final Section s = section("engine");
+            final EngineSpec d = EngineSpec.DEFAULT;
+            final int budget = s.intValue("maxBatchedTokens", d.maxBatchedTokens(), 1, 1 << 24);
+            final long prefill = s.longValue("prefillNsPerToken", d.prefillNsPerToken(), 0, 1_000_000_000);
+            final long fixed = s.longValue("stepFixedNs", d.stepFixedNs(), 0, 3_600_000_000_000L);
+            final int kvBlocks = s.intValue("kvBlocks", d.kvBlocks(), 0, Integer.MAX_VALUE);
+            final int loads = s.intValue("loadsInFlight", d.loadsInFlight(), 1, 4096);
+            final long rpc = s.longValue("rpcNs", d.rpcNs(), 0, 3_600_000_000_000L);
+            s.rejectUnknown();
+            if (kvBlocks > 0 && kvBlocks < blocksPerPrompt) {
+                throw s.fail("kvBlocks", "must hold one prompt's " + blocksPerPrompt + " blocks (or be 0), got "
+                    + kvBlocks);
+            }
+            record("engine", "maxBatchedTokens", budget);
+            record("engine", "prefillNsPerToken", prefill);
+            record("engine", "stepFixedNs", fixed);
+            record("engine", "kvBlocks", kvBlocks);
+            record("engine", "loadsInFlight", loads);
+            record("engine", "rpcNs", rpc);
+            return new EngineSpec(budget, prefill, fixed, kvBlocks, loads, rpc);
         }
 
         private List<PhaseSpec> phases() throws ScenarioException {
@@ -295,12 +327,36 @@ public final class ScenarioLoader {
             final long bound = s.longValue("livenessBoundSeconds", 3600, 1, 1L << 30);
             s.rejectUnknown();
             final DeviceProfile device = Profiles.device(source, "sim.device", deviceName, base);
-            final HostCostProfile host = Profiles.host(source, "sim.host", hostName, base);
+            final HostCostProfile host = hostOverrides(Profiles.host(source, "sim.host", hostName, base));
             knobs.put("sim.device", device.name());
             knobs.put("sim.host", host.name());
             record("sim", "maxEvents", maxEvents);
             record("sim", "livenessBoundSeconds", bound);
             return new SimTable(new SimModel(device, host, faults(), maxEvents), bound * 1_000_000_000L);
+        }
+
+        /**
+         * {@code [host]}: any field of the host cost profile {@code sim.host} names, overridden (a sweep over the
+         * per-span cost, say); the profile is then named after its base with a {@code +} per override.
+         */
+        private HostCostProfile hostOverrides(final HostCostProfile base) throws ScenarioException {
+            final Section s = section("host");
+            if (!s.present()) {
+                return base;
+            }
+            final long span = s.longValue("spanNs", base.spanNs(), 0, 1_000_000_000_000L);
+            final long entry = s.longValue("entryNs", base.entryNs(), 0, 1_000_000_000_000L);
+            final long submit = s.longValue("ioSubmitNs", base.ioSubmitNs(), 0, 1_000_000_000_000L);
+            final long complete = s.longValue("ioCompleteNs", base.ioCompleteNs(), 0, 1_000_000_000_000L);
+            final long request = s.longValue("requestNs", base.requestNs(), 0, 1_000_000_000_000L);
+            final long memcpy = s.longValue("memcpyBytesPerSec", base.memcpyBytesPerSec(), 1, Long.MAX_VALUE);
+            final long dma = s.longValue("dmaBytesPerSec", base.dmaBytesPerSec(), 1, Long.MAX_VALUE);
+            final boolean onThread = s.bool("copiesOnServerThread", base.copiesOnServerThread());
+            s.rejectUnknown();
+            final HostCostProfile p = new HostCostProfile(base.name() + "+overrides", span, entry, submit, complete,
+                request, memcpy, dma, onThread);
+            knobs.put("host", p.toString());
+            return p;
         }
 
         /**
@@ -341,8 +397,9 @@ public final class ScenarioLoader {
             final double min = s.fraction("minSlowdown", 0);
             final double max = s.fraction("maxSlowdown", 0);
             s.rejectUnknown();
-            if (!List.of("coldPhaseNanos", "warmPhaseNanos").contains(metric)) {
-                throw s.fail("metric", "must be \"coldPhaseNanos\" or \"warmPhaseNanos\"");
+            if (!GATE_METRIC.matcher(metric).matches()) {
+                throw s.fail("metric", "must be \"coldPhaseNanos\", \"warmPhaseNanos\", or \"ttft.PHASE.mean\""
+                    + " or \"ttft.PHASE.p99\" for a phase's time to first token, got \"" + metric + "\"");
             }
             if (min == 0 && max == 0) {
                 throw s.fail("minSlowdown", "or maxSlowdown is required in [gate]");

@@ -26,17 +26,25 @@ import java.util.Map;
  * staging. After all batches of a request returned, the keys the server accepted are committed. In {@code durable}
  * mode the commit completes later, once durable; an allocation the server could not make durable (refused, or
  * evicted meanwhile) is then reported rejected, not accepted.
+ *
+ * <p>Staging runs on the client side (the engine's worker), so its copies cost the engine's time, not the server's.
+ * Stores and commits reach the server through a {@link ServerTransport}: each is a call queued on the server thread,
+ * and its acknowledgement comes back as a reply on the client side. Every delivery starts with a
+ * {@link CoreEvent.Delivered} input naming its call id (one sequence for calls and replies), so a journal records
+ * where in the server's order each one ran.
  */
 public final class KvClient {
     private final CoreConfig config;
     private final Memory memory;
     private final KvServer server;
+    private final ServerTransport transport;
     private final EventSink sink;
     private final MemoryRegion staging;
     private final L1Pool stagingSpace;
     private final ArrayDeque<SaveJob> toStage = new ArrayDeque<>();
     private final ArrayDeque<Staged> saveQueue = new ArrayDeque<>();
     private long nextStoreId;
+    private long nextCallId;
     private boolean storeInFlight;
     private boolean pumping;
 
@@ -62,14 +70,27 @@ public final class KvClient {
     private record Staged(SaveJob job, int batchIndex, long stagingOffset, long bytes) {}
 
     /**
+     * A client whose calls run at once ({@link ServerTransport#DIRECT}).
+     *
      * @param storeIdBase first store id this client uses (ids must be unique per server)
      */
     public KvClient(final CoreConfig config, final Memory memory, final KvServer server, final EventSink sink,
                     final long storeIdBase) {
+        this(config, memory, server, ServerTransport.DIRECT, sink, storeIdBase);
+    }
+
+    /**
+     * @param transport   how calls reach the server and replies come back
+     * @param storeIdBase first store id this client uses (ids must be unique per server); call ids start there too
+     */
+    public KvClient(final CoreConfig config, final Memory memory, final KvServer server,
+                    final ServerTransport transport, final EventSink sink, final long storeIdBase) {
         this.config = config;
         this.memory = memory;
         this.server = server;
+        this.transport = java.util.Objects.requireNonNull(transport, "transport");
         this.sink = sink;
+        this.nextCallId = storeIdBase;
         this.staging = memory.allocate("staging", config.stagingPoolBytes());
         this.stagingSpace = new L1Pool(config.stagingPoolBytes());
         this.nextStoreId = storeIdBase;
@@ -174,8 +195,34 @@ public final class KvClient {
         storeInFlight = true;
         final long storeId = nextStoreId++;
         sink.emit(new CoreEvent.BatchSent(s.job.requestId, s.batchIndex, storeId));
-        server.store(storeId, staging, spans, result -> acked(s, result));
+        call(() -> server.store(storeId, staging, spans, result -> reply(() -> acked(s, result))));
         return true;
+    }
+
+    /** Sends {@code input} to the server; it runs there after a {@link CoreEvent.Delivered} of its call id. */
+    private void call(final Runnable input) {
+        if (!transport.marksDeliveries()) {
+            transport.toServer(0, input);
+            return;
+        }
+        final long id = nextCallId++;
+        transport.toServer(id, () -> {
+            sink.emit(new CoreEvent.Delivered(id, true));
+            input.run();
+        });
+    }
+
+    /** Sends {@code reply} back to this client (called on the server side). */
+    private void reply(final Runnable reply) {
+        if (!transport.marksDeliveries()) {
+            transport.toClient(0, reply);
+            return;
+        }
+        final long id = nextCallId++;
+        transport.toClient(id, () -> {
+            sink.emit(new CoreEvent.Delivered(id, false));
+            reply.run();
+        });
     }
 
     private void acked(final Staged s, final StoreResult result) {
@@ -202,7 +249,7 @@ public final class KvClient {
                 accepted.add(e.getValue());
             }
         }
-        server.commit(accepted, visible -> {
+        call(() -> server.commit(accepted, visible -> {
             final List<AllocationRef> kept = new ArrayList<>(accepted.size());
             final List<AllocationRef> rejected = new ArrayList<>(job.rejected.values());
             for (final AllocationRef ref : accepted) {
@@ -213,8 +260,10 @@ public final class KvClient {
                     kept.add(ref);
                 }
             }
-            sink.emit(new CoreEvent.RequestCommitted(job.requestId, kept.size(), rejected.size()));
-            job.listener.committed(job.requestId, List.copyOf(kept), List.copyOf(rejected));
-        });
+            reply(() -> {
+                sink.emit(new CoreEvent.RequestCommitted(job.requestId, kept.size(), rejected.size()));
+                job.listener.committed(job.requestId, List.copyOf(kept), List.copyOf(rejected));
+            });
+        }));
     }
 }

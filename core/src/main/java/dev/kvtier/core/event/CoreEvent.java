@@ -255,6 +255,12 @@ public sealed interface CoreEvent {
     /** Decision: the accepted keys of a request were committed after all its batches returned. */
     record RequestCommitted(long requestId, int acceptedKeys, int rejectedKeys) implements Decision {}
 
+    /**
+     * Input: a client's call reached the server ({@code toServer}), or its reply reached the client; what follows is
+     * the delivered work. Replay delivers the call or reply parked under {@code callId} here.
+     */
+    record Delivered(long callId, boolean toServer) implements Input {}
+
     /** Input: a drain was asked for. */
     record DrainRequested() implements Input {}
 
@@ -320,4 +326,16 @@ public sealed interface CoreEvent {
 
     /** Driver: a request finished: {@code latencyNs} from arrival to first token (released or loaded). */
     record RequestFinished(long requestId, String phase, long latencyNs, boolean ok) implements Note {}
+
+    /**
+     * Note: one engine step ended. {@code scheduleNs} is the time its scheduler spent in calls to the store (lookups
+     * and allocations, queued on the server thread), {@code forwardNs} the GPU's forward pass, {@code finishNs} the
+     * time its {@code get_finished} spent staging finished requests (copies and waits for staging room);
+     * {@code durationNs} is the whole step, start to first tokens.
+     */
+    record StepCompleted(long step, String phase, int requests, long tokens, long scheduleNs, long forwardNs,
+                         long finishNs, long durationNs) implements Note {}
+
+    /** Note: a request's asynchronous load ended (or failed) after {@code waitNs}; it may be scheduled again. */
+    record LoadWaited(long requestId, String phase, long waitNs, boolean ok) implements Note {}
 }

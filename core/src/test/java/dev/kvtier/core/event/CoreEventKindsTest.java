@@ -31,7 +31,7 @@ class CoreEventKindsTest {
         all.addAll(decisions);
         all.addAll(notes);
         assertEquals(inputs.size() + decisions.size() + notes.size(), all.size(), "a record with two kinds");
-        assertEquals(55, all.size());
+        assertEquals(58, all.size());
         assertEquals(42, decisions.size());
         for (final Class<?> kind : CoreEvent.class.getPermittedSubclasses()) {
             for (final Class<?> record : kind.getPermittedSubclasses()) {
@@ -42,10 +42,12 @@ class CoreEventKindsTest {
 
     @Test
     void shouldKeepTheInputsAndNotesReplayHasAlwaysUsed() {
-        assertEquals(new TreeSet<>(List.of("AllocateRequested", "ClaimReleased", "DrainRequested", "IndexIoCompleted",
+        assertEquals(new TreeSet<>(List.of("AllocateRequested", "ClaimReleased", "Delivered", "DrainRequested",
+            "IndexIoCompleted",
             "IndexOpenRequested", "IoCompleted", "LoadRequested", "Lookup", "SaveQueued", "ShutdownRequested")),
             names(CoreEvent.Input.class));
-        assertEquals(new TreeSet<>(List.of("PhaseStarted", "RequestArrived", "RequestFinished")),
+        assertEquals(new TreeSet<>(List.of("LoadWaited", "PhaseStarted", "RequestArrived", "RequestFinished",
+            "StepCompleted")),
             names(CoreEvent.Note.class));
     }
 

@@ -21,6 +21,7 @@ public final class RunMetrics implements EventSink {
     private final Histogram storeAck = new Histogram(3);
     private final Histogram load = new Histogram(3);
     private final Map<String, Histogram> ttft = new LinkedHashMap<>();
+    private final Map<String, EngineCounters> engine = new LinkedHashMap<>();
     private final Map<Long, Long> storeSentAt = new HashMap<>();
     private final Map<Long, Long> loadAt = new HashMap<>();
     private long storedBytes;
@@ -69,6 +70,8 @@ public final class RunMetrics implements EventSink {
             }
             case CoreEvent.RequestFinished e -> ttft.computeIfAbsent(e.phase(), k -> new Histogram(3))
                 .recordValue(e.latencyNs());
+            case CoreEvent.StepCompleted e -> engine(e.phase()).step(e);
+            case CoreEvent.LoadWaited e -> engine(e.phase()).loadWait.recordValue(e.waitNs());
             case CoreEvent.RingEvicted e -> ringEvictions++;
             case CoreEvent.EntryEvicted e -> l1Evictions++;
             case CoreEvent.MemoryWait e -> memoryWaits++;
@@ -76,6 +79,45 @@ public final class RunMetrics implements EventSink {
                 // not measured
             }
         }
+    }
+
+    private EngineCounters engine(final String phase) {
+        return engine.computeIfAbsent(phase, k -> new EngineCounters());
+    }
+
+    /** What one phase's engine steps add up to. */
+    private static final class EngineCounters {
+        final Histogram steps = new Histogram(3);
+        final Histogram loadWait = new Histogram(3);
+        long scheduleNs;
+        long forwardNs;
+        long stagingNs;
+        long tokens;
+
+        void step(final CoreEvent.StepCompleted e) {
+            steps.recordValue(e.durationNs());
+            scheduleNs += e.scheduleNs();
+            forwardNs += e.forwardNs();
+            stagingNs += e.finishNs();
+            tokens += e.tokens();
+        }
+    }
+
+    /**
+     * One phase's engine figures: its step times; the time its steps spent blocked on the store in synchronous
+     * calls (lookups and allocations, queued on the server thread) and in staging finished requests (copies into
+     * staging and waits for staging room); the GPU's forward time; and how long requests waited for their
+     * asynchronous loads.
+     */
+    public record EnginePhase(Percentiles stepNanos, long scheduleNanos, long stagingNanos, long forwardNanos,
+                              long tokens, Percentiles loadWaitNanos) {}
+
+    /** Engine figures per phase, in phase order. */
+    public Map<String, EnginePhase> engine() {
+        final Map<String, EnginePhase> out = new LinkedHashMap<>();
+        engine.forEach((k, c) -> out.put(k, new EnginePhase(Percentiles.of(c.steps), c.scheduleNs, c.stagingNs,
+            c.forwardNs, c.tokens, Percentiles.of(c.loadWait))));
+        return out;
     }
 
     /** The percentiles {@link Percentiles#distribution} holds, in order. */

@@ -12,9 +12,21 @@ package dev.kvtier.harness.profile;
  * @param requestNs           per client call handled (lookup, allocate, store, load, commit)
  * @param memcpyBytesPerSec   host memory copy bandwidth (staging to L1, L1 to L1)
  * @param dmaBytesPerSec      engine KV memory to and from host copy bandwidth (GPU DMA in the reference)
+ * @param copiesOnServerThread whether the server's copies (into L1, and out of it into engine memory) run on its one
+ *                             thread, holding up every call behind them (kvtier's core), or beside it, delaying only
+ *                             the reply of the operation they belong to (the reference: native copies outside its
+ *                             interpreter's event loop)
  */
 public record HostCostProfile(String name, long spanNs, long entryNs, long ioSubmitNs, long ioCompleteNs,
-                              long requestNs, long memcpyBytesPerSec, long dmaBytesPerSec) {
+                              long requestNs, long memcpyBytesPerSec, long dmaBytesPerSec,
+                              boolean copiesOnServerThread) {
+
+    /** A profile whose copies run on the server thread. */
+    public HostCostProfile(final String name, final long spanNs, final long entryNs, final long ioSubmitNs,
+                           final long ioCompleteNs, final long requestNs, final long memcpyBytesPerSec,
+                           final long dmaBytesPerSec) {
+        this(name, spanNs, entryNs, ioSubmitNs, ioCompleteNs, requestNs, memcpyBytesPerSec, dmaBytesPerSec, true);
+    }
 
     /**
      * kvtier's Java core on one server core: a few microseconds per span and per I/O (map and tree updates, event
@@ -25,12 +37,15 @@ public record HostCostProfile(String name, long spanNs, long entryNs, long ioSub
         2_000, 10_000_000_000L, 25_000_000_000L);
 
     /**
-     * The reference Python server, back-computed from its pull request: per-slot admission of 512 spans a request
-     * added about 0.9 s to cold TTFT over 200 requests at concurrency 8 (2.8 s to 3.7 s), which a serialized
-     * server thread explains with roughly 200 us of interpreter work per span and per entry.
+     * The reference Python server, back-computed from its pull request. Per-slot admission turned one span a request
+     * into 512 and added about 0.9 s to cold TTFT (2.8 s to 3.7 s) at concurrency 8: each of the 8 engine steps a
+     * request waits through lost about 112 ms to the server thread, which 511 more spans and the 511 more entries
+     * trimmed after each store explain at about 200 us of interpreter work per span and 20 us per entry. Its bulk
+     * copies run in native code beside the event loop: the contiguous cold TTFT of 2.8 s is the prefill time alone,
+     * leaving no room for 120 ms of copying in front of each step's scheduler calls.
      */
     public static final HostCostProfile REFERENCE_PYTHON = new HostCostProfile("reference-python", 200_000, 20_000,
-        30_000, 20_000, 100_000, 10_000_000_000L, 25_000_000_000L);
+        30_000, 20_000, 100_000, 10_000_000_000L, 25_000_000_000L, false);
 
     public HostCostProfile {
         if (name == null || name.isBlank()) {

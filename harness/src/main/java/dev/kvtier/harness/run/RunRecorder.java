@@ -85,8 +85,9 @@ public final class RunRecorder implements WorkloadDriver.Observer {
         final RunMetrics m = metrics;
         final RunReport.Metrics figures = new RunReport.Metrics(m.storedBytes(), m.loadedBytes(), m.l1HitRatio(),
             m.l2Reads(), m.l2Writes(), m.writeOps(), m.meanWriteBytes(), phaseNanos("cold"), phaseNanos("warm"),
-            m.storeAck(), m.load(), m.ttft(), m.loadFailures(), m.ringEvictions(), m.l1Evictions(), m.memoryWaits(),
-            extras.serverBusyNanos(), wrongBytes, extras.injectedIoErrors(), extras.writeErrors());
+            m.storeAck(), m.load(), m.ttft(), m.engine(), m.loadFailures(), m.ringEvictions(), m.l1Evictions(),
+            m.memoryWaits(), extras.serverBusyNanos(), nanos <= 0 ? 0 : (double) extras.serverBusyNanos() / nanos,
+            wrongBytes, extras.injectedIoErrors(), extras.writeErrors());
         return new RunReport(scenario, mode, seed, digest.eventCount(), nanos, digest.finish(),
             violation == null ? 0 : 1, violation, figures, phases);
     }

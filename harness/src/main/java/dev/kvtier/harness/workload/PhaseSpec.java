@@ -11,7 +11,10 @@ package dev.kvtier.harness.workload;
  */
 public record PhaseSpec(String name, int requests, Order order, double zipfExponent) {
     /** How a phase picks prompts. */
-    public enum Order { SEQUENTIAL, ZIPF }
+    public enum Order {
+        SEQUENTIAL,
+        ZIPF
+    }
 
     public PhaseSpec {
         if (name == null || name.isBlank()) {

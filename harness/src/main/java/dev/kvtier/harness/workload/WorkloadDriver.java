@@ -1,12 +1,9 @@
 package dev.kvtier.harness.workload;
 
 import dev.kvtier.core.client.KvClient;
-import dev.kvtier.core.client.SaveListener;
-import dev.kvtier.core.client.StoreSpec;
+import dev.kvtier.core.client.ServerTransport;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.l2.AllocationResult;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.Entropy;
 import dev.kvtier.core.port.EventSink;
@@ -14,20 +11,19 @@ import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.port.Scheduler;
 import dev.kvtier.core.port.Stamping;
 import dev.kvtier.core.server.KvServer;
-import dev.kvtier.core.store.LoadRange;
-import dev.kvtier.core.store.LoadResult;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.function.Consumer;
 
 /**
- * Drives a {@link WorkloadSpec} through the core: a closed loop of engine lanes, each request doing lookup, load of
- * the cached prefix (every loaded slot checked against its key's content), allocation, prefill on a shared GPU, and
- * save; phases drained one after another. Works on any loop: the simulator's virtual one or the real wall-clock
- * one. Every call into the core goes through {@code serverInputs} (in virtual time the simulated server thread, so it
- * costs host time and is served in order; on the wall clock a direct call), and {@code serverClock} is the time of the
- * server's work.
+ * Drives a {@link WorkloadSpec} through the core: phases one after another, each served by a closed loop of
+ * {@code concurrency} clients (a client sends its next request once its last one gave its first token) to one
+ * inference engine, the {@link StepEngine}, which calls the store from inside its steps as vLLM's KV connector does
+ * (ENGINE-MODEL.md). Every loaded slot is checked against its key's content. A phase ends when its last request gave
+ * its first token and every save committed; it is then drained (no L2 write pending) before the next starts.
+ *
+ * <p>Works on either loop: the simulator's virtual one or the real wall-clock one. Calls to the server go through the
+ * wiring's {@link ServerTransport} (the simulator's queues them on its server thread, behind the server's work);
+ * {@code clock} is the engine's time (virtual: the loop's, plus the client-side copies the engine waits for; real:
+ * the wall clock).
  */
 public final class WorkloadDriver {
     /** What the driver reports besides events. */
@@ -42,75 +38,50 @@ public final class WorkloadDriver {
         void finished(long timeNs);
     }
 
+    /** The parts a driver is wired to; built by a composition root. */
+    public record Wiring(Scheduler loop, Clock clock, ServerTransport transport, KvServer server, KvClient client,
+                         Stamping stamping, MemoryRegion gpu, Entropy entropy, EventSink sink, Observer observer) {}
+
     private final WorkloadSpec spec;
     private final Scheduler loop;
-    private final Consumer<Runnable> serverInputs;
-    private final Clock serverClock;
+    private final Clock clock;
+    private final ServerTransport transport;
     private final KvServer server;
-    private final KvClient client;
-    private final Stamping stamping;
-    private final MemoryRegion gpu;
     private final Entropy entropy;
     private final EventSink sink;
     private final Observer observer;
     private final Prompts prompts;
-    private final long slotBytes;
-    private final int blocks;
+    private final StepEngine engine;
     private int phase = -1;
     private int remaining;
-    private int idleLanes;
+    private int inSystem;
     private int sequentialNext;
-    private long outstandingSaves;
     private long phaseStartNs;
-    private long gpuFreeNs;
     private long nextRequestId = 1;
-    private long nextLoadId = 1L << 40;
     private boolean draining;
     private double[] zipfCdf;
-
-    private static final class Request {
-        final long id;
-        final int lane;
-        final List<PrefixKey> keys;
-        final long arrivalNs;
-        List<AllocationRef> claims = List.of();
-        int[] claimIndex = new int[0];
-
-        Request(final long id, final int lane, final List<PrefixKey> keys, final long arrivalNs) {
-            this.id = id;
-            this.lane = lane;
-            this.keys = keys;
-            this.arrivalNs = arrivalNs;
-        }
-    }
-
-    /** The parts a driver is wired to; built by a composition root. */
-    public record Wiring(Scheduler loop, Consumer<Runnable> serverInputs, Clock serverClock, KvServer server,
-                         KvClient client, Stamping stamping, MemoryRegion gpu, Entropy entropy, EventSink sink,
-                         Observer observer) {}
 
     public WorkloadDriver(final WorkloadSpec spec, final Wiring w) {
         this.spec = spec;
         this.loop = w.loop();
-        this.serverInputs = w.serverInputs();
-        this.serverClock = w.serverClock();
+        this.clock = w.clock();
+        this.transport = w.transport();
         this.server = w.server();
-        this.client = w.client();
-        this.stamping = w.stamping();
-        this.gpu = w.gpu();
         this.entropy = w.entropy();
         this.sink = w.sink();
         this.observer = w.observer();
-        this.slotBytes = server.config().slotBytes();
-        this.blocks = spec.blocksPerPrompt();
         this.prompts = new Prompts(spec, entropy.child("tokens").nextLong(), entropy.child("keys").nextLong());
-        if (gpu.sizeBytes() < gpuBytes(spec, slotBytes)) {
-            throw new IllegalArgumentException("engine KV region of " + gpu.sizeBytes() + " B is smaller than "
+        final long slotBytes = server.config().slotBytes();
+        if (w.gpu().sizeBytes() < gpuBytes(spec, slotBytes)) {
+            throw new IllegalArgumentException("engine KV region of " + w.gpu().sizeBytes() + " B is smaller than "
                 + gpuBytes(spec, slotBytes) + " B");
         }
+        this.engine = new StepEngine(spec, new StepEngine.Parts(loop, clock, transport, server, w.client(),
+            w.stamping(), w.gpu(), sink, observer), new EngineEvents());
+        engine.firstLoadId(1L << 40);
     }
 
-    /** Bytes of engine KV memory the workload needs: one prompt's blocks per lane. */
+    /** Bytes of engine KV memory the workload needs: one prompt's blocks per client. */
     public static long gpuBytes(final WorkloadSpec spec, final long slotBytes) {
         return (long) spec.concurrency() * spec.blocksPerPrompt() * slotBytes;
     }
@@ -131,7 +102,7 @@ public final class WorkloadDriver {
      */
     public void start(final int phaseIndex, final long firstRequestId) {
         nextRequestId = firstRequestId;
-        nextLoadId = (1L << 40) + (firstRequestId - 1) * 4096;
+        engine.firstLoadId((1L << 40) + (firstRequestId - 1) * 4096);
         loop.post(() -> startPhase(phaseIndex));
     }
 
@@ -149,26 +120,26 @@ public final class WorkloadDriver {
         phase = index;
         final PhaseSpec p = spec.phases().get(index);
         sink.emit(new CoreEvent.PhaseStarted(p.name()));
-        phaseStartNs = loop.nowNs();
+        phaseStartNs = clock.nowNs();
         remaining = p.requests();
-        idleLanes = 0;
+        inSystem = 0;
         draining = false;
         sequentialNext = 0;
         zipfCdf = p.order() == PhaseSpec.Order.ZIPF ? zipf(spec.prompts(), p.zipfExponent()) : null;
-        for (int lane = 0; lane < spec.concurrency(); lane++) {
-            startNext(lane);
+        for (int client = 0; client < spec.concurrency(); client++) {
+            send(client, phaseStartNs);
         }
+        checkPhaseEnd();
     }
 
-    private void startNext(final int lane) {
+    /** Client {@code client} sends its next request of the phase, if any is left. */
+    private void send(final int client, final long atNs) {
         if (remaining == 0) {
-            idleLanes++;
-            checkPhaseEnd();
             return;
         }
         remaining--;
-        final Request r = new Request(nextRequestId++, lane, prompts.keys(pickPrompt()), loop.nowNs());
-        serverInputs.accept(() -> lookup(r));
+        inSystem++;
+        engine.enqueue(new EngineRequest(nextRequestId++, client, phase, prompts.keys(pickPrompt()), atNs));
     }
 
     private int pickPrompt() {
@@ -179,97 +150,18 @@ public final class WorkloadDriver {
         return Math.min(i >= 0 ? i : -i - 1, spec.prompts() - 1);
     }
 
-    private void lookup(final Request r) {
-        final List<AllocationRef> prefix = server.lookup(spec.modelId(), r.keys).prefix();
-        sink.emit(new CoreEvent.RequestArrived(r.id, phaseName(), blocks, prefix.size()));
-        if (prefix.isEmpty()) {
-            afterLoad(r, 0);
-            return;
-        }
-        final List<LoadRange> ranges = new ArrayList<>(prefix.size());
-        for (int i = 0; i < prefix.size(); i++) {
-            ranges.add(LoadRange.whole(prefix.get(i), slotBytes, blockOffset(r.lane, i)));
-        }
-        server.load(nextLoadId++, ranges, gpu, res -> loaded(r, prefix.size(), res));
-    }
-
-    private void loaded(final Request r, final int cached, final LoadResult res) {
-        if (!res.ok()) {
-            afterLoad(r, 0);
-            return;
-        }
-        for (int i = 0; i < cached; i++) {
-            final PrefixKey key = r.keys.get(i);
-            final long bad = stamping.firstMismatch(gpu, blockOffset(r.lane, i), slotBytes, tagOf(key));
-            if (bad >= 0) {
-                observer.wrongBytes(r.id, i, bad, key);
-            }
-        }
-        afterLoad(r, cached);
-    }
-
-    private void afterLoad(final Request r, final int have) {
-        final List<AllocationRef> claims = new ArrayList<>();
-        final int[] index = new int[blocks - have];
-        if (have < blocks) {
-            final List<AllocationResult> results = server.allocate(r.id, spec.modelId(),
-                r.keys.subList(have, blocks), 1);
-            for (int i = 0; i < results.size(); i++) {
-                if (results.get(i) instanceof AllocationResult.Claimed c) {
-                    index[claims.size()] = have + i;
-                    claims.add(c.ref());
-                }
-            }
-        }
-        r.claims = claims;
-        r.claimIndex = index;
-        final long tokens = (long) (blocks - have) * spec.blockTokens() + spec.inputTokens() % spec.blockTokens();
-        final long start = Math.max(serverClock.nowNs(), gpuFreeNs);
-        gpuFreeNs = start + tokens * spec.prefillNsPerToken() + spec.firstTokenNs();
-        loop.at(gpuFreeNs, () -> prefillDone(r));
-    }
-
-    private void prefillDone(final Request r) {
-        final List<StoreSpec> specs = new ArrayList<>(r.claims.size());
-        for (int c = 0; c < r.claims.size(); c++) {
-            final int block = r.claimIndex[c];
-            stamping.stamp(gpu, blockOffset(r.lane, block), slotBytes, tagOf(r.keys.get(block)));
-            specs.add(StoreSpec.of(r.claims.get(c), List.of(blockId(r.lane, block)), slotBytes));
-        }
-        outstandingSaves++;
-        serverInputs.accept(() -> client.save(r.id, specs, gpu, new SaveListener() {
-            @Override
-            public void released(final long requestId) {
-                finish(r);
-            }
-
-            @Override
-            public void committed(final long requestId, final List<AllocationRef> accepted,
-                                  final List<AllocationRef> rejected) {
-                outstandingSaves--;
-                checkPhaseEnd();
-            }
-        }));
-    }
-
-    private void finish(final Request r) {
-        final long now = serverClock.nowNs();
-        sink.emit(new CoreEvent.RequestFinished(r.id, phaseName(), now - r.arrivalNs, true));
-        loop.at(now, () -> startNext(r.lane));
-    }
-
     private void checkPhaseEnd() {
-        if (draining || idleLanes < spec.concurrency() || outstandingSaves > 0) {
+        if (draining || remaining > 0 || inSystem > 0 || engine.savesOutstanding() > 0) {
             return;
         }
         draining = true;
-        serverInputs.accept(() -> server.drain(this::phaseDrained));
+        transport.toServer(-1, () -> server.drain(() -> transport.toClient(-1, this::phaseDrained)));
     }
 
     private void phaseDrained() {
-        final long end = serverClock.nowNs();
+        final long end = clock.nowNs();
         final int ended = phase;
-        observer.phaseEnded(ended, phaseName(), phaseStartNs, end);
+        observer.phaseEnded(ended, phaseName(ended), phaseStartNs, end);
         if (ended + 1 < spec.phases().size()) {
             loop.at(end, () -> startPhase(ended + 1));
         } else {
@@ -277,16 +169,28 @@ public final class WorkloadDriver {
         }
     }
 
-    private String phaseName() {
-        return spec.phases().get(phase).name();
+    private String phaseName(final int index) {
+        return spec.phases().get(index).name();
     }
 
-    private int blockId(final int lane, final int block) {
-        return lane * blocks + block;
-    }
+    /** What the engine says back: first tokens free a client, committed saves may end the phase. */
+    private final class EngineEvents implements StepEngine.Listener {
+        @Override
+        public void firstToken(final EngineRequest r, final long atNs) {
+            inSystem--;
+            send(r.client, atNs);
+            checkPhaseEnd();
+        }
 
-    private long blockOffset(final int lane, final int block) {
-        return blockId(lane, block) * slotBytes;
+        @Override
+        public void saveCommitted(final EngineRequest r) {
+            checkPhaseEnd();
+        }
+
+        @Override
+        public String phaseName(final int index) {
+            return WorkloadDriver.this.phaseName(index);
+        }
     }
 
     private static double[] zipf(final int n, final double s) {

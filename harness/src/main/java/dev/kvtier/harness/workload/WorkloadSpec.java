@@ -3,26 +3,23 @@ package dev.kvtier.harness.workload;
 import java.util.List;
 
 /**
- * The workload: a set of prompts and the phases that request them, served by a closed loop of {@code concurrency}
- * engine lanes. Each request looks up its prompt's keys, loads the cached prefix, allocates the rest, runs prefill
- * on the (one, first-come first-served) GPU for the uncached tokens, then saves what it computed; it finishes
- * (first token) when its KV is staged. Phases run one after another, each drained (all saves committed, no L2 write
+ * The workload: a set of prompts and the phases that request them, from a closed loop of {@code concurrency} clients
+ * (each sends its next request when its last one got its first token), served by one inference engine
+ * ({@link EngineSpec}, ENGINE-MODEL.md). Phases run one after another, each drained (all saves committed, no L2 write
  * pending) before the next starts.
  *
  * @param prompts            distinct prompts
  * @param inputTokens        tokens per prompt
  * @param blockTokens        tokens per block (the model geometry's)
- * @param concurrency        requests in flight (engine lanes)
- * @param prefillNsPerToken  GPU prefill time per uncached token
- * @param firstTokenNs       GPU time for the first output token
+ * @param concurrency        clients (requests in the system at once)
  * @param sharedPrefixTokens leading tokens shared by every prompt of a group (0: none)
  * @param prefixGroups       prompt p belongs to group p mod prefixGroups
  * @param modelId            the model id used for lookups and allocations
  * @param phases             in order
+ * @param engine             the inference engine
  */
-public record WorkloadSpec(int prompts, int inputTokens, int blockTokens, int concurrency, long prefillNsPerToken,
-                           long firstTokenNs, int sharedPrefixTokens, int prefixGroups, int modelId,
-                           List<PhaseSpec> phases) {
+public record WorkloadSpec(int prompts, int inputTokens, int blockTokens, int concurrency, int sharedPrefixTokens,
+                           int prefixGroups, int modelId, List<PhaseSpec> phases, EngineSpec engine) {
     public WorkloadSpec {
         positive("prompts", prompts);
         positive("inputTokens", inputTokens);
@@ -33,9 +30,6 @@ public record WorkloadSpec(int prompts, int inputTokens, int blockTokens, int co
             throw new IllegalArgumentException("inputTokens (" + inputTokens + ") must hold one block of "
                 + blockTokens);
         }
-        if (prefillNsPerToken < 0 || firstTokenNs < 0) {
-            throw new IllegalArgumentException("compute times must not be negative");
-        }
         if (sharedPrefixTokens < 0 || sharedPrefixTokens > inputTokens) {
             throw new IllegalArgumentException("sharedPrefixTokens must be in [0, inputTokens], got "
                 + sharedPrefixTokens);
@@ -44,11 +38,21 @@ public record WorkloadSpec(int prompts, int inputTokens, int blockTokens, int co
         if (phases.isEmpty()) {
             throw new IllegalArgumentException("a workload needs at least one phase");
         }
+        java.util.Objects.requireNonNull(engine, "engine");
+        if (engine.kvBlocks() > 0 && engine.kvBlocks() < inputTokens / blockTokens) {
+            throw new IllegalArgumentException("engine.kvBlocks (" + engine.kvBlocks() + ") must hold one prompt's "
+                + inputTokens / blockTokens + " blocks");
+        }
     }
 
     /** Full blocks per prompt. */
     public int blocksPerPrompt() {
         return inputTokens / blockTokens;
+    }
+
+    /** The engine's KV blocks: as set, or enough for every client's request at once. */
+    public long engineKvBlocks() {
+        return engine.kvBlocks() > 0 ? engine.kvBlocks() : (long) concurrency * blocksPerPrompt();
     }
 
     /** Total requests over all phases. */

@@ -189,6 +189,10 @@ public final class EventCodec {
                 c.zigZagInt());
             case SHUTDOWN_REQUESTED -> new CoreEvent.ShutdownRequested();
             case SHUTDOWN_COMPLETED -> new CoreEvent.ShutdownCompleted(c.bool());
+            case DELIVERED -> new CoreEvent.Delivered(c.zigZagLong(), c.bool());
+            case STEP_COMPLETED -> new CoreEvent.StepCompleted(c.zigZagLong(), text(c), c.zigZagInt(), c.zigZagLong(),
+                c.zigZagLong(), c.zigZagLong(), c.zigZagLong(), c.zigZagLong());
+            case LOAD_WAITED -> new CoreEvent.LoadWaited(c.zigZagLong(), text(c), c.zigZagLong(), c.bool());
             default -> throw new EventFormatException("bad event tag " + tag);
         };
     }

@@ -182,6 +182,14 @@ public final class EventFields {
                 .bool("durable", x.durable());
             case CoreEvent.CommitRefused x -> v.begin(COMMIT_REFUSED, "CommitRefused").i64("commitId", x.commitId())
                 .key("key", x.key()).i64("allocationId", x.allocationId());
+            case CoreEvent.Delivered x -> v.begin(DELIVERED, "Delivered").i64("callId", x.callId())
+                .bool("toServer", x.toServer());
+            case CoreEvent.StepCompleted x -> v.begin(STEP_COMPLETED, "StepCompleted").i64("step", x.step())
+                .text("phase", x.phase()).i32("requests", x.requests()).i64("tokens", x.tokens())
+                .i64("scheduleNs", x.scheduleNs()).i64("forwardNs", x.forwardNs()).i64("finishNs", x.finishNs())
+                .i64("durationNs", x.durationNs());
+            case CoreEvent.LoadWaited x -> v.begin(LOAD_WAITED, "LoadWaited").i64("requestId", x.requestId())
+                .text("phase", x.phase()).i64("waitNs", x.waitNs()).bool("ok", x.ok());
         }
     }
 }

@@ -85,6 +85,9 @@ public final class EventLayout {
     public static final int CHUNK_RECOVERED = 53;
     public static final int SHUTDOWN_REQUESTED = 54;
     public static final int SHUTDOWN_COMPLETED = 55;
+    public static final int DELIVERED = 56;
+    public static final int STEP_COMPLETED = 57;
+    public static final int LOAD_WAITED = 58;
 
     /** The record name of each tag (index = tag; index 0 is unused); a test checks it against the records. */
     public static final java.util.List<String> TYPE_NAMES = java.util.List.of(
@@ -96,10 +99,11 @@ public final class EventLayout {
         "SaveQueued", "BatchSent", "BatchStaged", "RequestReleased", "RequestCommitted", "DrainRequested",
         "Drained", "PhaseStarted", "RequestArrived", "RequestFinished", "ChecksumMismatch", "IndexOpenRequested",
         "IndexIoSubmitted", "IndexIoCompleted", "IndexCheckpointed", "IndexOpened", "IndexFailed", "CommitPending",
-        "CommitRefused", "ChunkRecovered", "ShutdownRequested", "ShutdownCompleted");
+        "CommitRefused", "ChunkRecovered", "ShutdownRequested", "ShutdownCompleted", "Delivered", "StepCompleted",
+        "LoadWaited");
 
     /** The highest tag in use. */
-    public static final int TAG_MAX = SHUTDOWN_COMPLETED;
+    public static final int TAG_MAX = LOAD_WAITED;
     /** The largest encoded event, in bytes. */
     public static final int MAX_EVENT_BYTES = 4 << 20;
     /** The largest text field, in UTF-8 bytes. */

@@ -32,8 +32,11 @@ import dev.kvtier.journal.codec.EventLayout;
  * its checksum or layout changed; a flipped bit in the version field therefore reads as "newer version".
  */
 public final class ExcerptLayout {
-    /** The format version this code writes and the highest it reads. */
-    public static final int FORMAT_VERSION = 2;
+    /**
+     * The format version this code writes and the highest it reads. 3: the client's calls and replies go through a
+     * transport and each delivery is a Delivered input (2 and older ran them at once; they still replay).
+     */
+    public static final int FORMAT_VERSION = 3;
 
     /** Excerpt kind: the journal header. */
     public static final int KIND_HEADER = 1;

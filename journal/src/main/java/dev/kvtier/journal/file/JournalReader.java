@@ -135,8 +135,14 @@ public final class JournalReader implements AutoCloseable {
                 + " events with no end record");
         }
         if (!excerpts.crcMatches(excerpt, excerptLength)) {
+            final long bad = nextSequence;
+            if (!readExcerpt()) {
+                // Nothing follows the damaged excerpt: the tail was cut off inside it (a torn last write).
+                throw new JournalException(Problem.TRUNCATED, dir, "ends inside a torn excerpt after " + bad
+                    + " events, with no end record");
+            }
             throw new JournalException(Problem.CORRUPTED, dir, "checksum mismatch in the excerpt after "
-                + nextSequence + " events (sequence " + nextSequence + ")");
+                + bad + " events (sequence " + bad + ")");
         }
         final int kind = excerpt[ExcerptLayout.KIND_OFFSET];
         if (kind == ExcerptLayout.KIND_EVENT) {

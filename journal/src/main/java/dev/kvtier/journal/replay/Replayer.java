@@ -2,11 +2,13 @@ package dev.kvtier.journal.replay;
 
 import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.client.SaveListener;
+import dev.kvtier.core.client.ServerTransport;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.AllocateRequested;
 import dev.kvtier.core.event.CoreEvent.ClaimReleased;
 import dev.kvtier.core.event.CoreEvent.Decision;
+import dev.kvtier.core.event.CoreEvent.Delivered;
 import dev.kvtier.core.event.CoreEvent.DrainRequested;
 import dev.kvtier.core.event.CoreEvent.IndexIoCompleted;
 import dev.kvtier.core.event.CoreEvent.IndexOpenRequested;
@@ -52,6 +54,8 @@ public final class Replayer {
     public static final int CONTEXT_EVENTS = 8;
     /** No {@code --until}: replay to the end. */
     public static final long TO_END = Long.MAX_VALUE;
+    /** The first journal format whose client calls and replies are delivered where a Delivered input says. */
+    public static final int DELIVERED_SINCE = 3;
     /** The engine's KV memory: one region as large as a region can be, so any recorded block offset fits. */
     private static final long ENGINE_KV_BYTES = Long.MAX_VALUE & -4096L;
 
@@ -61,6 +65,8 @@ public final class Replayer {
     private final ReplayDevice indexDevice;
     private final KvServer server;
     private final KvClient client;
+    /** The parking transport (format 3 and newer), or null when calls and replies ran at once. */
+    private final ReplayTransport transport;
     private final MemoryRegion engineKv;
     private final ArrayDeque<JournalEntry> recent = new ArrayDeque<>(CONTEXT_EVENTS + 1);
     private final SaveListener saveListener = new NestedInputs();
@@ -74,15 +80,20 @@ public final class Replayer {
     private int checksumCalls;
     private boolean opened;
 
-    /** A replay of {@code reader}'s events against a fresh core of {@code config}; the client's store ids start at
-     * {@code storeIdBase}, as the recorder's did. */
+    /**
+     * A replay of {@code reader}'s events against a fresh core of {@code config}; the client's store ids start at
+     * {@code storeIdBase}, as the recorder's did. A journal of format {@value #DELIVERED_SINCE} or newer delivers the
+     * client's calls and replies where its {@link CoreEvent.Delivered} inputs say; an older one ran them at once.
+     */
     public Replayer(final JournalReader reader, final CoreConfig config, final long storeIdBase) {
         this.reader = reader;
         this.device = new ReplayDevice(config.l2Bytes());
         this.indexDevice = new ReplayDevice(KvServer.indexLayout(config).deviceBytes());
         this.server = new KvServer(config, memory, device, indexDevice, this::compare);
         memory.setOracle(this::recordedChecksum);
-        this.client = new KvClient(config, memory, server, this::compare, storeIdBase);
+        this.transport = reader.header().formatVersion() >= DELIVERED_SINCE ? new ReplayTransport() : null;
+        this.client = new KvClient(config, memory, server, transport == null ? ServerTransport.DIRECT : transport,
+            this::compare, storeIdBase);
         this.engineKv = memory.allocate("engine-kv", ENGINE_KV_BYTES);
     }
 
@@ -164,6 +175,9 @@ public final class Replayer {
         if (input instanceof IoCompleted io && !device.isInFlight(io.ioId())) {
             throw diverge(entry, "nothing: I/O " + io.ioId() + " is not in flight in the replayed core");
         }
+        if (input instanceof Delivered d && (transport == null || !transport.isParked(d.callId()))) {
+            throw diverge(entry, "nothing: call " + d.callId() + " is not waiting for delivery in the replayed client");
+        }
         if (input instanceof IndexIoCompleted io && !indexDevice.isInFlight(io.ioId())) {
             throw diverge(entry, "nothing: index I/O " + io.ioId() + " is not in flight in the replayed core");
         }
@@ -173,6 +187,7 @@ public final class Replayer {
             case AllocateRequested a -> server.allocate(a.requestId(), a.modelId(), a.keys(), a.slotsPerKey());
             case ClaimReleased c -> server.release(c.ref());
             case SaveQueued s -> client.save(s.requestId(), s.specs(), engineKv, saveListener);
+            case Delivered d -> transport.deliver(d.callId());
             case LoadRequested l -> server.load(l.loadId(), l.ranges(), engineKv, result -> feedNested());
             case IoCompleted io -> {
                 device.complete(io.ioId());

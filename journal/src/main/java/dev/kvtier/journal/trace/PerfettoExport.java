@@ -30,6 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
  *                     lowest one free at submit, so lanes show the device queue depth
  *   pid 5 "core"      tid 1 "L1": EntryEvicted, Trimmed instants; tid 2 "L2 ring": RingEvicted, RingWrapped,
  *                     Committed instants
+ *   pid 6 "engine"    tid 1 "steps": one "step" X per StepCompleted (its phase, requests, tokens, and the time
+ *                     spent in store calls, the forward pass and staging as args)
  * </pre>
  *
  * Saves and loads have their own tracks because they may outlive the request and slices on one track must nest. A
@@ -46,6 +48,7 @@ public final class PerfettoExport implements AutoCloseable {
     private static final int PID_LOADS = 3;
     private static final int PID_DEVICE = 4;
     private static final int PID_CORE = 5;
+    private static final int PID_ENGINE = 6;
     private static final int TID_L1 = 1;
     private static final int TID_RING = 2;
     private static final double NS_PER_US = 1_000.0;
@@ -68,7 +71,7 @@ public final class PerfettoExport implements AutoCloseable {
         json.writeStringProperty("displayTimeUnit", "ns");
         json.writeArrayPropertyStart("traceEvents");
         for (final String[] process : new String[][] {{"1", "requests"}, {"2", "saves"}, {"3", "loads"},
-            {"4", "device"}, {"5", "core"}}) {
+            {"4", "device"}, {"5", "core"}, {"6", "engine"}}) {
             metadata("process_name", Integer.parseInt(process[0]), 0, process[1]);
         }
         trackName(PID_CORE, TID_L1, "L1");
@@ -119,6 +122,7 @@ public final class PerfettoExport implements AutoCloseable {
         switch (entry.event()) {
             case CoreEvent.RequestArrived x -> open(requestStarts, x.requestId(), t, PID_REQUESTS, "request ");
             case CoreEvent.RequestFinished x -> requestFinished(x, t);
+            case CoreEvent.StepCompleted x -> stepCompleted(x, t);
             case CoreEvent.SaveQueued x -> {
                 open(saveStarts, x.requestId(), t, PID_SAVES, "save ");
                 requestStep(x.requestId(), t, "SaveQueued", "bytes", x.bytes());
@@ -163,7 +167,8 @@ public final class PerfettoExport implements AutoCloseable {
                 CoreEvent.Promoted _, CoreEvent.PromotionDiscarded _, CoreEvent.DrainRequested _,
                 CoreEvent.Drained _, CoreEvent.PhaseStarted _, CoreEvent.IndexOpenRequested _,
                 CoreEvent.IndexIoSubmitted _, CoreEvent.IndexIoCompleted _, CoreEvent.CommitPending _,
-                CoreEvent.ChunkRecovered _, CoreEvent.ShutdownRequested _, CoreEvent.ShutdownCompleted _ -> { }
+                CoreEvent.ChunkRecovered _, CoreEvent.ShutdownRequested _, CoreEvent.ShutdownCompleted _,
+                CoreEvent.Delivered _, CoreEvent.LoadWaited _ -> { }
             // @formatter:on
         }
     }
@@ -196,6 +201,20 @@ public final class PerfettoExport implements AutoCloseable {
         json.writeObjectPropertyStart("args");
         json.writeNumberProperty("latencyNs", x.latencyNs());
         json.writeBooleanProperty("ok", x.ok());
+        json.writeEndObject();
+        json.writeEndObject();
+    }
+
+    private void stepCompleted(final CoreEvent.StepCompleted x, final long t) {
+        trackOnce(PID_ENGINE, 1, "steps");
+        writeX(PID_ENGINE, 1, "step " + x.phase(), t - x.durationNs(), t);
+        json.writeObjectPropertyStart("args");
+        json.writeNumberProperty("step", x.step());
+        json.writeNumberProperty("requests", x.requests());
+        json.writeNumberProperty("tokens", x.tokens());
+        json.writeNumberProperty("scheduleNs", x.scheduleNs());
+        json.writeNumberProperty("forwardNs", x.forwardNs());
+        json.writeNumberProperty("finishNs", x.finishNs());
         json.writeEndObject();
         json.writeEndObject();
     }

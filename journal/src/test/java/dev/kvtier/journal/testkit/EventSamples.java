@@ -88,6 +88,9 @@ public final class EventSamples {
             new CoreEvent.CommitRefused(1153L, new PrefixKey(0x1234_5678_9abc_def0L, -7L), 1154L),
             new CoreEvent.ChunkRecovered(new PrefixKey(-1L, 42L), 7, 1155L, 4550, 1),
             new CoreEvent.ShutdownRequested(),
-            new CoreEvent.ShutdownCompleted(true));
+            new CoreEvent.ShutdownCompleted(true),
+            new CoreEvent.Delivered(1L << 50, true),
+            new CoreEvent.StepCompleted(7, "cold", 2, 8192, 120_000, 327_680_000, 48_000_000, 376_000_000),
+            new CoreEvent.LoadWaited(9, "warm", 165_000_000, false));
     }
 }

@@ -5,6 +5,7 @@ import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
+import dev.kvtier.core.port.IoCompletion;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.harness.check.Invariant;
@@ -23,6 +24,7 @@ import dev.kvtier.realio.ffi.Kernel;
 import dev.kvtier.realio.ffi.LibcKernel;
 import dev.kvtier.realio.loop.Completion;
 import dev.kvtier.realio.loop.RealLoop;
+import dev.kvtier.realio.loop.RealTransport;
 import dev.kvtier.realio.memory.NativeMemory;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -56,6 +58,7 @@ public final class RealRun implements AutoCloseable {
     private final OpenedEvent openedEvent = new OpenedEvent();
     private final KvServer server;
     private final RealLoop loop;
+    private final RealTransport transport;
     private final InvariantChecker checker;
     private final RunRecorder recorder;
 
@@ -121,7 +124,8 @@ public final class RealRun implements AutoCloseable {
         this.devices = devices;
         this.memory = opened.memory();
         this.server = new KvServer(spec.core(), memory, devices.data(), devices.index(), sink);
-        this.loop = RealLoop.over(devices, server::onIoComplete);
+        this.loop = RealLoop.over(devices, this::onIoComplete);
+        this.transport = new RealTransport(loop);
         this.checker = InvariantChecker.standard(spec.core(), loop, () -> server.engine().l1().entries().size(),
             () -> server.engine().residentBytes(), spec.livenessBoundNs());
         // Latencies are measured on the live wall clock: a step's own work (copies, stamping) takes real time.
@@ -192,15 +196,16 @@ public final class RealRun implements AutoCloseable {
         try {
             index = openIndex();
             log.println(index.describe(target.indexPath()));
-            final KvClient client = new KvClient(spec.core(), memory, server, sink, 1L << 50);
+            final KvClient client = new KvClient(spec.core(), memory, server, transport, sink, 1L << 50);
             final MemoryRegion gpu = memory.allocate("gpu", WorkloadDriver.gpuBytes(spec.workload(),
                 spec.core().slotBytes()));
             if (devices.data() instanceof IoUringDevice uring) {
                 uring.registerBuffers(memory.liveSegments());
             }
+            // The engine's time is the live wall clock: a step's own work (staging copies) takes real time.
             final WorkloadDriver driver = new WorkloadDriver(spec.workload(), new WorkloadDriver.Wiring(loop,
-                Runnable::run, loop, server, client, memory, gpu, new SeededEntropy(seed).child("workload"), sink,
-                recorder));
+                System::nanoTime, transport, server, client, memory, gpu, new SeededEntropy(seed).child("workload"),
+                sink, recorder));
             startNs = System.nanoTime();
             recorder.origin(startNs);
             driver.start();
@@ -216,8 +221,13 @@ public final class RealRun implements AutoCloseable {
         }
         final long end = recorder.done() ? recorder.finishedNs() : System.nanoTime();
         final RunReport report = recorder.report(spec.scenario(), RunMode.REAL, seed, end - startNs, violation,
-            new RunRecorder.Extras(0, 0, server.engine().writeErrors()));
+            new RunRecorder.Extras(transport.busyNs(), 0, server.engine().writeErrors()));
         return new Result(report, index, server.engine().durableCommits(), shutdownError);
+    }
+
+    /** A device completion: a server input, timed as the server thread's work. */
+    private void onIoComplete(final IoCompletion completion) {
+        transport.serve(() -> server.onIoComplete(completion));
     }
 
     /** Opens the index on the loop and waits for it; the wall time is measured around the whole open. */

@@ -3,28 +3,34 @@ package dev.kvtier.sim.host;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.sim.loop.EngineWorker;
 import dev.kvtier.sim.loop.ServerThread;
 import dev.kvtier.sim.memory.ProvenanceMemory;
 
 /**
  * Charges the core's work to the simulated server thread as the core reports it: events for spans, entries,
  * I/Os and client calls; copies through the memory's copy listener (at DMA bandwidth when either side is the engine
- * KV region, at memcpy bandwidth otherwise). Event costs are a lookup table, so most records cost nothing and the
- * switch has a default. Must see each event before anything stamps its
- * time, so an event's time includes its own cost.
+ * KV region, at memcpy bandwidth otherwise). Work done outside a server input is the client's (staging a finished
+ * request's KV): it is charged to the engine's worker, not the server. A host whose copies run beside its server
+ * thread ({@link HostCostProfile#copiesOnServerThread} false) has them charged to the server's copy engine. Event
+ * costs are a lookup table, so most records cost nothing and the switch has a default. Must see each event before
+ * anything stamps its time, so an event's time includes its own cost.
  */
 public final class HostCostModel implements EventSink, ProvenanceMemory.CopyListener {
     private final HostCostProfile profile;
     private final ServerThread server;
+    private final EngineWorker worker;
     private final String engineRegion;
     private long chargedNs;
 
     /**
      * @param engineRegion name of the engine KV region; copies to or from it cost DMA bandwidth
      */
-    public HostCostModel(final HostCostProfile profile, final ServerThread server, final String engineRegion) {
+    public HostCostModel(final HostCostProfile profile, final ServerThread server, final EngineWorker worker,
+                         final String engineRegion) {
         this.profile = profile;
         this.server = server;
+        this.worker = worker;
         this.engineRegion = engineRegion;
     }
 
@@ -51,7 +57,13 @@ public final class HostCostModel implements EventSink, ProvenanceMemory.CopyList
                        final long bytes) {
         final long bw = src.name().equals(engineRegion) || dst.name().equals(engineRegion)
             ? profile.dmaBytesPerSec() : profile.memcpyBytesPerSec();
-        charge(Math.ceilDiv(Math.multiplyExact(bytes, 1_000_000_000L), bw));
+        final long ns = Math.ceilDiv(Math.multiplyExact(bytes, 1_000_000_000L), bw);
+        if (server.inStep() && !profile.copiesOnServerThread()) {
+            chargedNs += ns;
+            server.chargeCopy(ns);
+            return;
+        }
+        charge(ns);
     }
 
     /** Host time charged so far. */
@@ -63,10 +75,16 @@ public final class HostCostModel implements EventSink, ProvenanceMemory.CopyList
         return profile;
     }
 
+    /** Work inside a server input is the server thread's; work outside one is the client's, on the engine. */
     private void charge(final long ns) {
-        if (ns > 0) {
-            chargedNs += ns;
+        if (ns <= 0) {
+            return;
+        }
+        chargedNs += ns;
+        if (server.inStep()) {
             server.charge(ns);
+        } else {
+            worker.charge(ns);
         }
     }
 }

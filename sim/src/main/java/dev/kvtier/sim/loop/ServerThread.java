@@ -8,6 +8,10 @@ import java.util.ArrayDeque;
  * first-served, and each costs the host time that the host cost model charges while it runs ({@link #charge}).
  * While an input runs, {@link #nowNs} is the start of the step plus what has been charged so far, so an I/O
  * submitted late in a step reaches the device later, and an acknowledgement is stamped when the work is done.
+ *
+ * <p>Copies that a host performs off its server thread ({@link #chargeCopy}) run on one copy engine, first-come
+ * first-served, beside the thread: they do not hold up the next input, but a reply made in the same step leaves only
+ * once they are done ({@link #replyAtNs}).
  */
 public final class ServerThread implements Clock {
     private final EventLoop loop;
@@ -16,6 +20,8 @@ public final class ServerThread implements Clock {
     private long stepStartNs;
     private long chargedNs;
     private long busyTotalNs;
+    private long copyFreeNs;
+    private long stepCopiesEndNs;
     private boolean inStep;
     private boolean drainScheduled;
 
@@ -39,6 +45,30 @@ public final class ServerThread implements Clock {
         }
     }
 
+    /**
+     * Charges a copy to the copy engine, beside the thread (outside a step, client-side copies are not charged here).
+     * A reply made later in this step waits for it.
+     */
+    public void chargeCopy(final long ns) {
+        if (ns < 0) {
+            throw new IllegalArgumentException("negative copy charge " + ns);
+        }
+        if (inStep) {
+            copyFreeNs = Math.max(copyFreeNs, nowNs()) + ns;
+            stepCopiesEndNs = copyFreeNs;
+        }
+    }
+
+    /** When a reply made now leaves the server: now, or the end of the copies this step made, if later. */
+    public long replyAtNs() {
+        return inStep ? Math.max(nowNs(), stepCopiesEndNs) : nowNs();
+    }
+
+    /** Whether an input is running (work now is the server's). */
+    public boolean inStep() {
+        return inStep;
+    }
+
     @Override
     public long nowNs() {
         return inStep ? stepStartNs + chargedNs : Math.max(loop.nowNs(), 0);
@@ -60,6 +90,7 @@ public final class ServerThread implements Clock {
         inputs.clear();
         drainScheduled = false;
         inStep = false;
+        copyFreeNs = Math.min(copyFreeNs, busyUntilNs);
     }
 
     public boolean idle() {
@@ -83,6 +114,7 @@ public final class ServerThread implements Clock {
         inStep = true;
         stepStartNs = loop.nowNs();
         chargedNs = 0;
+        stepCopiesEndNs = 0;
         try {
             input.run();
         } finally {

@@ -25,8 +25,11 @@ import dev.kvtier.sim.device.MisdirectedWrite;
 import dev.kvtier.sim.device.SimDevice;
 import dev.kvtier.sim.device.SimMetaDevice;
 import dev.kvtier.sim.host.HostCostModel;
+import dev.kvtier.sim.loop.EngineWorker;
+import dev.kvtier.sim.loop.EventClock;
 import dev.kvtier.sim.loop.EventLoop;
 import dev.kvtier.sim.loop.ServerThread;
+import dev.kvtier.sim.loop.SimTransport;
 import dev.kvtier.sim.memory.ProvenanceMemory;
 import java.util.List;
 
@@ -53,6 +56,9 @@ public final class SimRun {
     private final long seed;
     private final EventLoop loop;
     private final ServerThread serverThread;
+    private final EventClock eventClock;
+    private final EngineWorker worker;
+    private final SimTransport transport;
     private final ProvenanceMemory memory = new ProvenanceMemory();
     private final FanOutSink sink = new FanOutSink();
     private final HostCostModel costs;
@@ -84,7 +90,9 @@ public final class SimRun {
         this.seed = seed;
         this.loop = new EventLoop(model.maxEvents());
         this.serverThread = new ServerThread(loop);
-        this.costs = new HostCostModel(model.host(), serverThread, GPU_REGION);
+        this.worker = new EngineWorker(loop);
+        this.transport = new SimTransport(loop, serverThread, worker, spec.workload().engine().rpcOneWayNs());
+        this.costs = new HostCostModel(model.host(), serverThread, worker, GPU_REGION);
         memory.setListener(costs);
         final SeededEntropy root = new SeededEntropy(seed);
         this.device = new SimDevice(model.device(), spec.core().l2Bytes(), loop, serverThread,
@@ -92,10 +100,11 @@ public final class SimRun {
         this.indexDevice = new SimMetaDevice(model.device(), KvServer.indexLayout(spec.core()).deviceBytes(), loop,
             serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults());
         this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice);
-        this.checker = InvariantChecker.standard(spec.core(), serverThread,
+        this.eventClock = new EventClock(serverThread);
+        this.checker = InvariantChecker.standard(spec.core(), eventClock,
             () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(),
             spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0, List.of(crashChecker));
-        this.recorder = new RunRecorder(checker, new RunMetrics(serverThread), serverThread);
+        this.recorder = new RunRecorder(checker, new RunMetrics(eventClock), eventClock);
         this.server = newServer();
         final long crashAt = model.faults().crashAtEvent();
         sink.add(event -> {
@@ -154,6 +163,7 @@ public final class SimRun {
         final SeededEntropy crashStream = new SeededEntropy(seed).child("crash");
         loop.dropAll();
         serverThread.crash();
+        worker.crash();
         dataCrash = device.crash(crashStream.child("data"));
         indexCrash = indexDevice.crash(crashStream.child("index"));
         crashChecker.crashed();
@@ -173,13 +183,12 @@ public final class SimRun {
             openError = error;
             return;
         }
-        final KvClient client = new KvClient(spec.core(), memory, server, sink,
+        final KvClient client = new KvClient(spec.core(), memory, server, transport, sink,
             (1L << 50) + crashChecker.crashes() * (1L << 44));
         final MemoryRegion gpu = memory.allocate(GPU_REGION, WorkloadDriver.gpuBytes(spec.workload(),
             spec.core().slotBytes()));
-        driver = new WorkloadDriver(spec.workload(), new WorkloadDriver.Wiring(loop,
-            serverThread::submit, serverThread, server, client, memory, gpu,
-            new SeededEntropy(seed).child("workload"), sink, observer()));
+        driver = new WorkloadDriver(spec.workload(), new WorkloadDriver.Wiring(loop, worker, transport, server,
+            client, memory, gpu, new SeededEntropy(seed).child("workload"), sink, observer()));
         driver.start(phase, firstRequestId);
     }
 
@@ -274,9 +283,9 @@ public final class SimRun {
         return coreEvents;
     }
 
-    /** The simulated server thread's clock, which stamps every event (a journal written beside a run needs it). */
+    /** The clock that stamps every event (the server thread's, never going back): a journal beside a run needs it. */
     public Clock serverClock() {
-        return serverThread;
+        return eventClock;
     }
 
     public long loopEvents() {

@@ -5,6 +5,7 @@ import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.RunSpec;
+import dev.kvtier.harness.workload.EngineSpec;
 import dev.kvtier.harness.workload.PhaseSpec;
 import dev.kvtier.harness.workload.WorkloadSpec;
 import dev.kvtier.sim.device.FaultPlan;
@@ -29,9 +30,10 @@ public final class Specs {
             .groupedWriteBatchBytes(4 * SLOT)
             .maxReadBytes(4 * SLOT)
             .build();
-        final WorkloadSpec w = new WorkloadSpec(prompts, 256, 16, concurrency, 40_000, 1_000_000, 0, 1, 1,
+        final WorkloadSpec w = new WorkloadSpec(prompts, 256, 16, concurrency, 0, 1, 1,
             List.of(new PhaseSpec("cold", prompts, PhaseSpec.Order.SEQUENTIAL, 0),
-                new PhaseSpec("warm", prompts, PhaseSpec.Order.SEQUENTIAL, 0)));
+                new PhaseSpec("warm", prompts, PhaseSpec.Order.SEQUENTIAL, 0)),
+            new EngineSpec(8192, 40_000, 1_000_000, 0, 8, 100_000));
         return new RunSpec("small", core, w, 60_000_000_000L);
     }
 
