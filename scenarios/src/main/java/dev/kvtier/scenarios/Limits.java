@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * value and the limit in its message: the scenario's name (it names files: no path separators), the size of its text
  * (a journal header holds it), the blocks of a prompt (a journal event lists every key of a prompt), the slot size,
  * the workload's KV in 64 bits, the index the ring needs (the simulator's index device holds at most
- * {@link SimMetaDevice#MAX_CAPACITY_BYTES}), and the GPU time every request takes against the liveness bound.
+ * {@link SimMetaDevice#MAX_CAPACITY_BYTES}), and the GPU time of one engine step against the liveness bound.
  */
 final class Limits {
     /** A scenario name: what explore, signoff and summaries put in file names. */
@@ -78,16 +78,16 @@ final class Limits {
     }
 
     /**
-     * Every request, even one whose whole prompt is cached, takes {@code firstTokenNs} of GPU time: a bound below it
-     * fails every run. (Prefill time depends on what is cached, so a bound below a cold request's time is a finding,
-     * not an input error.)
+     * Every request, even one whose whole prompt is cached, waits at least one engine step ({@code stepFixedNs} of
+     * GPU time) for its first token: a bound below it fails every run. (Prefill time depends on what is cached, so a
+     * bound below a cold request's time is a finding, not an input error.)
      */
-    static void requestTime(final String source, final long firstTokenNs,
+    static void requestTime(final String source, final long stepFixedNs,
                             final long livenessBoundSeconds) throws ScenarioException {
-        if (firstTokenNs > livenessBoundSeconds * 1_000_000_000L) {
-            throw new ScenarioException(source + ": key 'workload.firstTokenNs' = " + firstTokenNs + " is more than "
+        if (stepFixedNs > livenessBoundSeconds * 1_000_000_000L) {
+            throw new ScenarioException(source + ": key 'engine.stepFixedNs' = " + stepFixedNs + " is more than "
                 + "key 'sim.livenessBoundSeconds' = " + livenessBoundSeconds + " allows any request (every request "
-                + "takes firstTokenNs, cached or not)");
+                + "waits at least one step for its first token, cached or not)");
         }
     }
 }

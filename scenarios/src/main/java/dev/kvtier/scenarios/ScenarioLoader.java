@@ -148,7 +148,7 @@ public final class ScenarioLoader {
             final CoreConfig core = core(model, workload);
             final SimTable sim = sim();
             Limits.index(source, core);
-            Limits.requestTime(source, workload.firstTokenNs(), sim.livenessBoundNs() / 1_000_000_000L);
+            Limits.requestTime(source, workload.engine().stepFixedNs(), sim.livenessBoundNs() / 1_000_000_000L);
             final RunSpec spec = new RunSpec(name, core, workload, sim.livenessBoundNs());
             final Scenario.Gate gate = gate();
             knobs.put("scenario.name", name);

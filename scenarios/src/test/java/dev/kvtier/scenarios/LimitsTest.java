@@ -66,8 +66,8 @@ class LimitsTest {
 
     @Test
     void shouldRejectARequestThatCannotFinishWithinTheLivenessBound() {
-        final String e = error(MINIMAL, "workload.firstTokenNs=100000000000", "sim.livenessBoundSeconds=10");
-        assertTrue(e.contains("'workload.firstTokenNs' = 100000000000") && e.contains("= 10"), e);
+        final String e = error(MINIMAL, "engine.stepFixedNs=100000000000", "sim.livenessBoundSeconds=10");
+        assertTrue(e.contains("'engine.stepFixedNs' = 100000000000") && e.contains("= 10"), e);
     }
 
     @Test
