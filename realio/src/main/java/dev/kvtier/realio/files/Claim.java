@@ -39,6 +39,7 @@ public final class Claim implements AutoCloseable {
     private final boolean blockDevice;
     private final FileHeader header;
     private boolean closed;
+    private boolean stamped;
 
     /**
      * What to take.
@@ -86,6 +87,23 @@ public final class Claim implements AutoCloseable {
 
     /** Takes {@code request.path()}, or refuses it with one line; nothing is left open or created on refusal. */
     public static Claim take(final Kernel kernel, final Request request) throws ClaimRefused {
+        final Claim claim = decide(kernel, request);
+        try {
+            claim.stamp();
+        } catch (final ClaimRefused | RuntimeException e) {
+            claim.abandon();
+            throw e;
+        }
+        return claim;
+    }
+
+    /**
+     * Opens, locks and judges {@code request.path()} without writing to it: the claim holds the lock and knows the
+     * header it will write, which {@link #stamp} writes. A run that claims several paths decides on all of them
+     * before it writes to any, so a refusal of the second leaves the first as it was. Refuses with one line; nothing
+     * is left open or created on refusal.
+     */
+    public static Claim decide(final Kernel kernel, final Request request) throws ClaimRefused {
         final PathType type = PathType.of(request);
         if (type == PathType.ABSENT && request.recover()) {
             throw new ClaimRefused(request.name() + " does not exist: there is nothing to recover (run without "
@@ -98,7 +116,6 @@ public final class Claim implements AutoCloseable {
             locked = true;
             final Contents contents = Contents.read(kernel, opened.fd(), request);
             final FileHeader header = Decision.decide(request, type == PathType.BLOCK, contents, IDS.nextLong());
-            writeHeader(kernel, opened.fd(), request, header);
             return new Claim(kernel, request, opened.fd(), opened.created(), type == PathType.BLOCK, header);
         } catch (final ClaimRefused | RuntimeException e) {
             if (opened.created() && locked) {
@@ -107,6 +124,15 @@ public final class Claim implements AutoCloseable {
             kernel.close(opened.fd());
             throw e;
         }
+    }
+
+    /** Writes the header this claim decided on and makes it durable; once. */
+    public void stamp() throws ClaimRefused {
+        if (stamped) {
+            return;
+        }
+        writeHeader(kernel, fd, request, header);
+        stamped = true;
     }
 
     /** The descriptor and whether this claim created the file. */

@@ -14,7 +14,7 @@ final class Decision {
 
     static FileHeader decide(final Claim.Request r, final boolean block, final Contents c,
                              final long newId) throws ClaimRefused {
-        final boolean empty = c.sizeBytes() == 0 || block && Signatures.allZero(c.leading(), c.length());
+        final boolean empty = c.sizeBytes() == 0 || (block && Signatures.allZero(c.leading(), c.length()));
         if (empty) {
             if (r.recover()) {
                 throw new ClaimRefused(r.name() + " is empty: it holds no kvtier " + r.kind().label() + " to recover"

@@ -61,11 +61,14 @@ record RealDevices(NativeMemory memory, DevicePair devices, Claim data, Claim in
             throw new BadDevice("--index-device must be another file than --device (" + indexPath + ")");
         }
         final long t0 = System.nanoTime();
+        // Both paths are judged before either is written: a refused index leaves the data file as it was.
         final Claim data = claim(kernel, new Claim.Request(target.device(), "--device", FileKind.DATA,
             target.recover(), target.force(), 0, target.holder()), null);
         final Claim index = claim(kernel, new Claim.Request(indexPath, "--index-device", FileKind.INDEX,
             target.recover(), target.force(), data.header().creationId(), target.holder()), data);
         try {
+            data.stamp();
+            index.stamp();
             if (!target.recover()) {
                 // A fresh index is formatted on zeros (epoch 1), exactly as in virtual time, so its journal replays.
                 index.discardData();
@@ -120,7 +123,7 @@ record RealDevices(NativeMemory memory, DevicePair devices, Claim data, Claim in
     private static Claim claim(final Kernel kernel, final Claim.Request request,
                                final Claim before) throws BadDevice {
         try {
-            return Claim.take(kernel, request);
+            return Claim.decide(kernel, request);
         } catch (final ClaimRefused e) {
             if (before != null) {
                 before.abandon();
