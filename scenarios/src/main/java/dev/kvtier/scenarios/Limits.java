@@ -28,7 +28,10 @@ final class Limits {
     static void name(final String source, final String name) throws ScenarioException {
         if (!NAME.matcher(name).matches()) {
             throw new ScenarioException(source + ": key 'scenario.name' must be 1 to 80 letters, digits, '.', '_' "
-                + "or '-' (not starting with '.' or '-'; it names files), got \"" + name + "\"");
+                + "or '-' (not starting with '.' or '-'; it names files), got \""
+                + name.replace("\n", "\\n").replace("\r",
+                    "\\r")
+                + "\"");
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -91,9 +92,15 @@ final class Section {
         if (!v.isNumber()) {
             throw fail(key, "must be a number, got " + v);
         }
-        final double x = v.doubleValue();
+        final double x;
+        try {
+            x = v.doubleValue();
+        } catch (final JacksonException e) {
+            // a decimal beyond the range of a double (1e400)
+            throw fail(key, "must be a positive number of at most 1000, got " + v);
+        }
         if (!(x > 0) || x > 1000) {
-            throw fail(key, "must be a positive number, got " + x);
+            throw fail(key, "must be a positive number of at most 1000, got " + x);
         }
         return x;
     }
