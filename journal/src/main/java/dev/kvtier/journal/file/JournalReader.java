@@ -276,11 +276,17 @@ public final class JournalReader implements AutoCloseable {
         }
     }
 
-    /** An exception in a few words: its class and the first line of its message, cut at 160 characters. */
+    /**
+     * What Chronicle said, in a few words for a user: the first line of its message without the names of exception
+     * classes, cut at 160 characters ("Chronicle Queue could not read it" when it said nothing more).
+     */
     static String brief(final Throwable e) {
         final String message = e.getMessage() == null ? "" : e.getMessage().strip().lines().findFirst().orElse("");
-        final String text = e.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
-        return text.length() > 160 ? text.substring(0, 157) + "..." : text;
+        final String text = message.replaceAll("([A-Za-z_$][\\w$]*\\.)*[A-Za-z_$][\\w$]*(Exception|Error)(: )?", "")
+            .strip();
+        final String said = text.isEmpty() || text.matches("\\d+") ? "Chronicle Queue could not read it"
+            : "Chronicle Queue says: " + text;
+        return said.length() > 160 ? said.substring(0, 157) + "..." : said;
     }
 
     private static void closeQuietly(final SingleChronicleQueue queue) {
