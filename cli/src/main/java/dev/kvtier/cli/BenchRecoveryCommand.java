@@ -70,14 +70,14 @@ public final class BenchRecoveryCommand implements Callable<Integer> {
     public Integer call() {
         final PrintStream out = System.out;
         if (repeat < 1 || repeat > REPEAT_MAX || slotBytes <= 0 || slotBytes % 4096 != 0 || slotBytes > SLOT_BYTES_MAX
-            || records < 0 || records > RECORDS_MAX || slots != null && (slots < 1 || slots > SLOTS_MAX)) {
+            || records < 0 || records > RECORDS_MAX || (slots != null && (slots < 1 || slots > SLOTS_MAX))) {
             System.err.println("kvtier: need 1 <= --repeat <= " + REPEAT_MAX + ", --slot-bytes a positive multiple of "
                 + "4096 up to " + SLOT_BYTES_MAX + ", 1 <= --slots <= " + SLOTS_MAX + ", 0 <= --records <= "
                 + RECORDS_MAX + " and 0 <= --chunks <= --slots");
             return ExitCodes.BAD_INPUT;
         }
         final int ring = slots != null ? slots : Math.max(TEN_GIB_SLOTS, RecoveryBench.slotsFor(records));
-        if (ring > SLOTS_MAX || chunks != null && (chunks < 0 || chunks > ring)) {
+        if (ring > SLOTS_MAX || (chunks != null && (chunks < 0 || chunks > ring))) {
             System.err.println("kvtier: need 0 <= --chunks <= --slots (" + ring + ")" + (ring > SLOTS_MAX
                 ? " and at most " + SLOTS_MAX + " slots: --records " + records + " needs " + ring : ""));
             return ExitCodes.BAD_INPUT;

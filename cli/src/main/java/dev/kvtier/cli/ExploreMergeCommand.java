@@ -44,13 +44,12 @@ public final class ExploreMergeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        for (final Path output : new Path[] {markdown, json}) {
-            final String bad = output == null ? null : OutputFile.check(output, output == markdown ? "--markdown"
-                : "--json", inputs);
-            if (bad != null) {
-                System.err.println("kvtier: explore merge: " + bad);
-                return ExitCodes.BAD_INPUT;
-            }
+        final String badMarkdown = markdown == null ? null : OutputFile.check(markdown, "--markdown", inputs);
+        final String bad = badMarkdown != null || json == null ? badMarkdown : OutputFile.check(json, "--json",
+            inputs);
+        if (bad != null) {
+            System.err.println("kvtier: explore merge: " + bad);
+            return ExitCodes.BAD_INPUT;
         }
         final MergeReport report;
         try {

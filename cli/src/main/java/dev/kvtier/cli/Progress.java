@@ -5,6 +5,7 @@ import dev.kvtier.core.port.EventSink;
 import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.workload.PhaseSpec;
 import dev.kvtier.scenarios.Scenario;
+import java.io.Console;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -56,8 +57,11 @@ final class Progress implements EventSink, AutoCloseable {
     }
 
     /** True when standard output is a terminal (a bar), false for a pipe or a file (lines). */
+    // Null-safe and asking isTerminal(): since JDK 22 System.console() is there without a terminal too (a CI log).
+    @SuppressWarnings("SystemConsoleNull")
     static boolean terminal() {
-        return System.console() != null && System.console().isTerminal();
+        final Console console = System.console();
+        return console != null && console.isTerminal();
     }
 
     /** This progress as the run's extra sinks. */
