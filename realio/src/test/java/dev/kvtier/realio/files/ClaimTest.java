@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.kvtier.realio.ffi.LibcKernel;
 import dev.kvtier.realio.testkit.Scratch;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -81,7 +82,7 @@ class ClaimTest {
     void shouldNameWhatAFileHoldsWhenItKnowsTheFormat() throws Exception {
         final Path p = scratch.file("a.tar");
         final byte[] tar = new byte[4096];
-        System.arraycopy("ustar".getBytes(), 0, tar, 257, 5);
+        System.arraycopy("ustar".getBytes(StandardCharsets.US_ASCII), 0, tar, 257, 5);
         Files.write(p, tar);
         assertTrue(refused(request(p, FileKind.SCRATCH, false, Force.NONE, 0)).contains("a tar archive"));
     }
