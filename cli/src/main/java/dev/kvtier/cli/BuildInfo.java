@@ -9,10 +9,10 @@ import java.util.Properties;
  * What the build stamped into this CLI: the git commit it was built from. The launcher passes
  * {@code -Dkvtier.build.commit=$(git rev-parse HEAD)} to every Maven build, and a filtered resource (in
  * {@code cli/pom.xml}) writes it into {@code dev/kvtier/cli/build.properties}; a build without it (plain {@code mvn},
- * or outside a git checkout) stamps {@link #UNKNOWN}. The commit is fixed at build time, not read from the directory the CLI runs
- * in, so a summary or a journal names the code that produced it wherever it ran (a container, another checkout).
- * Uncommitted changes are not recorded, and the launcher rebuilds only when sources change: a build made before a
- * commit keeps naming the commit before it until the next source change.
+ * or outside a git checkout) stamps {@link #UNKNOWN}. The commit is fixed at build time, not read from the directory
+ * the CLI runs in, so a summary or a journal names the code that produced it wherever it ran (a container, another
+ * checkout). Uncommitted changes are not recorded, and the launcher rebuilds only when sources change: a build made
+ * before a commit keeps naming the commit before it until the next source change.
  */
 public final class BuildInfo {
     /** The commit when the build could not tell. */

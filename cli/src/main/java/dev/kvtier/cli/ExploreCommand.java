@@ -6,6 +6,7 @@ import dev.kvtier.cli.explore.Shard;
 import dev.kvtier.cli.explore.ShardSummary;
 import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.scenarios.ScenarioLoader;
+import java.io.Console;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,7 +81,7 @@ public final class ExploreCommand implements Callable<Integer> {
         }
         final Explorer explorer = new Explorer(scenario, sets, System.out, System.err);
         final Explorer.Result r = explorer.explore(Explorer.seeds(from, seeds, range.shard()),
-            new Explorer.Options(journals, keepGoing, Progress.terminal(), 10));
+            new Explorer.Options(journals, keepGoing, onTerminal(), 10));
         if (summary == null || r.exitCode() == ExitCodes.BAD_INPUT) {
             return r.exitCode();
         }
@@ -138,5 +139,13 @@ public final class ExploreCommand implements Callable<Integer> {
         final String name = scenarioName + "-seeds-" + range.from() + "-" + (range.from() + range.seeds() - 1)
             + "-shard-" + range.shard().index() + "-of-" + range.shard().count() + ".json";
         return path.resolve(name);
+    }
+
+    /** Whether this runs on a terminal: since JDK 22 System.console() is there without one too (a CI log). */
+    // Null-safe and asking isTerminal(), as the JDK 22 release note says; the check flags any null test of a console.
+    @SuppressWarnings("SystemConsoleNull")
+    private static boolean onTerminal() {
+        final Console console = System.console();
+        return console != null && console.isTerminal();
     }
 }

@@ -31,6 +31,7 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -107,7 +108,7 @@ public final class SignoffCommand implements Callable<Integer> {
             return refuse(bad);
         }
         final String host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9.-]", "_");
-        final String base = LocalDate.now() + "-" + sc.name() + "-" + host;
+        final String base = LocalDate.now(ZoneId.systemDefault()) + "-" + sc.name() + "-" + host;
         final Claim scratch;
         try {
             scratch = profile != null ? null : Outputs.claimScratch(scratchPath(), "calibration scratch file",
@@ -214,7 +215,8 @@ public final class SignoffCommand implements Callable<Integer> {
         final double store = Results.storeBytesPerSec(real);
         final SignoffReport.Previous previous = Results.previous(results, sc.name(), host, base + ".json", store);
         final List<String> reasons = Results.reasons(real, sim, store, previous, sc.signoff());
-        final SignoffReport report = new SignoffReport(sc.name(), host, LocalDate.now().toString(), seed,
+        final SignoffReport report = new SignoffReport(sc.name(), host,
+            LocalDate.now(ZoneId.systemDefault()).toString(), seed,
             device.toString(), real, sim, deviceProfile, hostProfile, fio, Results.fidelity(real, sim), store,
             Results.storeBytesPerSec(sim), fio == null ? null : store / fio.seqWriteBytesPerSec(), previous,
             sc.signoff(), reasons.isEmpty(), reasons);

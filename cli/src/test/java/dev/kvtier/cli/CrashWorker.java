@@ -19,8 +19,9 @@ import java.util.List;
  * small L2 ring, which wraps every few requests) on two files, and prints one line per event the parent needs:
  * {@code OPENED} once the index is formatted (its IndexOpened decision), {@code COMMIT hi lo allocationId} for every
  * commit acknowledged (in durable mode, only after its bytes and its index record are durable),
- * {@code EVICT hi lo allocationId} for every chunk that leaves the ring. Each line is written to the pipe before the core goes on, so the core submits no I/O
- * the parent has not been told about; the parent kills this JVM with SIGKILL mid-run.
+ * {@code EVICT hi lo allocationId} for every chunk that leaves the ring. Each line is written to the pipe before the
+ * core goes on, so the core submits no I/O the parent has not been told about; the parent kills this JVM with SIGKILL
+ * mid-run.
  *
  * <p>Arguments: {@code SCENARIO.toml DATA INDEX auto|uring|filechannel}.
  */
@@ -68,8 +69,9 @@ public final class CrashWorker {
         final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true,
             StandardCharsets.US_ASCII);
         // The root's progress lines go to stderr: stdout carries only the lines the parent parses.
+        final PrintStream progress = System.err;
         try (RealRun run = RealRun.open(sc.spec(), 1, new RealTarget(Path.of(args[1]), Path.of(args[2]), false,
-            choice, TIMEOUT_NS), List.of(printer(out)), System.err)) {
+            choice, TIMEOUT_NS), List.of(printer(out)), progress)) {
             final RealRun.Result r = run.run();
             out.println("FINISHED " + (r.report().ok() ? "ok" : r.report().violation()));
         }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.kvtier.cli.explore.Explorer;
 import dev.kvtier.cli.explore.Shard;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -113,7 +114,7 @@ class DeployManifestsTest {
     void shouldKeepTheClusterScriptValidBash() throws IOException, InterruptedException {
         final Process p = new ProcessBuilder("bash", "-n", DEPLOY.resolve("kubernetes/explore.sh").toString())
             .redirectErrorStream(true).start();
-        final String out = new String(p.getInputStream().readAllBytes());
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), out);
         assertTrue(Files.isExecutable(DEPLOY.resolve("kubernetes/explore.sh")));
     }
@@ -167,7 +168,7 @@ class DeployManifestsTest {
             }
             final String line = run.replace("${{ matrix.shard }}", shard).replace("${{ github.run_number }}", "7");
             assertFalse(line.contains("${{") || line.contains("\n"), line);
-            final String[] words = line.split("\\s+");
+            final String[] words = line.split("\\s+", -1);
             out.add(java.util.Arrays.copyOfRange(words, 1, words.length));
         }
         return out;

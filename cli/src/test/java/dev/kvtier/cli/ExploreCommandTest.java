@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -159,7 +160,7 @@ class ExploreCommandTest {
 
     /** The swarm of a scenario file. */
     private static final class ScenarioSwarm {
-        static TreeMap<String, List<String>> of(final Path file) {
+        static SortedMap<String, List<String>> of(final Path file) {
             try {
                 return new TreeMap<>(dev.kvtier.scenarios.ScenarioLoader.load(file.toString(), List.of()).swarm());
             } catch (final dev.kvtier.scenarios.ScenarioException e) {

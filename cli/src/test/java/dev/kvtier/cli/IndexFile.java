@@ -44,7 +44,7 @@ final class IndexFile {
             final IndexCodec.CheckpointHeader h = IndexCodec.readHeader(area);
             final List<IndexChunk> chunks = h == null ? null : IndexCodec.readBody(area, h);
             if (chunks != null && (best == null || h.epoch() > best.epoch()
-                || h.epoch() == best.epoch() && h.checkpointSeq() > best.checkpointSeq())) {
+                || (h.epoch() == best.epoch() && h.checkpointSeq() > best.checkpointSeq()))) {
                 best = h;
                 bestSlot = s;
                 base = chunks;

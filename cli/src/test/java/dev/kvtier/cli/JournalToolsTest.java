@@ -41,7 +41,7 @@ class JournalToolsTest {
         final CliRun evictions = CliRun.of("journal", "dump", journal.toString(), "--type", "EntryEvicted");
         assertEquals(ExitCodes.OK, evictions.exitCode(), evictions.err());
         assertFalse(evictions.out().isEmpty());
-        assertTrue(evictions.out().lines().allMatch(l -> l.split(" ")[2].equals("EntryEvicted")), evictions.out());
+        assertTrue(evictions.out().lines().allMatch(l -> l.split(" ", -1)[2].equals("EntryEvicted")), evictions.out());
         assertEquals(ExitCodes.BAD_INPUT, CliRun.of("journal", "dump", journal.toString(), "--type", "Nope")
             .exitCode());
     }
@@ -157,7 +157,6 @@ class JournalToolsTest {
         }
     }
 
-    /** The offset of the file's last non-zero byte (Chronicle preallocates the rest). */
     /** Where the header excerpt starts (its magic, KVTJ), plus 64 KiB: well inside the events. */
     private static long firstEventsByte(final Path file) throws Exception {
         final String bytes = new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1);
@@ -165,9 +164,10 @@ class JournalToolsTest {
         if (at < 0) {
             throw new AssertionError(file + " holds no journal header");
         }
-        return at + (64 << 10);
+        return at + (64L << 10);
     }
 
+    /** The offset of the file's last non-zero byte (Chronicle preallocates the rest). */
     private static long lastNonZeroByte(final Path file) throws Exception {
         final byte[] bytes = Files.readAllBytes(file);
         for (int i = bytes.length - 1; i >= 0; i--) {

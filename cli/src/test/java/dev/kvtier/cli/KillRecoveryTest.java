@@ -129,7 +129,8 @@ class KillRecoveryTest {
         try {
             await().atMost(WORKER_LIMIT).pollInterval(Duration.ofMillis(5))
                 .until(
-                    () -> commits.get() >= COMMITS_BEFORE_KILL && live.size() >= LIVE_BEFORE_KILL || !worker.isAlive());
+                    () -> (commits.get() >= COMMITS_BEFORE_KILL && live.size() >= LIVE_BEFORE_KILL)
+                        || !worker.isAlive());
             assertTrue(worker.isAlive(), () -> "the worker ended early: " + tail(lines) + " / " + read(err));
         } finally {
             // SIGKILL through the handle: Process.destroyForcibly would also close our end of the pipe and lose the

@@ -117,7 +117,7 @@ public record Baseline(String scenario, long seed, Map<String, Double> figures) 
             return String.format(Locale.ROOT, "%.4f", v);
         }
         if (figure.contains("ttft") || figure.contains("phase")
-            || figure.startsWith("steps") && !figure.endsWith("count")
+            || (figure.startsWith("steps") && !figure.endsWith("count"))
             || figure.startsWith("storeAck") || figure.startsWith("load.")) {
             return String.format(Locale.ROOT, "%.3f ms", v / 1e6);
         }

@@ -22,7 +22,7 @@ public record Shard(int index, int count) {
 
     /** Parses {@code i/n}; the message names the problem. */
     public static Shard parse(final String text) {
-        final String[] parts = text.split("/");
+        final String[] parts = text.split("/", -1);
         if (parts.length != 2) {
             throw new IllegalArgumentException("--shard must be i/n (for example 0/4), got '" + text + "'");
         }

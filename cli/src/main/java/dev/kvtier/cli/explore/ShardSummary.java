@@ -66,7 +66,7 @@ public record ShardSummary(int format, String scenario, String scenarioDigest, L
             throw new IllegalArgumentException(range + " ran " + seedsRun + " seeds, but covers " + covered);
         }
         for (final Failure f : failures) {
-            if (!range.contains(f.seed()) || stoppedAt != null && f.seed() > stoppedAt) {
+            if (!range.contains(f.seed()) || (stoppedAt != null && f.seed() > stoppedAt)) {
                 throw new IllegalArgumentException(range + " did not run seed " + f.seed() + " that it says failed");
             }
         }

@@ -40,7 +40,8 @@ final class Markdown {
         if (r.fio() != null) {
             b.append(String.format(Locale.ROOT, "fio on the same file (sequential 1 MiB, depth 16, O_DIRECT): write "
                 + "%s, read %s; real store bandwidth is %.0f %% of fio's write bandwidth.%n%n",
-                gbps(r.fio().seqWriteBytesPerSec()), gbps(r.fio().seqReadBytesPerSec()), 100 * r.storeVsFio()));
+                gbps((double) r.fio().seqWriteBytesPerSec()), gbps((double) r.fio().seqReadBytesPerSec()),
+                100 * r.storeVsFio()));
         } else {
             b.append("fio was not installed; no fio comparison.\n\n");
         }

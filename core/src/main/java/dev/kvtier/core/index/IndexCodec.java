@@ -37,6 +37,8 @@ public final class IndexCodec {
     private IndexCodec() {}
 
     /** A decoded record. */
+    // The index log's own word; outside this file it is always written IndexCodec.Record.
+    @SuppressWarnings("JavaLangClash")
     public sealed interface Record {
         long seq();
     }
@@ -173,6 +175,7 @@ public final class IndexCodec {
     }
 
     private static byte[] seal(final ByteBuffer b) {
+        assert b.arrayOffset() == 0 : "a record is a buffer of its own (record())";
         final byte[] out = b.array();
         ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putInt(4, crc(out, 8, out.length - 8));
         return out;

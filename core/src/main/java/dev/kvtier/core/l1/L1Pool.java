@@ -3,6 +3,7 @@ package dev.kvtier.core.l1;
 import dev.kvtier.core.geometry.Alignment;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
@@ -103,7 +104,7 @@ public final class L1Pool {
     }
 
     /** A copy of the free list, offset to length, for checkers. */
-    public TreeMap<Long, Long> freeList() {
+    public NavigableMap<Long, Long> freeList() {
         return new TreeMap<>(free);
     }
 }

@@ -1,6 +1,7 @@
 package dev.kvtier.core.l1;
 
 import java.util.Comparator;
+import java.util.NavigableSet;
 import java.util.TreeSet;
 
 /**
@@ -30,7 +31,7 @@ abstract class OrderedClassesPolicy implements ReplacementPolicy {
 
     @Override
     public final void onHit(final Entry entry) {
-        final TreeSet<Entry> set = classOf(entry);
+        final NavigableSet<Entry> set = classOf(entry);
         if (!set.remove(entry)) {
             throw new IllegalStateException("hit on an entry the policy does not hold: " + entry);
         }
@@ -65,7 +66,7 @@ abstract class OrderedClassesPolicy implements ReplacementPolicy {
         return headroom.size() + normal.size();
     }
 
-    private TreeSet<Entry> classOf(final Entry entry) {
+    private NavigableSet<Entry> classOf(final Entry entry) {
         return entry.headroom ? headroom : normal;
     }
 }

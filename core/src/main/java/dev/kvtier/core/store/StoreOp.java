@@ -84,8 +84,8 @@ final class StoreOp extends Op {
         }
         while (!work.isEmpty()) {
             final StoreSpan span = work.poll();
-            final List<StoreSpan> current = revalidate(span);
-            if (current.size() != 1 || current.getFirst() != span) {
+            if (!allCurrent(span)) {
+                final List<StoreSpan> current = withoutStale(span);
                 for (int i = current.size() - 1; i >= 0; i--) {
                     work.addFirst(current.get(i));
                 }
@@ -146,15 +146,17 @@ final class StoreOp extends Op {
         return true;
     }
 
-    /** Splits off pieces whose allocation is no longer current (rejected as stale). */
-    private List<StoreSpan> revalidate(final StoreSpan span) {
+    /** Whether every piece's allocation is still current (it may have changed while the store waited). */
+    private boolean allCurrent(final StoreSpan span) {
         boolean allCurrent = true;
         for (final SpanPiece p : span.pieces()) {
             allCurrent &= directory.isCurrent(p.alloc());
         }
-        if (allCurrent) {
-            return List.of(span);
-        }
+        return allCurrent;
+    }
+
+    /** The span's pieces still current, as spans of consecutive pieces; every stale piece is rejected. */
+    private List<StoreSpan> withoutStale(final StoreSpan span) {
         final List<StoreSpan> out = new ArrayList<>();
         List<SpanPiece> run = new ArrayList<>();
         for (final SpanPiece p : span.pieces()) {

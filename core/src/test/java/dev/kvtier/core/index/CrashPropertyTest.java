@@ -72,6 +72,7 @@ class CrashPropertyTest {
     }
 
     /** A key as the test knows it. */
+    @SuppressWarnings("ArrayRecordComponent") // its bytes are compared with assertArrayEquals; a Stored never is
     private record Stored(String name, AllocationRef ref, byte[] bytes, int cycle) {}
 
     private record LoadCheck(Stored key, CrashRig.Loaded loaded) {}
@@ -176,7 +177,7 @@ class CrashPropertyTest {
             if (data.isEmpty() && index.isEmpty()) {
                 return;
             }
-            final boolean onData = index.isEmpty() || !data.isEmpty() && rnd.nextInt(3) > 0;
+            final boolean onData = index.isEmpty() || (!data.isEmpty() && rnd.nextInt(3) > 0);
             final ManualDevice d = onData ? rig.data : rig.index;
             final List<IoRequest> from = onData ? data : index;
             final IoRequest r = from.get(rnd.nextInt(from.size()));

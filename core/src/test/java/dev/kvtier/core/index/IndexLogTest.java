@@ -88,7 +88,7 @@ class IndexLogTest {
         final AtomicReference<Boolean> ok = new AtomicReference<>();
         log.open(1, 0, 1, 1, ok::set);
         io.runAll();
-        assertEquals(Boolean.TRUE, ok.get());
+        assertEquals(true, ok.get());
         return log;
     }
 
@@ -162,12 +162,12 @@ class IndexLogTest {
         assertNull(durable.get(), "written is not durable");
         assertEquals(0, log.durableSeq());
         io.queue.poll().run(); // the flush
-        assertEquals(Boolean.TRUE, durable.get());
+        assertEquals(true, durable.get());
         assertEquals(List.of(IoOp.WRITE, IoOp.FLUSH), io.ops);
         // An already durable record is answered at once, without I/O.
         final AtomicReference<Boolean> again = new AtomicReference<>();
         log.whenDurable(1, again::set);
-        assertEquals(Boolean.TRUE, again.get());
+        assertEquals(true, again.get());
         assertTrue(io.queue.isEmpty());
     }
 
@@ -182,8 +182,8 @@ class IndexLogTest {
         final AtomicReference<Boolean> second = new AtomicReference<>();
         log.whenDurable(2, second::set);
         io.runAll();
-        assertEquals(Boolean.TRUE, first.get());
-        assertEquals(Boolean.TRUE, second.get());
+        assertEquals(true, first.get());
+        assertEquals(true, second.get());
         assertEquals(2, recover(io.disk).records());
     }
 
@@ -199,14 +199,14 @@ class IndexLogTest {
         log.whenDurable(log.lastSeq(), durable::set);
         io.failNext = 0;
         io.runAll();
-        assertEquals(Boolean.FALSE, durable.get());
+        assertEquals(false, durable.get());
         assertTrue(log.broken());
         assertEquals(1, sink.of(CoreEvent.IndexFailed.class).size());
         // The next wait retries with a checkpoint of the state, which is then durable.
         final AtomicReference<Boolean> retry = new AtomicReference<>();
         log.whenDurable(log.lastSeq(), retry::set);
         io.runAll();
-        assertEquals(Boolean.TRUE, retry.get());
+        assertEquals(true, retry.get());
         assertFalse(log.broken());
         final IndexOpener.Opened o = recover(io.disk);
         assertSameChunks(state, o.chunks());

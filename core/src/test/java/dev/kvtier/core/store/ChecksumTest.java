@@ -198,7 +198,7 @@ class ChecksumTest {
         final AllocationRef e = rig.claim(2, "e").getFirst();
         rig.store(e, 9);
         assertEquals(1, rig.data.inFlightCount());
-        final CrashRig next = rig.crash((w, block) -> w.completed() || w.offset() == 0 && block == 0,
+        final CrashRig next = rig.crash((w, block) -> w.completed() || (w.offset() == 0 && block == 0),
             ManualDevice.CrashPolicy.KEEP_COMPLETED);
         next.openOrFail(true);
         final CrashRig.Loaded l = next.load(next.found("a"));

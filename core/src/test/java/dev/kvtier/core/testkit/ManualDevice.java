@@ -48,6 +48,7 @@ public final class ManualDevice implements Device {
         boolean keep(WriteAtCrash write, int block);
     }
 
+    @SuppressWarnings("ArrayRecordComponent") // a write held in the cache, never compared or hashed
     private record CachedWrite(long seq, long offset, byte[] bytes) {}
 
     public ManualDevice(final long capacityBytes) {

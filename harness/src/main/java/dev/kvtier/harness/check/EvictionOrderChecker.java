@@ -6,6 +6,7 @@ import dev.kvtier.core.event.CoreEvent.L1EvictReason;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -109,7 +110,7 @@ public final class EvictionOrderChecker implements Checker {
         byOffset.remove(s.fileOffset);
     }
 
-    private TreeSet<Shadow> classOf(final Shadow s) {
+    private NavigableSet<Shadow> classOf(final Shadow s) {
         return s.headroom ? headroom : normal;
     }
 }

@@ -11,8 +11,9 @@ import java.util.TreeMap;
  * Invariant 6: a pool slice owned by a pending L2 write is never reused or freed before that write completes, and
  * every slice is freed exactly once. Shadow slices come from SliceReserved (a reservation may not overlap a live
  * slice); a stored entry's slice is owned by a write from the moment it is inserted (the core appends it to its
- * store's open write batch at once) until the WriteFinished of the batch that BatchSealed says covers it; SliceFreed must name a live slice exactly, neither resident nor
- * write-owned. Promotions' slices are never write-owned. Op-id maps are used for point look-ups only.
+ * store's open write batch at once) until the WriteFinished of the batch that BatchSealed says covers it; SliceFreed
+ * must name a live slice exactly, neither resident nor write-owned. Promotions' slices are never write-owned. Op-id
+ * maps are used for point look-ups only.
  */
 public final class SliceOwnershipChecker implements Checker {
     private static final class Slice {

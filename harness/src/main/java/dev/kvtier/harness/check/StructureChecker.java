@@ -2,6 +2,7 @@ package dev.kvtier.harness.check;
 
 import dev.kvtier.core.event.CoreEvent;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
@@ -60,7 +61,7 @@ public final class StructureChecker implements Checker {
     }
 
     /** The shadow map, offset to length (for the end-of-run comparison). */
-    public TreeMap<Long, Long> shadow() {
+    public NavigableMap<Long, Long> shadow() {
         return new TreeMap<>(entries);
     }
 }

@@ -102,7 +102,9 @@ public final class EventBuffer {
         putVarLong(Integer.toUnsignedLong((value << 1) ^ (value >> 31)));
     }
 
-    /** Writes a text as a varint byte count and UTF-8 bytes; at most {@code maxBytes}; no per-call garbage for ASCII. */
+    /**
+     * Writes a text as a varint byte count and UTF-8 bytes; at most {@code maxBytes}; no per-call garbage for ASCII.
+     */
     public void putText(final String value, final int maxBytes) {
         final int chars = value.length();
         boolean ascii = chars <= maxBytes;

@@ -167,36 +167,40 @@ public final class JournalWriter implements EventSink, AutoCloseable {
 
     private void seal() throws JournalException {
         final String failed = failure;
+        final boolean ended;
         try {
             // End at the last event written, even after a failure, so that what was written stays readable.
             excerpts.end(nextSequence, HexFormat.of().parseHex(digest.finish()), buffer);
-            append();
+            ended = append();
         } finally {
             appender.close();
             queue.close();
         }
-        if (failure != null && failed == null) {
+        if (!ended && failed == null) {
             throw new JournalException(Problem.WRITE_FAILED, dir, failure);
         }
         try {
-            if (failure == failed) {
+            if (ended) {
                 new JournalSeal(nextSequence, JournalSeal.queueFiles(dir)).write(dir);
             }
         } catch (final IOException e) {
             throw new JournalException(Problem.WRITE_FAILED, dir, "cannot write seal: " + e);
         }
         if (failed != null) {
-            throw new JournalException(Problem.WRITE_FAILED, dir, failure == failed ? failed
+            throw new JournalException(Problem.WRITE_FAILED, dir, ended ? failed
                 : failed + "; the end record did not fit either, so the journal is not sealed");
         }
     }
 
-    private void append() {
+    /** Appends the buffer as one excerpt; false (and {@link #failure} set) when the append failed. */
+    private boolean append() {
         try (DocumentContext context = appender.writingDocument()) {
             context.wire().bytes().write(buffer.array(), 0, buffer.length());
             bytesWritten += buffer.length();
+            return true;
         } catch (final RuntimeException e) {
             failure = "append of excerpt " + nextSequence + " failed: " + e;
+            return false;
         }
     }
 }

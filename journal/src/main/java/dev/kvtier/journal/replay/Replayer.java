@@ -227,7 +227,7 @@ public final class Replayer {
         if (recorded == null) {
             throw new RecordingEnded();
         }
-        if (recorded.event() instanceof IndexOpenRequested && opened && recorded != lastDriven) {
+        if (recorded.event() instanceof IndexOpenRequested && opened && recorded.sequence() != lastDriven.sequence()) {
             // The recorded core lost power inside this input: the rest of its step is not in the journal.
             throw new RestartReached(recorded.sequence());
         }

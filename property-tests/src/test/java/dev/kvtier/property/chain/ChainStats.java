@@ -13,6 +13,8 @@ import net.jqwik.api.lifecycle.PropertyLifecycleContext;
  * checked after restarts, and failing chains (violations, shrinking included). Counts of chains that pass and fail
  * alike, so a property's line says what it tried.
  */
+// One AtomicLongArray holds every counter, indexed by its ordinal, so a snapshot is one loop over one array.
+@SuppressWarnings("EnumOrdinal")
 public final class ChainStats implements AroundPropertyHook {
     /** The counters, by index into one array. */
     enum Counter {

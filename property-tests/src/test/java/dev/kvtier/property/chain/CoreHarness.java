@@ -479,15 +479,15 @@ final class CoreHarness {
     void churn(final int laps, final boolean midCheckpoint, final boolean oneKeyRequests) {
         act(() -> {
             final int perRequest = oneKeyRequests ? 1 : Math.max(1, config.l2Slots() / knobs.slotsPerKey() / 2);
-            final long recordBytes = IndexCodec.RECORD_HEADER_BYTES + IndexCodec.chunkBytes(knobs.slotsPerKey())
-                + IndexCodec.RECORD_HEADER_BYTES + 8;
+            final long recordBytes = (long) IndexCodec.RECORD_HEADER_BYTES
+                + IndexCodec.chunkBytes(knobs.slotsPerKey()) + IndexCodec.RECORD_HEADER_BYTES + 8;
             final long keys = laps * (KvServer.indexLayout(config).logBytes() / 2 / recordBytes + 1)
                 + config.l2Slots();
             final long firstKey = nextChurnKey;
             final SaveListener quiet = quietListener();
             int requests = 0;
             while (nextChurnKey - firstKey < keys
-                || midCheckpoint && !checkpointing && nextChurnKey - firstKey < 2 * keys) {
+                || (midCheckpoint && !checkpointing && nextChurnKey - firstKey < 2 * keys)) {
                 churnRequest(perRequest, quiet);
                 requests++;
             }

@@ -13,7 +13,7 @@ import net.jqwik.api.Tuple;
  * the state when the step runs (an index modulo what exists; nothing happens when nothing does) and logs what it
  * did in concrete terms ({@code save req3 [p1.b0, p1.b1]}). Because no step depends on the steps before it, jqwik
  * shrinks a failing chain as a plain list: it drops any step and keeps the others as they were, then shrinks the
- * choices towards 0. {@link #toString} is the step as a person reads it in the shrunk sample.
+ * choices towards 0. {@code toString()} is the step as a person reads it in the shrunk sample.
  */
 sealed interface Step {
     /** Choices are drawn below these and resolved against the state when the step runs. */

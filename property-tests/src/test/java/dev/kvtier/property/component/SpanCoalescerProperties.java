@@ -12,6 +12,7 @@ import dev.kvtier.property.support.Budget;
 import dev.kvtier.property.support.BudgetHook;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -99,7 +100,7 @@ class SpanCoalescerProperties {
     }
 
     /** Source page to file page, for every page of every span, as sent. */
-    private static TreeMap<Long, Long> byteMap(final List<SpanPiece> pieces) {
+    private static NavigableMap<Long, Long> byteMap(final List<SpanPiece> pieces) {
         final TreeMap<Long, Long> map = new TreeMap<>();
         for (final SpanPiece p : pieces) {
             for (long at = 0; at < p.lengthBytes(); at += PAGE) {
@@ -109,7 +110,7 @@ class SpanCoalescerProperties {
         return map;
     }
 
-    private static TreeMap<Long, Long> byteMapOfSpans(final List<StoreSpan> spans) {
+    private static NavigableMap<Long, Long> byteMapOfSpans(final List<StoreSpan> spans) {
         final TreeMap<Long, Long> map = new TreeMap<>();
         for (final StoreSpan s : spans) {
             for (long at = 0; at < s.lengthBytes(); at += PAGE) {

@@ -10,7 +10,8 @@ import net.jqwik.api.lifecycle.PropertyLifecycleContext;
 
 /**
  * Applies the {@link Budget} to every property of a container ({@code @AddLifecycleHook(BudgetHook.class)}): the
- * declared tries are scaled for deep or quick runs (quick runs are also seeded), and the budget summary is printed after each property.
+ * declared tries are scaled for deep or quick runs (quick runs are also seeded), and the budget summary is printed
+ * after each property.
  */
 public final class BudgetHook implements AroundPropertyHook {
     @Override

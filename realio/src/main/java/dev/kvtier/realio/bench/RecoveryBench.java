@@ -42,7 +42,7 @@ import java.util.List;
  */
 public final class RecoveryBench {
     /** One COMMIT record of a one-slot chunk, the largest record the bench writes. */
-    private static final long COMMIT_RECORD_BYTES = IndexCodec.RECORD_HEADER_BYTES + IndexCodec.chunkBytes(1);
+    private static final long COMMIT_RECORD_BYTES = (long) IndexCodec.RECORD_HEADER_BYTES + IndexCodec.chunkBytes(1);
 
     /**
      * What to build.

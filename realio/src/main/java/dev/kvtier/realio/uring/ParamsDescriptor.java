@@ -15,8 +15,8 @@ import java.lang.foreign.StructLayout;
  * 16 u32 sq_thread_idle 20 u32 features     24 u32 wq_fd         28 u32 resv[3]
  * 40 io_sqring_offsets sq_off (40 B)         80 io_cqring_offsets cq_off (40 B)       120
  *
- * io_sqring_offsets:  0 head  4 tail  8 ring_mask 12 ring_entries 16 flags 20 dropped 24 array    28 resv1 32 u64 user_addr
- * io_cqring_offsets:  0 head  4 tail  8 ring_mask 12 ring_entries 16 overflow 20 cqes 24 flags    28 resv1 32 u64 user_addr
+ * io_sqring_offsets: 0 head  4 tail  8 ring_mask 12 ring_entries 16 flags 20 dropped 24 array 28 resv1 32 u64 user_addr
+ * io_cqring_offsets: 0 head  4 tail  8 ring_mask 12 ring_entries 16 overflow 20 cqes 24 flags 28 resv1 32 u64 user_addr
  * </pre>
  */
 public final class ParamsDescriptor {

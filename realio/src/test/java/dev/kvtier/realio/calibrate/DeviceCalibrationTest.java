@@ -48,8 +48,15 @@ class DeviceCalibrationTest {
             List.of(new Measurement(IoOp.WRITE, 4096, 1, 10, 2, 500, 20, 0)));
         final String text = ProfileToml.write(p, "");
         assertTrue(text.startsWith("name = \"x\"\nreadLatencyNs = 1\n"), text);
-        assertTrue(text.endsWith("[[measurement]]\nop = \"write\"\nblockBytes = 4096\ndepth = 1\nbytesPerSec = 10\n"
-            + "iops = 2\nmeanLatencyNs = 500\n"), text);
+        assertTrue(text.endsWith("""
+            [[measurement]]
+            op = "write"
+            blockBytes = 4096
+            depth = 1
+            bytesPerSec = 10
+            iops = 2
+            meanLatencyNs = 500
+            """), text);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.kvtier.realio.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,14 @@ class FileChannelDeviceTest extends DeviceContract {
     @Override
     OpenResult open(final Path path, final long sizeBytes, final int depth) {
         return Devices.open(path, sizeBytes, depth, IoChoice.FILECHANNEL, memory);
+    }
+
+    @Test
+    void shouldFindTheDirectOpenOptionByName() {
+        assertEquals("com.sun.nio.file.ExtendedOpenOption.DIRECT",
+            DirectFile.extendedOpenOption("DIRECT").getClass().getName() + "."
+                + DirectFile.extendedOpenOption("DIRECT"));
+        assertNull(DirectFile.extendedOpenOption("NO_SUCH_OPTION"));
     }
 
     @Test

@@ -15,7 +15,7 @@ class NativeMemoryTest {
     void shouldAllocate4096AlignedRegions() {
         try (NativeMemory m = new NativeMemory(1 << 20)) {
             for (int i = 0; i < 5; i++) {
-                final NativeRegion r = m.allocate("r" + i, 4096 * (i + 1));
+                final NativeRegion r = m.allocate("r" + i, 4096L * (i + 1));
                 assertEquals(0, r.segment().address() % 4096);
                 assertEquals(4096L * (i + 1), r.sizeBytes());
             }

@@ -31,9 +31,10 @@ package dev.kvtier.sim.device;
  *   FLUSH submitted after its completion has completed (Linux fsync semantics). Off, every completed write is
  *   durable at once and the device behaves exactly as without this option.</li>
  *   <li><b>A crash</b> ({@code crashAtEvent}, -1 = none; the composition root calls the devices' {@code crash} at
- *   that event, counted as {@code SimRun} says): power loss. Every write in flight or completed but unflushed is, per 4 KiB page, written,
- *   lost or torn (per 512 B sector); the volatile state of the core is lost. Claim: after a restart no load returns
- *   a wrong byte, and in {@code durable} mode every key committed before the crash is still loadable.</li>
+ *   that event, counted as {@code SimRun} says): power loss. Every write in flight or completed but unflushed is,
+ *   per 4 KiB page, written, lost or torn (per 512 B sector); the volatile state of the core is lost. Claim: after a
+ *   restart no load returns a wrong byte, and in {@code durable} mode every key committed before the crash is still
+ *   loadable.</li>
  * </ul>
  *
  * @param readErrorsPerMillion  reads that fail with EIO, per million

@@ -52,7 +52,6 @@ public final class SimRun {
     private static final long REQUEST_IDS_PER_LIFE = 1L << 32;
 
     private final RunSpec spec;
-    private final SimModel model;
     private final long seed;
     private final EventLoop loop;
     private final ServerThread serverThread;
@@ -86,7 +85,6 @@ public final class SimRun {
 
     public SimRun(final RunSpec spec, final SimModel model, final long seed, final List<EventSink> extraSinks) {
         this.spec = spec;
-        this.model = model;
         this.seed = seed;
         this.loop = new EventLoop(model.maxEvents());
         this.serverThread = new ServerThread(loop);
@@ -230,8 +228,8 @@ public final class SimRun {
             }
         }
         for (final MisdirectedWrite m : device.misdirectedRanges()) {
-            if (m.intendedOffset() < to && from < m.intendedOffset() + m.lengthBytes()
-                || m.actualOffset() < to && from < m.actualOffset() + m.lengthBytes()) {
+            if ((m.intendedOffset() < to && from < m.intendedOffset() + m.lengthBytes())
+                || (m.actualOffset() < to && from < m.actualOffset() + m.lengthBytes())) {
                 return true;
             }
         }

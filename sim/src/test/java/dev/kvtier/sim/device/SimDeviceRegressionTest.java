@@ -39,9 +39,9 @@ class SimDeviceRegressionTest {
             final long id = i;
             final long at = i * 40_000L + script.nextInt(30_000);
             final int kind = script.nextInt(10);
-            final long pages = 1 + script.nextInt(256);
+            final long pages = 1L + script.nextInt(256);
             final long file = script.nextInt((int) ((CAPACITY >> 12) - pages)) * 4096L;
-            final long tag = i + 1;
+            final long tag = i + 1L;
             loop.at(at, () -> {
                 if (kind < 5) {
                     memory.stamp(src, 0, pages * 4096, tag);

@@ -68,7 +68,7 @@ class SimDeviceTest {
         final ProvRegion r = memory.allocate("r", 8 * MIB);
         loop.at(0, () -> {
             for (int i = 0; i < 4; i++) {
-                d.submit(io(i, IoOp.READ, i * 8 * MIB, r, 8 * MIB));
+                d.submit(io(i, IoOp.READ, i * 8L * MIB, r, 8 * MIB));
             }
         });
         loop.run();

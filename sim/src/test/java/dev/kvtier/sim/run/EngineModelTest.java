@@ -48,7 +48,8 @@ class EngineModelTest {
 
     @Test
     void shouldBlockTheStepWhileStagingIsFull() {
-        // A request is 16 slots; batches of 4 slots. A pool of one batch makes get_finished wait for 3 acknowledgements.
+        // A request is 16 slots; batches of 4 slots. A pool of one batch makes get_finished wait for 3
+        // acknowledgements.
         final HostCostProfile slowCopies = new HostCostProfile("slow-copies", 0, 0, 0, 0, 0, 1_000_000_000L,
             1L << 50);
         final Run roomy = run(spec(2, 1, 256, 8192, 4 * SLOT, 16 * SLOT, true), slowCopies);
