@@ -49,7 +49,7 @@ final class CorpusFiles {
         indexes(cases);
         scratch(cases);
         journals(cases, journal);
-        held(cases, journal);
+        held(cases);
         return cases;
     }
 
@@ -322,7 +322,7 @@ final class CorpusFiles {
             new Holder(ProcessHandle.current().pid(), "h", "kvtier run other --mode real", 0)));
     }
 
-    private static void held(final List<BadInput> cases, final Supplier<Path> journal) {
+    private static void held(final List<BadInput> cases) {
         cases.add(real("the device held by another run", dir -> hold(dir.resolve("l2.bin"), FileKind.DATA),
             "in use by", "--device", "{d}/l2.bin"));
         cases.add(real("the index held by another run", dir -> hold(dir.resolve("l2.bin.index"), FileKind.INDEX),
@@ -330,10 +330,10 @@ final class CorpusFiles {
         cases.add(real("--index-device held by another run", dir -> hold(dir.resolve("idx"), FileKind.INDEX),
             "in use by", "--device", "{d}/l2.bin", "--index-device", "{d}/idx"));
         cases.add(refused("run --journal held by another run", both(Setup.SCENARIO, dir -> new JournalWriter(dir
-            .resolve("j"), header(), () -> 0L, Long.MAX_VALUE, "pid 1 (kvtier run other --journal j)")::close),
+            .resolve("j"), header(), () -> 0L, Long.MAX_VALUE, "pid 1 (kvtier run other --journal j)")),
             "another run writes it", "run", "{d}/s.toml", "--journal", "{d}/j"));
         cases.add(refused("real run --journal held by another run", both(Setup.SCENARIO, dir -> new JournalWriter(dir
-            .resolve("j"), header(), () -> 0L, Long.MAX_VALUE, "pid 1 (kvtier run other --journal j)")::close),
+            .resolve("j"), header(), () -> 0L, Long.MAX_VALUE, "pid 1 (kvtier run other --journal j)")),
             "another run writes it", "run", "{d}/s.toml", "--mode", "real", "--device", "{d}/l2.bin", "--journal",
             "{d}/j"));
     }

@@ -18,8 +18,8 @@ import java.util.Map;
 
 /**
  * Reads and rewrites an index device file outside the core (after kvtier's header, {@link HeaderLayout#BYTES}), with
- * the core's own codec, for tests that tamper with a persisted index: the newest intact checkpoint plus the log records after it, and a new checkpoint written over the
- * other slot (with nothing after it in the log).
+ * the core's own codec, for tests that tamper with a persisted index: the newest intact checkpoint plus the log records
+ * after it, and a new checkpoint written over the other slot (with nothing after it in the log).
  */
 final class IndexFile {
     /** The state found: the newest intact checkpoint's header and slot, and the chunks after replaying the log. */

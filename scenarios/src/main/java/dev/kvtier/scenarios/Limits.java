@@ -3,7 +3,12 @@ package dev.kvtier.scenarios;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.index.IndexLayout;
 import dev.kvtier.sim.device.SimMetaDevice;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -25,6 +30,29 @@ final class Limits {
 
     private Limits() {}
 
+    /**
+     * The text of the scenario file {@code p} (named {@code nameOrPath} in messages): a regular file of UTF-8 of at
+     * most {@link #TEXT_BYTES_MAX}; else one line that says what it is instead, with the {@code library} names.
+     */
+    static String read(final Path p, final String nameOrPath, final List<String> library) throws ScenarioException {
+        if (!Files.isRegularFile(p)) {
+            throw new ScenarioException(nameOrPath + ": " + (Files.isDirectory(p) ? "a directory, not a scenario file"
+                : "no such scenario file") + ", and not a library scenario (one of " + String.join(", ", library)
+                + ")");
+        }
+        try {
+            if (Files.size(p) > TEXT_BYTES_MAX) {
+                throw new ScenarioException(nameOrPath + ": " + Files.size(p) + " B is too large for a scenario (at "
+                    + "most " + TEXT_BYTES_MAX + " B)");
+            }
+            return Files.readString(p, StandardCharsets.UTF_8);
+        } catch (final CharacterCodingException e) {
+            throw new ScenarioException(nameOrPath + ": not UTF-8 text (a scenario is a TOML file)");
+        } catch (final IOException e) {
+            throw new ScenarioException(nameOrPath + ": cannot read: " + e.getMessage());
+        }
+    }
+
     static void name(final String source, final String name) throws ScenarioException {
         if (!NAME.matcher(name).matches()) {
             throw new ScenarioException(source + ": key 'scenario.name' must be 1 to 80 letters, digits, '.', '_' "
@@ -43,7 +71,17 @@ final class Limits {
         }
     }
 
-    static void slot(final String source, final long slotBytes) throws ScenarioException {
+    /** The slot size, the product of {@code factors} (kvHeads, headDim, 2, layers, blockTokens, dtypeBytes). */
+    static void slot(final String source, final long[] factors) throws ScenarioException {
+        long slotBytes = 1;
+        try {
+            for (final long f : factors) {
+                slotBytes = Math.multiplyExact(slotBytes, f);
+            }
+        } catch (final ArithmeticException e) {
+            throw new ScenarioException(source + ": table '[model]': the slot size (kvHeads x headDim x 2 x layers x "
+                + "blockTokens x dtypeBytes) does not fit in 64 bits");
+        }
         if (slotBytes > SLOT_BYTES_MAX) {
             throw new ScenarioException(source + ": table '[model]': a slot (kvHeads x headDim x 2 x layers x "
                 + "blockTokens x dtypeBytes) of " + slotBytes + " B is more than " + SLOT_BYTES_MAX + " B");
@@ -68,6 +106,13 @@ final class Limits {
             throw new ScenarioException(source + ": the workload's KV (workload.prompts " + prompts + " x " + blocks
                 + " blocks x " + slotBytes + " B) does not fit in 64 bits");
         }
+    }
+
+    /** What the loaded run needs: its ring's index, and a liveness bound above one engine step. */
+    static void run(final String source, final CoreConfig core, final long stepFixedNs,
+                    final long livenessBoundSeconds) throws ScenarioException {
+        index(source, core);
+        requestTime(source, stepFixedNs, livenessBoundSeconds);
     }
 
     static void index(final String source, final CoreConfig core) throws ScenarioException {

@@ -13,9 +13,7 @@ import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.sim.run.SimModel;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,29 +58,10 @@ public final class ScenarioLoader {
         } else {
             final Path p = Path.of(nameOrPath);
             source = nameOrPath;
-            if (!Files.isRegularFile(p)) {
-                throw new ScenarioException(nameOrPath + ": " + (Files.isDirectory(p) ? "a directory, not a scenario "
-                    + "file" : "no such scenario file") + ", and not a library scenario (one of "
-                    + String.join(", ", LIBRARY) + ")");
-            }
-            text = read(p, nameOrPath);
+            text = Limits.read(p, nameOrPath, LIBRARY);
             base = p.toAbsolutePath().getParent();
         }
         return parse(source, text, sets, base);
-    }
-
-    private static String read(final Path p, final String nameOrPath) throws ScenarioException {
-        try {
-            if (Files.size(p) > Limits.TEXT_BYTES_MAX) {
-                throw new ScenarioException(nameOrPath + ": " + Files.size(p) + " B is too large for a scenario (at "
-                    + "most " + Limits.TEXT_BYTES_MAX + " B)");
-            }
-            return Files.readString(p, StandardCharsets.UTF_8);
-        } catch (final CharacterCodingException e) {
-            throw new ScenarioException(nameOrPath + ": not UTF-8 text (a scenario is a TOML file)");
-        } catch (final IOException e) {
-            throw new ScenarioException(nameOrPath + ": cannot read: " + e.getMessage());
-        }
     }
 
     /** Parses scenario text (from {@code source}, for messages); relative profile paths resolve against base. */
@@ -147,8 +126,7 @@ public final class ScenarioLoader {
             final WorkloadSpec workload = workload(model);
             final CoreConfig core = core(model, workload);
             final SimTable sim = sim();
-            Limits.index(source, core);
-            Limits.requestTime(source, workload.engine().stepFixedNs(), sim.livenessBoundNs() / 1_000_000_000L);
+            Limits.run(source, core, workload.engine().stepFixedNs(), sim.livenessBoundNs() / 1_000_000_000L);
             final RunSpec spec = new RunSpec(name, core, workload, sim.livenessBoundNs());
             final Scenario.Gate gate = gate();
             knobs.put("scenario.name", name);
@@ -173,15 +151,12 @@ public final class ScenarioLoader {
             final int blockTokens = s.intValue("blockTokens", d.blockTokens(), 1, 1 << 16);
             final int dtypeBytes = s.intValue("dtypeBytes", d.dtypeBytes(), 1, 8);
             s.rejectUnknown();
+            Limits.slot(source, new long[] {kvHeads, headDim, 2, layers, blockTokens, dtypeBytes});
             try {
                 g = new ModelGeometry(name, kvHeads, headDim, layers, blockTokens, dtypeBytes);
             } catch (final IllegalArgumentException e) {
                 throw new ScenarioException(source + ": table '[model]': " + e.getMessage());
-            } catch (final ArithmeticException e) {
-                throw new ScenarioException(source + ": table '[model]': the slot size (kvHeads x headDim x 2 x layers"
-                    + " x blockTokens x dtypeBytes) does not fit in 64 bits");
             }
-            Limits.slot(source, g.slotBytes());
             record("model", "slotBytes", g.slotBytes());
             return g;
         }

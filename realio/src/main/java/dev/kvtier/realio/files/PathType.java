@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-/** What a path names, as far as a claim cares: nothing yet, a regular file, or a block device; anything else is refused. */
+/**
+ * What a path names, as far as a claim cares: nothing yet, a regular file, or a block device; anything else is refused.
+ */
 enum PathType {
     ABSENT,
     REGULAR,

@@ -221,6 +221,7 @@ class ClaimTest {
         final byte[] flipped = Arrays.copyOf(bytes, bytes.length);
         flipped[HeaderLayout.NOTE_OFFSET] ^= 1;
         assertInstanceOf(FileHeader.Damaged.class, FileHeader.decode(flipped, flipped.length));
-        assertNotEquals(0, new String(bytes, HeaderLayout.NOTE_OFFSET, 200).indexOf("kvtier index file"));
+        assertNotEquals(0,
+            new String(bytes, HeaderLayout.NOTE_OFFSET, 200, StandardCharsets.US_ASCII).indexOf("kvtier index file"));
     }
 }

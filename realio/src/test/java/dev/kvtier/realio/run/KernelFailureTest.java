@@ -170,7 +170,7 @@ class KernelFailureTest {
     void shouldRefuseAndRemoveTheNewFileWhenTheHeaderCannotBeWrittenOrMadeDurable() {
         doReturn((long) -Errno.ENOSPC).when(kernel).pwrite(anyInt(), anyLong(), anyLong(), anyLong());
         assertRefusedLeavingNothing(IoChoice.FILECHANNEL, "header", "ENOSPC");
-        doReturn((long) 0).when(kernel).pwrite(anyInt(), anyLong(), anyLong(), anyLong());
+        doReturn(0L).when(kernel).pwrite(anyInt(), anyLong(), anyLong(), anyLong());
         assertRefusedLeavingNothing(IoChoice.FILECHANNEL, "no progress");
         doReturn((long) HeaderLayout.BYTES).when(kernel).pwrite(anyInt(), anyLong(), anyLong(), anyLong());
         doReturn(-Errno.EIO).when(kernel).fsync(anyInt());
