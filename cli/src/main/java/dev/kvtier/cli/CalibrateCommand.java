@@ -1,11 +1,15 @@
 package dev.kvtier.cli;
 
 import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.realio.calibrate.CalibrationRun;
 import dev.kvtier.realio.calibrate.DeviceCalibration;
 import dev.kvtier.realio.calibrate.HostCalibration;
+import dev.kvtier.realio.calibrate.RunShape;
 import dev.kvtier.realio.files.Claim;
 import dev.kvtier.realio.files.ClaimRefused;
 import dev.kvtier.realio.files.OutputFile;
+import dev.kvtier.scenarios.ScenarioException;
+import dev.kvtier.scenarios.ScenarioLoader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,11 +21,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kvtier calibrate}: measures a disk (read and write, 4 KiB to 8 MiB, depths 1 to 64, with io_uring and
- * O_DIRECT) into a device profile, and this machine's core into a host cost profile, both in the TOML shape a
- * scenario's {@code sim.device} and {@code sim.host} accept, so the simulator can stand in for this disk and host.
- * The scratch file is claimed as kvtier's ({@link Outputs#claimScratch}); the profiles go under {@code kvtier-out/}
- * unless named, each written whole or not at all.
+ * {@code kvtier calibrate}: measures a disk into a device profile and this machine's core into a host cost profile,
+ * both in the TOML shape a scenario's {@code sim.device} and {@code sim.host} accept. The disk: a full write pass
+ * first (every read reads bytes this run wrote), a matrix of reads and writes (4 KiB to 8 MiB, depths 1 to 64) and the
+ * cells a run issues (the scenario's slot-sized and grouped writes and reads at its depth), with io_uring and
+ * O_DIRECT; then, when fio is installed, the profile's bandwidth cells side by side with fio on the same file. A figure
+ * above fio's by more than 15 %, or above a limit given here, is suspect: the profile is then not written (exit 4)
+ * unless {@code --accept-suspect}.
+ *
+ * <p>The scratch file is claimed as kvtier's ({@link Outputs#claimScratch}) and measured after kvtier's header; the
+ * profiles go under {@code kvtier-out/} unless named, each written whole or not at all.
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
     description = "Measure a disk and this machine's core into simulator profiles (device and host cost TOML).")
@@ -45,6 +54,34 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "a few seconds instead of about a minute (fewer cells, shorter)")
     boolean quick;
 
+    @Option(names = "--scenario", paramLabel = "SCENARIO",
+        description = "measure the cells this scenario's runs issue (default: the core's defaults, 2.25 MiB slots)")
+    String scenario;
+
+    @Option(names = "--size", paramLabel = "BYTES",
+        description = "calibration file size, a multiple of 1 MiB (default 1 GiB; --quick: 64 MiB)")
+    long sizeBytes;
+
+    @Option(names = "--no-fio", description = "do not run fio side by side even when it is installed")
+    boolean noFio;
+
+    @Option(names = "--repeat", description = "side-by-side rounds with fio (default 3)")
+    int repeat = 3;
+
+    @Option(names = "--compare-ms", description = "milliseconds of each side-by-side run (default 2000)")
+    long compareMs = 2000;
+
+    @Option(names = "--max-read-bytes-per-sec", paramLabel = "B/S",
+        description = "a calibrated read bandwidth above this is suspect (default: no limit)")
+    long maxReadBytesPerSec;
+
+    @Option(names = "--max-write-bytes-per-sec", paramLabel = "B/S",
+        description = "a calibrated write bandwidth above this is suspect (default: no limit)")
+    long maxWriteBytesPerSec;
+
+    @Option(names = "--accept-suspect", description = "write the profile even when a figure is suspect (with why)")
+    boolean acceptSuspect;
+
     @Mixin
     ForceOptions forceOptions = new ForceOptions();
 
@@ -54,10 +91,25 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String bad = Outputs.checkName("--name", name);
+        bad = bad != null ? bad : badNumbers();
         bad = bad != null ? bad : OutputFile.check(out, "--out", List.of(device));
         bad = bad != null ? bad : OutputFile.check(hostOut, "--host-out", List.of(device, out));
         if (bad != null) {
             System.err.println("kvtier: " + bad);
+            return ExitCodes.BAD_INPUT;
+        }
+        final RunShape shape;
+        final CalibrationRun.Options asked;
+        try {
+            shape = scenario == null ? RunShape.DEFAULT
+                : RunShape.of(ScenarioLoader.load(scenario, List.of()).spec().core());
+            asked = new CalibrationRun.Options(device, 0, out, name, quick, shape, sizeBytes,
+                new DeviceCalibration.Checks(!noFio, quick ? 1 : repeat, Math.multiplyExact(quick ? 500 : compareMs,
+                    1_000_000L), maxReadBytesPerSec, maxWriteBytesPerSec),
+                acceptSuspect);
+            checkPlan(asked);
+        } catch (final ScenarioException | IllegalArgumentException | ArithmeticException e) {
+            System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }
         final Claim claim;
@@ -68,32 +120,60 @@ public final class CalibrateCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         try {
-            System.out.println("calibrating " + device + " (" + (quick ? "quick plan, a few seconds" : "full plan, "
-                + "about half a minute") + ")");
-            final int rc = DeviceCalibration.run(device, claim.baseOffset(), out, name, quick, System.out,
-                System.err);
-            if (rc != 0) {
+            final int rc = CalibrationRun.run(asked.at(claim.baseOffset()), System.out, System.err).code();
+            if (rc != CalibrationRun.OK) {
                 claim.abandon();
-                return ExitCodes.BAD_INPUT;
+                return rc == CalibrationRun.SUSPECT ? ExitCodes.GATE : ExitCodes.BAD_INPUT;
             }
-            return host();
+            return host(shape);
         } finally {
             claim.close();
         }
     }
 
-    private int host() {
-        System.out.println("measuring this machine's core (per span, entry, I/O and call, memcpy bandwidth)");
-        final HostCostProfile host = HostCalibration.measure(name + "-host", quick ? 2 : 6);
+    /** Null, or the first option whose number is out of range. */
+    private String badNumbers() {
+        if (sizeBytes < 0 || sizeBytes % (1L << 20) != 0 || sizeBytes > BenchIoCommand.SIZE_BYTES_MAX) {
+            return "--size must be a multiple of 1 MiB (1048576) up to 1 TiB, got " + sizeBytes;
+        }
+        if (repeat < 1 || repeat > 1000) {
+            return "--repeat must be 1 to 1000, got " + repeat;
+        }
+        if (compareMs < 1 || compareMs > 3_600_000L) {
+            return "--compare-ms must be 1 to 3600000, got " + compareMs;
+        }
+        if (maxReadBytesPerSec < 0 || maxWriteBytesPerSec < 0) {
+            return "--max-read-bytes-per-sec and --max-write-bytes-per-sec must be 0 (no limit) or more, got "
+                + maxReadBytesPerSec + " and " + maxWriteBytesPerSec;
+        }
+        return null;
+    }
+
+    /** The plan the options ask for, refused with {@code --size} named when the file cannot hold it. */
+    private static void checkPlan(final CalibrationRun.Options asked) {
+        try {
+            asked.plan();
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("--size " + asked.fileBytes() + " cannot hold the calibration: "
+                + e.getMessage(), e);
+        }
+    }
+
+    private int host(final RunShape shape) {
+        System.out.println("measuring this machine's core (per span, entry, I/O and call, memcpy, checksum, check"
+            + " and fill bandwidth, observers)");
+        final HostCostProfile host = HostCalibration.measure(name + "-host", quick ? 2 : 6, shape.slotBytes());
         try {
             OutputFile.writeString(hostOut, HostCalibration.toml(host));
         } catch (final IOException e) {
             System.err.println("kvtier: " + OutputFile.describe(hostOut, e));
             return ExitCodes.BAD_INPUT;
         }
-        System.out.printf("host %s: span %d ns, entry %d ns, I/O %d+%d ns, call %d ns, memcpy %.2f GB/s -> %s%n",
-            host.name(), host.spanNs(), host.entryNs(), host.ioSubmitNs(), host.ioCompleteNs(), host.requestNs(),
-            host.memcpyBytesPerSec() / 1e9, hostOut);
+        System.out.printf("host %s: span %d ns, entry %d ns, I/O %d+%d ns, call %d ns, memcpy %.2f GB/s, checksum"
+            + " %.2f GB/s, check %.2f GB/s, stamp %.2f GB/s, %d ns an event (observers) -> %s%n", host.name(),
+            host.spanNs(), host.entryNs(), host.ioSubmitNs(), host.ioCompleteNs(), host.requestNs(),
+            host.memcpyBytesPerSec() / 1e9, host.checksumBytesPerSec() / 1e9, host.verifyBytesPerSec() / 1e9,
+            host.stampBytesPerSec() / 1e9, host.eventNs(), hostOut);
         return ExitCodes.OK;
     }
 }

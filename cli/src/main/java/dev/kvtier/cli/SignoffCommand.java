@@ -1,30 +1,23 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.cli.signoff.Fidelity;
 import dev.kvtier.cli.signoff.Results;
 import dev.kvtier.cli.signoff.SignoffReport;
 import dev.kvtier.core.port.IoOp;
-import dev.kvtier.harness.profile.DeviceProfile;
-import dev.kvtier.harness.profile.HostCostProfile;
-import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.run.RunReport;
-import dev.kvtier.realio.bench.FioRunner;
-import dev.kvtier.realio.calibrate.DeviceCalibration;
-import dev.kvtier.realio.calibrate.HostCalibration;
+import dev.kvtier.realio.calibrate.FioRunner;
 import dev.kvtier.realio.calibrate.Measurement;
+import dev.kvtier.realio.calibrate.RunShape;
 import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.files.Claim;
 import dev.kvtier.realio.files.ClaimRefused;
 import dev.kvtier.realio.files.HeaderLayout;
 import dev.kvtier.realio.files.OutputFile;
-import dev.kvtier.realio.run.BadDevice;
-import dev.kvtier.realio.run.RealRun;
-import dev.kvtier.realio.run.RealTarget;
 import dev.kvtier.scenarios.Profiles;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
-import dev.kvtier.sim.run.SimRun;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -44,18 +37,20 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kvtier signoff SCENARIO --device PATH}: the scenario in real I/O, then in virtual time on a device profile
- * and a host cost profile calibrated on this machine, then fio on the same file; the simulator's fidelity per
- * phase; a comparison with the newest earlier result; {@code results/<date>-<scenario>-<host>.json}, {@code .md} and
- * plots. Exit 4 when a threshold of the scenario's {@code [signoff]} fails, 1 when an invariant failed. The L2 file and
- * its index are claimed as a real run claims them, and the calibration's scratch file ({@code DEVICE.calibration}) as a
- * scratch file; the scratch file is removed at the end only if this sign-off created it.
+ * {@code kvtier signoff SCENARIO --device PATH}: the scenario in real I/O {@code --repeat} times, then in virtual time
+ * as many times on a device profile and a host cost profile calibrated on this machine (repetition i with seed + i in
+ * both modes), then fio on the same file; every figure's median and spread, real and simulated, judged against the
+ * scenario's fidelity bands ({@code [signoff]}, +-15 % by default); a comparison with the newest earlier result;
+ * {@code kvtier-out/signoff/<date>-<scenario>-<host>.json} (or under {@code --results}), {@code .md} and plots. Exit
+ * 4 when a threshold or a band fails or the calibrated profile is suspect, 1 when an invariant failed. The L2 file and
+ * its index are claimed as a real run claims them, and the calibration's scratch file ({@code DEVICE.calibration}) as
+ * a scratch file; the scratch file is removed at the end only if this sign-off created it. Results and profiles are
+ * written whole or not at all.
  */
 @Command(name = "signoff", mixinStandardHelpOptions = true,
-    description = "Real run + calibrated simulation + fio on one disk; write results/ and check the thresholds.")
+    description = "Real runs + calibrated simulations + fio on one disk; write results/ and judge fidelity.")
 public final class SignoffCommand implements Callable<Integer> {
-    /** Wall-time limit of the real run. */
-    private static final long REAL_RUN_TIMEOUT_NS = 3_600_000_000_000L;
+    private static final long MIB = 1L << 20;
 
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "library name or path")
     String scenario;
@@ -66,8 +61,11 @@ public final class SignoffCommand implements Callable<Integer> {
     @Option(names = "--io", description = "auto, uring or filechannel (default auto)")
     IoChoice io = IoChoice.AUTO;
 
-    @Option(names = "--seed", description = "seed of both runs (default 1)")
+    @Option(names = "--seed", description = "seed of the first repetition, real and simulated (default 1)")
     long seed = 1;
+
+    @Option(names = "--repeat", description = "repetitions of the real and the simulated run (default 3)")
+    int repeat = 3;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a scenario key in both runs")
     List<String> sets = new ArrayList<>();
@@ -78,6 +76,10 @@ public final class SignoffCommand implements Callable<Integer> {
 
     @Option(names = "--profile", paramLabel = "DEVICE.toml", description = "use this device profile, do not calibrate")
     Path profile;
+
+    @Option(names = "--host-profile", paramLabel = "HOST.toml",
+        description = "use this host cost profile, do not measure the core")
+    Path hostProfileFile;
 
     @Option(names = "--quick-calibration", description = "calibrate the disk in seconds rather than a minute")
     boolean quickCalibration;
@@ -97,21 +99,22 @@ public final class SignoffCommand implements Callable<Integer> {
         final Scenario sc;
         try {
             sc = ScenarioLoader.load(scenario, sets);
-            if (profile != null) {
-                Profiles.device("signoff", "--profile", profile.toAbsolutePath().toString(), null);
-            }
+            checkProfiles(profile, hostProfileFile);
         } catch (final ScenarioException e) {
             return refuse(e.getMessage());
         }
-        final String bad = badOutputs();
+        final String bad = badOutputs(results, device);
         if (bad != null) {
             return refuse(bad);
+        }
+        if (repeat < 1) {
+            return refuse("--repeat must be at least 1, got " + repeat);
         }
         final String host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9.-]", "_");
         final String base = LocalDate.now(ZoneId.systemDefault()) + "-" + sc.name() + "-" + host;
         final Claim scratch;
         try {
-            scratch = profile != null ? null : Outputs.claimScratch(scratchPath(), "calibration scratch file",
+            scratch = profile != null ? null : Outputs.claimScratch(scratchPath(device), "calibration scratch file",
                 forceOptions.force(), spec);
         } catch (final ClaimRefused e) {
             return refuse(e.getMessage());
@@ -128,65 +131,55 @@ public final class SignoffCommand implements Callable<Integer> {
 
     private int signoff(final Scenario sc, final String host, final String base, final Claim scratch,
                         final PrintStream out) throws IOException {
-        out.println("== step 1 of 4: real run of " + sc.name() + " on " + device);
-        final RunReport real;
-        try (Progress progress = Progress.forRun(sc, RunMode.REAL, out);
-             RealRun run = RealRun.open(sc.spec(), seed, new RealTarget(device, null, false, io, REAL_RUN_TIMEOUT_NS,
-                 forceOptions.force(), Invocation.holder(spec)), progress.sinks(), out)) {
-            real = run.run().report();
-        } catch (final BadDevice e) {
-            return refuse(e.getMessage());
+        Files.createDirectories(results);
+        final Optional<Repeats.RealRuns> real = Repeats.real(sc, seed, repeat, device, io, forceOptions.force(),
+            Invocation.holder(spec), out);
+        if (real.isEmpty()) {
+            return ExitCodes.BAD_INPUT;
         }
-        RunCommand.summary(out, real, real.elapsedNanos());
-        final Path deviceToml = profile != null ? profile : results.resolve(base + "-device.toml");
-        if (scratch != null) {
-            out.println("== step 2 of 4: calibrating " + scratch.path() + " -> " + deviceToml);
-            final int rc = DeviceCalibration.run(scratch.path(), scratch.baseOffset(), deviceToml, host + "-disk",
-                quickCalibration, out, System.err);
-            if (rc != 0) {
-                return ExitCodes.BAD_INPUT;
-            }
+        final Optional<Calibrated> profiles = Calibrated.of(new Calibrated.Request(scratch,
+            RunShape.of(sc.spec().core()), sc.spec().core().l2Bytes(), profile, hostProfileFile,
+            results.resolve(base + "-device.toml"), results.resolve(base + "-host.toml"), host, quickCalibration,
+            !noFio), out);
+        if (profiles.isEmpty()) {
+            return ExitCodes.BAD_INPUT;
         }
-        final Path hostToml = results.resolve(base + "-host.toml");
-        out.println("== step 3 of 4: measuring this machine's core -> " + hostToml);
-        final HostCostProfile hostProfile = HostCalibration.measure(host + "-core", quickCalibration ? 2 : 6);
-        OutputFile.writeString(hostToml, HostCalibration.toml(hostProfile));
-        out.println("== step 4 of 4: simulated run on " + deviceToml + " and " + hostToml);
-        final List<String> simSets = new ArrayList<>(sets);
-        simSets.add("sim.device=" + deviceToml.toAbsolutePath());
-        simSets.add("sim.host=" + hostToml.toAbsolutePath());
+        out.println("== simulated runs on " + profiles.get().deviceToml() + " and " + profiles.get().hostToml());
         final Scenario simSc;
-        final DeviceProfile deviceProfile;
         try {
-            simSc = ScenarioLoader.load(scenario, simSets);
-            deviceProfile = Profiles.device("signoff", "--profile", deviceToml.toAbsolutePath().toString(), null);
+            simSc = ScenarioLoader.load(scenario, profiles.get().simSets(sets));
         } catch (final ScenarioException e) {
             return refuse(e.getMessage());
         }
-        final long simStart = System.nanoTime();
-        final RunReport sim;
-        try (Progress progress = Progress.forRun(simSc, RunMode.VIRTUAL, out)) {
-            sim = new SimRun(simSc.spec(), simSc.sim(), seed, progress.sinks()).run();
-        }
-        RunCommand.summary(out, sim, System.nanoTime() - simStart);
-        return finish(sc, host, base, real, sim, deviceProfile, hostProfile, fio(sc, out), out);
+        final List<RunReport> sim = Repeats.sim(simSc, seed, repeat, out);
+        return finish(sc, host, base, real.get(), sim, profiles.get(), fio(sc, out), out);
     }
 
-    /** The calibration's scratch file: {@code DEVICE.calibration}. */
-    private Path scratchPath() {
+    /** The calibration's scratch file beside the L2 file: {@code DEVICE.calibration}. */
+    static Path scratchPath(final Path device) {
         return device.resolveSibling(device.getFileName() + ".calibration");
     }
 
-    /** Null, or why the results cannot go where asked. */
-    private String badOutputs() {
-        if (Files.exists(results) && !Files.isDirectory(results)) {
-            return "--results " + results + " is a file; name a directory";
+    /** Loads the given profiles (either may be null) so that a bad one is refused before anything is written. */
+    static void checkProfiles(final Path deviceProfile, final Path hostProfile) throws ScenarioException {
+        if (deviceProfile != null) {
+            Profiles.device("signoff", "--profile", deviceProfile.toAbsolutePath().toString(), null);
         }
-        final String check = OutputFile.check(results.resolve("signoff.json"), "--results", List.of(device));
-        return check == null ? null : check.replace(results.resolve("signoff.json").toString(), results.toString());
+        if (hostProfile != null) {
+            Profiles.host("signoff", "--host-profile", hostProfile.toAbsolutePath().toString(), null);
+        }
     }
 
-    private static int refuse(final String message) {
+    /** Null, or why results cannot go into {@code dir} (a file, or a path that holds {@code device}). */
+    static String badOutputs(final Path dir, final Path device) {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            return "--results " + dir + " is a file; name a directory";
+        }
+        final String check = OutputFile.check(dir.resolve("signoff.json"), "--results", List.of(device));
+        return check == null ? null : check.replace(dir.resolve("signoff.json").toString(), dir.toString());
+    }
+
+    static int refuse(final String message) {
         System.err.println("kvtier: " + message);
         return ExitCodes.BAD_INPUT;
     }
@@ -197,38 +190,45 @@ public final class SignoffCommand implements Callable<Integer> {
             return null;
         }
         final long size = sc.spec().core().l2Bytes();
-        // fio writes the L2 data file after kvtier's header, as the run did.
+        final FioRunner.Buffers buffers = FioRunner.hugePagesFree(16 * MIB) ? FioRunner.Buffers.HUGE_PAGES
+            : FioRunner.Buffers.SMALL_PAGES;
+        // fio writes the L2 data file after kvtier's header, as the runs did.
         final DeviceFile region = new DeviceFile(device, HeaderLayout.BYTES, size);
-        final Optional<Measurement> w = FioRunner.run(region, IoOp.WRITE, 1 << 20, 16, 5, true);
-        final Optional<Measurement> r = FioRunner.run(region, IoOp.READ, 1 << 20, 16, 5, true);
+        final Optional<Measurement> w = FioRunner.run(region, IoOp.WRITE, MIB, 16, 5000, true, buffers);
+        final Optional<Measurement> r = FioRunner.run(region, IoOp.READ, MIB, 16, 5000, true, buffers);
         if (w.isEmpty() || r.isEmpty()) {
             return null;
         }
-        out.printf("fio sequential 1 MiB depth 16: write %.2f GB/s, read %.2f GB/s%n", w.get().bytesPerSec() / 1e9,
-            r.get().bytesPerSec() / 1e9);
+        out.printf("fio sequential 1 MiB depth 16 (%s): write %.2f GB/s, read %.2f GB/s%n", buffers,
+            w.get().bytesPerSec() / 1e9, r.get().bytesPerSec() / 1e9);
         return new SignoffReport.Fio(w.get().bytesPerSec(), r.get().bytesPerSec());
     }
 
-    private int finish(final Scenario sc, final String host, final String base, final RunReport real,
-                       final RunReport sim, final DeviceProfile deviceProfile, final HostCostProfile hostProfile,
-                       final SignoffReport.Fio fio, final PrintStream out) throws IOException {
-        final double store = Results.storeBytesPerSec(real);
+    private int finish(final Scenario sc, final String host, final String base, final Repeats.RealRuns runs,
+                       final List<RunReport> sim, final Calibrated p, final SignoffReport.Fio fio,
+                       final PrintStream out) throws IOException {
+        final List<RunReport> real = runs.reports();
+        final double store = Fidelity.median(real.stream().map(Results::storeBytesPerSec).toList());
+        final double simStore = Fidelity.median(sim.stream().map(Results::storeBytesPerSec).toList());
         final SignoffReport.Previous previous = Results.previous(results, sc.name(), host, base + ".json", store);
-        final List<String> reasons = Results.reasons(real, sim, store, previous, sc.signoff());
+        final List<Fidelity.Figure> figures = Fidelity.figures(real, sim, sc.signoff());
+        final List<String> reasons = Results.reasons(real, sim, store, previous, sc.signoff(), figures,
+            p.suspect());
         final SignoffReport report = new SignoffReport(sc.name(), host,
             LocalDate.now(ZoneId.systemDefault()).toString(), seed,
-            device.toString(), real, sim, deviceProfile, hostProfile, fio, Results.fidelity(real, sim), store,
-            Results.storeBytesPerSec(sim), fio == null ? null : store / fio.seqWriteBytesPerSec(), previous,
-            sc.signoff(), reasons.isEmpty(), reasons);
-        for (final Path p : Results.write(report, results, base)) {
-            out.println("wrote " + p);
+            device.toString(), real.getFirst(), sim.getFirst(), p.device(), p.host(), fio,
+            Results.fidelity(real.getFirst(), sim.getFirst()), repeat, figures, runs.cpu(), p.notes(), p.suspect(),
+            store,
+            simStore, fio == null ? null : store / fio.seqWriteBytesPerSec(), previous, sc.signoff(),
+            reasons.isEmpty(), reasons);
+        for (final Path f : Results.write(report, results, base)) {
+            out.println("wrote " + f);
         }
-        for (final SignoffReport.PhaseFidelity p : report.phases()) {
-            out.printf("fidelity %-6s simulated %.3f s / real %.3f s = %.2f%n", p.name(), p.simNanos() / 1e9,
-                p.realNanos() / 1e9, p.fidelity());
+        for (final Fidelity.Figure f : figures) {
+            out.println((f.inBand() ? "in band   " : "OUT       ") + f.describe());
         }
         out.println(report.pass() ? "SIGN-OFF PASS" : "SIGN-OFF FAIL: " + String.join("; ", reasons));
-        if (!real.ok() || !sim.ok()) {
+        if (real.stream().anyMatch(r -> !r.ok()) || sim.stream().anyMatch(r -> !r.ok())) {
             return ExitCodes.INVARIANT;
         }
         return report.pass() ? ExitCodes.OK : ExitCodes.GATE;

@@ -206,6 +206,8 @@ final class CorpusFiles {
         cases.add(refused("signoff: a file of the user's at DEVICE.calibration", both(BadInput.Setup.SCENARIO, users(
             "l2.bin.calibration")), "calibration scratch file", "signoff", "{d}/s.toml", "--device", "{d}/l2.bin",
             "--results", "{d}/results"));
+        cases.add(refused("fidelity: a file of the user's at DEVICE.calibration", users("l2.bin.calibration"),
+            "calibration scratch file", "fidelity", "--device", "{d}/l2.bin", "--results", "{d}/results"));
     }
 
     private static BadInput scratchCase(final String command, final String name, final Setup setup,

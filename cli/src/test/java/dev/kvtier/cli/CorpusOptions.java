@@ -135,6 +135,13 @@ final class CorpusOptions {
             "{d}/file/t.json"));
     }
 
+    private static BadInput calibrate(final String name, final String mentions, final String... args) {
+        final List<String> all = new ArrayList<>(List.of("calibrate", "--device", "{d}/scratch", "--out",
+            "{d}/d.toml", "--host-out", "{d}/h.toml"));
+        all.addAll(List.of(args));
+        return refused("calibrate " + name, dir -> null, mentions, all.toArray(String[]::new));
+    }
+
     private static void measuring(final List<BadInput> cases) {
         cases.add(refused("calibrate --name with a slash", dir -> null, "--name", "calibrate", "--device",
             "{d}/scratch", "--name", "a/b", "--out", "{d}/d.toml", "--host-out", "{d}/h.toml"));
@@ -147,6 +154,15 @@ final class CorpusOptions {
         cases.add(refused("calibrate --host-out is --out", dir -> null, "input", "calibrate", "--device",
             "{d}/scratch", "--out", "{d}/d.toml", "--host-out", "{d}/d.toml"));
         cases.add(refused("calibrate without --device", dir -> null, "--device", "calibrate"));
+        cases.add(calibrate("--repeat 0", "--repeat", "--repeat", "0"));
+        cases.add(calibrate("--repeat abc", "repeat", "--repeat", "abc"));
+        cases.add(calibrate("--size not a whole MiB", "--size", "--size", "1000"));
+        cases.add(calibrate("--size too small for the plan", "--size", "--size", "1048576"));
+        cases.add(calibrate("--size beyond a TiB", "--size", "--size", "9223372036854775807"));
+        cases.add(calibrate("--compare-ms 0", "--compare-ms", "--compare-ms", "0"));
+        cases.add(calibrate("--compare-ms beyond an hour", "--compare-ms", "--compare-ms", "9223372036854775807"));
+        cases.add(calibrate("--max-read-bytes-per-sec -1", "--max-read", "--max-read-bytes-per-sec", "-1"));
+        cases.add(calibrate("--scenario missing", "no such scenario", "--scenario", "{d}/none.toml"));
         cases.add(refused("bench-io --size 0", dir -> null, "--size", "bench-io", "--device", "{d}/s", "--size",
             "0"));
         cases.add(refused("bench-io --size not a whole MiB", dir -> null, "--size", "bench-io", "--device", "{d}/s",
@@ -184,6 +200,43 @@ final class CorpusOptions {
             "--device", "{d}/l2.bin", "--results", "{d}/file"));
         cases.add(refused("signoff --profile that is not a profile", Setup.and(FILE), "file", "signoff",
             "{d}/s.toml", "--device", "{d}/l2.bin", "--profile", "{d}/file"));
+        cases.add(refused("signoff --repeat 0", Setup.SCENARIO, "--repeat", "signoff", "{d}/s.toml", "--device",
+            "{d}/l2.bin", "--repeat", "0", "--results", "{d}/r"));
+        cases.add(refused("signoff --host-profile that is not a profile", Setup.and(FILE), "file", "signoff",
+            "{d}/s.toml", "--device", "{d}/l2.bin", "--host-profile", "{d}/file", "--results", "{d}/r"));
+        cases.add(refused("sweep --out is a directory", Setup.and(dir -> {
+            Files.createDirectory(dir.resolve("r.json"));
+            return null;
+        }), "directory", "sweep", "{d}/s.toml", "--vary", "core.l1Fraction=0.5,0.6", "--out", "{d}/r"));
+        cases.add(refused("sweep --out below a file", Setup.and(FILE), "not a directory", "sweep", "{d}/s.toml",
+            "--vary", "core.l1Fraction=0.5,0.6", "--out", "{d}/file/r"));
+        cases.add(refused("sweep --seed abc", Setup.SCENARIO, "seed", "sweep", "{d}/s.toml", "--vary",
+            "core.l1Fraction=0.5", "--seed", "abc"));
+        cases.add(refused("baseline of a path, not a library scenario", Setup.SCENARIO, "library", "baseline",
+            "{d}/s.toml", "--dir", "{d}/b"));
+        cases.add(refused("baseline --dir is a file", FILE, "--dir", "baseline", "pr90-evict-small", "--dir",
+            "{d}/file"));
+        fidelity(cases);
+        others2(cases);
+    }
+
+    private static void fidelity(final List<BadInput> cases) {
+        cases.add(refused("fidelity without --device", dir -> null, "--device", "fidelity"));
+        cases.add(refused("fidelity --repeat 0", dir -> null, "--repeat", "fidelity", "--device", "{d}/l2.bin",
+            "--repeat", "0", "--results", "{d}/r"));
+        cases.add(refused("fidelity --repeat abc", dir -> null, "repeat", "fidelity", "--device", "{d}/l2.bin",
+            "--repeat", "abc"));
+        cases.add(refused("fidelity --only an unknown entry", dir -> null, "--only", "fidelity", "--device",
+            "{d}/l2.bin", "--only", "bogus", "--results", "{d}/r"));
+        cases.add(refused("fidelity --results is a file", FILE, "--results", "fidelity", "--device", "{d}/l2.bin",
+            "--results", "{d}/file"));
+        cases.add(refused("fidelity --profile that is not a profile", FILE, "file", "fidelity", "--device",
+            "{d}/l2.bin", "--profile", "{d}/file", "--results", "{d}/r"));
+        cases.add(refused("fidelity --seed beyond 64 bits", dir -> null, "seed", "fidelity", "--device",
+            "{d}/l2.bin", "--seed", "99999999999999999999"));
+    }
+
+    private static void others2(final List<BadInput> cases) {
         cases.add(refused("signoff of a malformed scenario", dir -> {
             Files.writeString(dir.resolve("s.toml"), "[scenario\n");
             return null;

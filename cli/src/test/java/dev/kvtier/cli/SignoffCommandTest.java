@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kvtier.cli.signoff.Fidelity;
 import dev.kvtier.cli.signoff.Results;
 import dev.kvtier.cli.signoff.SignoffReport;
+import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.realio.calibrate.HostCalibration;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioLoader;
+import dev.kvtier.sim.run.SimRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,16 +25,23 @@ import tools.jackson.databind.JsonNode;
 
 class SignoffCommandTest {
     private static final String SMALL = TinyScenario.text("signoff-small", "");
+    private static final String WIDE_BANDS = """
+        phaseBand = 100
+        ttftMeanBand = 100
+        ttftP99Band = 100
+        bandwidthBand = 100
+        """;
 
     @Test
     void shouldWriteResultsAndCompareWithTheEarlierOne(@TempDir final Path tmp) throws IOException {
         final Path dir = Path.of("target", "signoff-test");
         Files.createDirectories(dir);
         final Path scenario = dir.resolve("signoff-small.toml");
-        Files.writeString(scenario, SMALL + "[signoff]\nmaxDrop = 0.5\n");
+        // Bands wide enough for any disk: this test is about the files and the comparison, not fidelity.
+        Files.writeString(scenario, SMALL + "[signoff]\nmaxDrop = 0.5\n" + WIDE_BANDS);
         final Path results = tmp.resolve("results");
         final String[] args = {"signoff", scenario.toString(), "--device", dir.resolve("l2.bin").toString(),
-            "--results", results.toString(), "--quick-calibration", "--no-fio"};
+            "--results", results.toString(), "--quick-calibration", "--no-fio", "--repeat", "2"};
         assertEquals(ExitCodes.OK, Main.execute(args));
         final Path json;
         final String suffix = "-signoff-small-" + host() + ".json";
@@ -43,6 +54,17 @@ class SignoffCommandTest {
         assertEquals("virtual", r.get("sim").get("mode").stringValue());
         assertEquals(2, r.get("phases").size());
         assertTrue(r.get("phases").get(0).get("fidelity").doubleValue() > 0);
+        assertEquals(2, r.get("repeats").intValue());
+        final JsonNode figures = r.get("figures");
+        assertEquals(List.of("phase cold time", "phase warm time", "TTFT cold mean", "TTFT cold p99", "TTFT warm mean",
+            "TTFT warm p99", "store bandwidth", "load bandwidth"), names(figures));
+        for (final JsonNode f : figures) {
+            assertEquals(2, f.get("real").size(), f.toString());
+            assertEquals(2, f.get("sim").size(), f.toString());
+            assertTrue(f.get("real").get(0).doubleValue() > 0, f.toString());
+        }
+        assertTrue(r.get("calibration").get(0).stringValue().startsWith("preconditioned: all 64 MiB written"),
+            r.get("calibration").toString());
         assertTrue(r.get("previous").isNull(), "the first result has nothing to compare with");
         final String base = json.getFileName().toString().replace(".json", "");
         for (final String f : List.of(".md", "-throughput.png", "-latency.png", "-fidelity.png", "-device.toml",
@@ -71,14 +93,88 @@ class SignoffCommandTest {
     }
 
     @Test
-    void shouldFailOnAThresholdOrAnInvariantOnly() throws Exception {
+    void shouldFailOnAThresholdAnInvariantOrASuspectProfileOnly() throws Exception {
         final Scenario sc = ScenarioLoader.load("pr90-evict-small", List.of());
-        final RunReport ok = new dev.kvtier.sim.run.SimRun(sc.spec(), sc.sim(), 1, List.of()).run();
+        final List<RunReport> ok = List.of(new SimRun(sc.spec(), sc.sim(), 1, List.of()).run());
         final Scenario.Signoff t = new Scenario.Signoff(2_000_000_000L, 0.25);
-        assertTrue(Results.reasons(ok, ok, 3e9, null, t).isEmpty());
-        assertEquals(1, Results.reasons(ok, ok, 1e9, null, t).size(), "below the minimum");
-        assertEquals(1, Results.reasons(ok, ok, 3e9, new SignoffReport.Previous("f", 5e9, -0.4), t).size());
-        assertTrue(Results.reasons(ok, ok, 3e9, new SignoffReport.Previous("f", 3.5e9, -0.14), t).isEmpty());
+        final List<Fidelity.Figure> exact = Fidelity.figures(ok, ok, t);
+        assertTrue(Results.reasons(ok, ok, 3e9, null, t, exact, List.of()).isEmpty());
+        assertEquals(1, Results.reasons(ok, ok, 1e9, null, t, exact, List.of()).size(), "below the minimum");
+        assertEquals(1, Results.reasons(ok, ok, 3e9, new SignoffReport.Previous("f", 5e9, -0.4), t, exact,
+            List.of()).size());
+        assertTrue(Results.reasons(ok, ok, 3e9, new SignoffReport.Previous("f", 3.5e9, -0.14), t, exact, List.of())
+            .isEmpty());
+        assertEquals(List.of("the calibrated device profile is suspect: read too fast"),
+            Results.reasons(ok, ok, 3e9, null, t, exact, List.of("read too fast")));
+    }
+
+    @Test
+    void shouldJudgeEveryFigureAgainstItsBandAndSayWhichAndByHowMuch() throws Exception {
+        final Scenario sc = ScenarioLoader.load("pr90-evict-small", List.of());
+        final Scenario wrong = ScenarioLoader.load("pr90-evict-small", List.of("sim.device=datacenter-nvme"));
+        final List<RunReport> real = List.of(run(sc, 1), run(sc, 2), run(sc, 3));
+        final List<RunReport> sim = List.of(run(wrong, 1), run(wrong, 2), run(wrong, 3));
+        final List<Fidelity.Figure> same = Fidelity.figures(real, real, sc.signoff());
+        assertTrue(same.stream().allMatch(f -> f.inBand() && f.deviation() == 0), same.toString());
+        final List<Fidelity.Figure> off = Fidelity.figures(real, sim, sc.signoff());
+        final List<String> out = Fidelity.outside(off);
+        assertFalse(out.isEmpty());
+        final Fidelity.Figure cold = off.getFirst();
+        assertEquals("phase cold time", cold.name());
+        assertFalse(cold.inBand(), cold.describe());
+        assertTrue(out.contains("fidelity: " + cold.describe()), out.toString());
+        assertTrue(cold.describe().matches("phase cold time: simulated [0-9.]+ s, real [0-9.]+ s \\(-[0-9]+ %, band "
+            + "\\+-15 %\\)"), cold.describe());
+        final Scenario.Signoff loose = new Scenario.Signoff(0, 0.25, 10, 10, 10, 10);
+        assertTrue(Fidelity.outside(Fidelity.figures(real, sim, loose)).isEmpty(), "every figure inside +-1000 %");
+    }
+
+    /** The simulator on a deliberately wrong device profile (about 100 times too slow) fails the sign-off: exit 4. */
+    @Test
+    void shouldFailTheSignoffOnADeliberatelyWrongProfile(@TempDir final Path tmp) throws IOException {
+        final Path dir = Path.of("target", "signoff-test");
+        Files.createDirectories(dir);
+        final Path scenario = dir.resolve("signoff-wrong.toml");
+        Files.writeString(scenario, TinyScenario.text("signoff-wrong", ""));
+        final Path wrong = tmp.resolve("wrong-device.toml");
+        Files.writeString(wrong, """
+            name = "hundred-times-too-slow"
+            readLatencyNs = 50000000
+            writeLatencyNs = 50000000
+            flushLatencyNs = 50000000
+            readBytesPerSec = 10000000
+            writeBytesPerSec = 10000000
+            parallelism = 1
+            """);
+        final Path host = tmp.resolve("host.toml");
+        Files.writeString(host, HostCalibration.toml(HostCostProfile.JAVA_CORE));
+        final Path results = tmp.resolve("results");
+        assertEquals(ExitCodes.GATE, Main.execute("signoff", scenario.toString(), "--device",
+            dir.resolve("l2-wrong.bin").toString(), "--results", results.toString(), "--profile", wrong.toString(),
+            "--host-profile", host.toString(), "--no-fio", "--repeat", "1"));
+        final Path json;
+        try (Stream<Path> s = Files.list(results)) {
+            json = s.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
+        }
+        final JsonNode r = ReportJson.mapper().readTree(Files.readString(json));
+        assertFalse(r.get("pass").booleanValue());
+        final String reasons = r.get("reasons").toString();
+        assertTrue(reasons.contains("fidelity: phase cold time: simulated "), reasons);
+        assertTrue(reasons.contains("band +-15 %"), reasons);
+        assertTrue(Files.readString(results.resolve(json.getFileName().toString().replace(".json", ".md")))
+            .contains("**OUT**"));
+    }
+
+    private static RunReport run(final Scenario sc, final long seed) {
+        return new SimRun(sc.spec(), sc.sim(), seed, List.of()).run();
+    }
+
+    private static List<String> names(final JsonNode figures) {
+        final List<String> out = new java.util.ArrayList<>();
+        for (final JsonNode f : figures) {
+            out.add(f.get("name").stringValue());
+        }
+        return out;
     }
 
     @Test

@@ -11,7 +11,9 @@ import tools.jackson.dataformat.toml.TomlMapper;
 
 /**
  * Device and host-cost profiles by bundled name or by file path (TOML with the profile record's keys, as
- * {@code kvtier calibrate} writes them; extra tables such as {@code [[measurement]]} are allowed).
+ * {@code kvtier calibrate} writes them; extra tables such as {@code [[measurement]]} are allowed). A host profile's
+ * {@code checksumBytesPerSec}, {@code verifyBytesPerSec}, {@code stampBytesPerSec} and {@code eventNs} are optional
+ * (0, not charged, when absent), so profiles written before they existed load as they did.
  */
 public final class Profiles {
     /** The longest latency or per-item cost a profile may give (an hour): virtual times stay far from 64 bits. */
@@ -53,7 +55,10 @@ public final class Profiles {
                 s.requiredLong("entryNs", 0, NS_MAX), s.requiredLong("ioSubmitNs", 0, NS_MAX),
                 s.requiredLong("ioCompleteNs", 0, NS_MAX), s.requiredLong("requestNs", 0, NS_MAX),
                 s.requiredLong("memcpyBytesPerSec", 1, Long.MAX_VALUE),
-                s.requiredLong("dmaBytesPerSec", 1, Long.MAX_VALUE), s.bool("copiesOnServerThread", true));
+                s.requiredLong("dmaBytesPerSec", 1, Long.MAX_VALUE), s.bool("copiesOnServerThread", true),
+                s.longValue("checksumBytesPerSec", 0, 0, Long.MAX_VALUE),
+                s.longValue("verifyBytesPerSec", 0, 0, Long.MAX_VALUE),
+                s.longValue("stampBytesPerSec", 0, 0, Long.MAX_VALUE), s.longValue("eventNs", 0, 0, Long.MAX_VALUE));
         } catch (final IllegalArgumentException e) {
             throw new ScenarioException(file + ": " + e.getMessage());
         }

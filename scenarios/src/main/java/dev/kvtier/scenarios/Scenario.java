@@ -39,10 +39,30 @@ public record Scenario(String name, String source, String text, ModelGeometry mo
     public record Gate(String baseline, String metric, double minSlowdown, double maxSlowdown) {}
 
     /**
-     * Sign-off thresholds: real store bandwidth at least {@code minStoreBytesPerSec} (0 = none), and no more than a
-     * {@code maxDrop} fraction below the newest earlier result for the same scenario and host.
+     * Sign-off thresholds: real store bandwidth at least {@code minStoreBytesPerSec} (0 = none), no more than a
+     * {@code maxDrop} fraction below the newest earlier result for the same scenario and host, and the simulator's
+     * fidelity: the simulated median of each figure within a band (a fraction either side) of the real median, for
+     * each phase's time ({@code phaseBand}), each phase's TTFT mean and p99 ({@code ttftMeanBand},
+     * {@code ttftP99Band}), and store and load bandwidth ({@code bandwidthBand}); each band defaults to
+     * {@link #BAND}.
      */
-    public record Signoff(long minStoreBytesPerSec, double maxDrop) {
+    public record Signoff(long minStoreBytesPerSec, double maxDrop, double phaseBand, double ttftMeanBand,
+                          double ttftP99Band, double bandwidthBand) {
+        /** The default fidelity band: +-15 %. */
+        public static final double BAND = 0.15;
         public static final Signoff DEFAULT = new Signoff(0, 0.25);
+
+        public Signoff {
+            for (final double band : new double[] {phaseBand, ttftMeanBand, ttftP99Band, bandwidthBand}) {
+                if (!(band > 0)) {
+                    throw new IllegalArgumentException("a fidelity band must be positive, got " + band);
+                }
+            }
+        }
+
+        /** Bandwidth and drop thresholds with the default fidelity bands. */
+        public Signoff(final long minStoreBytesPerSec, final double maxDrop) {
+            this(minStoreBytesPerSec, maxDrop, BAND, BAND, BAND, BAND);
+        }
     }
 }

@@ -327,9 +327,13 @@ public final class ScenarioLoader {
             final long memcpy = s.longValue("memcpyBytesPerSec", base.memcpyBytesPerSec(), 1, Long.MAX_VALUE);
             final long dma = s.longValue("dmaBytesPerSec", base.dmaBytesPerSec(), 1, Long.MAX_VALUE);
             final boolean onThread = s.bool("copiesOnServerThread", base.copiesOnServerThread());
+            final long checksum = s.longValue("checksumBytesPerSec", base.checksumBytesPerSec(), 0, Long.MAX_VALUE);
+            final long verify = s.longValue("verifyBytesPerSec", base.verifyBytesPerSec(), 0, Long.MAX_VALUE);
+            final long stamp = s.longValue("stampBytesPerSec", base.stampBytesPerSec(), 0, Long.MAX_VALUE);
+            final long event = s.longValue("eventNs", base.eventNs(), 0, 1_000_000_000_000L);
             s.rejectUnknown();
             final HostCostProfile p = new HostCostProfile(base.name() + "+overrides", span, entry, submit, complete,
-                request, memcpy, dma, onThread);
+                request, memcpy, dma, onThread, checksum, verify, stamp, event);
             knobs.put("host", p.toString());
             return p;
         }
@@ -384,19 +388,7 @@ public final class ScenarioLoader {
         }
 
         private Scenario.Signoff signoff() throws ScenarioException {
-            final Section s = section("signoff");
-            if (!s.present()) {
-                return Scenario.Signoff.DEFAULT;
-            }
-            final long minBw = s.longValue("minStoreBytesPerSec", Scenario.Signoff.DEFAULT.minStoreBytesPerSec(), 0,
-                Long.MAX_VALUE);
-            final double maxDrop = s.fraction("maxDrop", Scenario.Signoff.DEFAULT.maxDrop());
-            s.rejectUnknown();
-            if (maxDrop >= 1) {
-                throw s.fail("maxDrop", "must be below 1 (a fraction of the previous result), got " + maxDrop);
-            }
-            knobs.put("signoff", "minStoreBytesPerSec=" + minBw + ":maxDrop=" + maxDrop);
-            return new Scenario.Signoff(minBw, maxDrop);
+            return SignoffSection.read(section("signoff"), knobs);
         }
 
         /** {@code [swarm]}: "table.key" = [values...], each value a TOML scalar as --set would take it. */

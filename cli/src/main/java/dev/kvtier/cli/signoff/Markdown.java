@@ -23,6 +23,8 @@ final class Markdown {
             .append(r.deviceProfile().name()).append("`, host `")
             .append(r.hostProfile().name()).append("`): ")
             .append(r.sim().ok() ? "every invariant held" : r.sim().violation()).append(".\n\n");
+        figures(b, r);
+        b.append("First repetition (seed ").append(r.seed()).append("):\n\n");
         b.append("| figure | real | simulated |\n|---|---|---|\n");
         row(b, "store bandwidth (stored / cold phase)", gbps(r.storeBytesPerSec()), gbps(r.simStoreBytesPerSec()));
         for (final SignoffReport.PhaseFidelity p : r.phases()) {
@@ -45,6 +47,7 @@ final class Markdown {
         } else {
             b.append("fio was not installed; no fio comparison.\n\n");
         }
+        calibration(b, r);
         if (r.previous() != null) {
             b.append(String.format(Locale.ROOT, "Previous result `%s`: store bandwidth %s; change %+.1f %%.%n%n",
                 r.previous().file(), gbps(r.previous().storeBytesPerSec()), 100 * r.previous().change()));
@@ -55,6 +58,41 @@ final class Markdown {
             b.append("![").append(p).append("](").append(p).append(")\n");
         }
         return b.toString();
+    }
+
+    /** The judged figures: median (min .. max) over the repetitions, real and simulated, deviation, band. */
+    private static void figures(final StringBuilder b, final SignoffReport r) {
+        b.append(String.format(Locale.ROOT, "Fidelity over %d repetition(s) (repetition i: seed %d + i, real and "
+            + "simulated); median (min .. max):%n%n", r.repeats(), r.seed()));
+        b.append("| figure | real | simulated | sim / real - 1 | band | verdict |\n|---|---|---|---|---|---|\n");
+        for (final Fidelity.Figure f : r.figures()) {
+            b.append("| ").append(f.name()).append(" (").append(f.unit()).append(") | ")
+                .append(Fidelity.Figure.spread(f.real())).append(" | ").append(Fidelity.Figure.spread(f.sim()))
+                .append(" | ").append(f.judged() ? String.format(Locale.ROOT, "%+.1f %%", 100 * f.deviation()) : "-")
+                .append(String.format(Locale.ROOT, " | +-%.0f %% | ", 100 * f.band()))
+                .append(!f.judged() ? "not judged" : f.inBand() ? "in band" : "**OUT**").append(" |\n");
+        }
+        b.append('\n');
+        for (final CpuShare c : r.cpu()) {
+            b.append("- real run ").append(c.describe()).append(c.busy() ? " -- **a busy machine**: the real figures"
+                + " include time waiting for a CPU, which no profile models" : "").append('\n');
+        }
+        b.append('\n');
+    }
+
+    /** What the device calibration did and checked, and why its profile is suspect. */
+    private static void calibration(final StringBuilder b, final SignoffReport r) {
+        if (r.calibration().isEmpty() && r.suspect().isEmpty()) {
+            return;
+        }
+        b.append("Device calibration:\n");
+        for (final String note : r.calibration()) {
+            b.append("- ").append(note).append('\n');
+        }
+        for (final String s : r.suspect()) {
+            b.append("- **suspect**: ").append(s).append('\n');
+        }
+        b.append('\n');
     }
 
     private static void ttft(final StringBuilder b, final RunReport real, final RunReport sim) {

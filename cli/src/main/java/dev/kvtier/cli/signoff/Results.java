@@ -59,15 +59,23 @@ public final class Results {
             before == 0 ? 0 : current / before - 1);
     }
 
-    /** Why the sign-off fails; empty when it passes. */
-    public static List<String> reasons(final RunReport real, final RunReport sim, final double store,
-                                       final SignoffReport.Previous previous, final Scenario.Signoff t) {
+    /**
+     * Why the sign-off fails; empty when it passes: an invariant broken in any run, the store bandwidth thresholds,
+     * a figure outside its fidelity band, a suspect device profile.
+     */
+    public static List<String> reasons(final List<RunReport> real, final List<RunReport> sim, final double store,
+                                       final SignoffReport.Previous previous, final Scenario.Signoff t,
+                                       final List<Fidelity.Figure> figures, final List<String> suspect) {
         final List<String> out = new ArrayList<>();
-        if (!real.ok()) {
-            out.add("the real run broke an invariant: " + real.violation());
+        for (final RunReport r : real) {
+            if (!r.ok()) {
+                out.add("the real run of seed " + r.seed() + " broke an invariant: " + r.violation());
+            }
         }
-        if (!sim.ok()) {
-            out.add("the simulated run broke an invariant: " + sim.violation());
+        for (final RunReport r : sim) {
+            if (!r.ok()) {
+                out.add("the simulated run of seed " + r.seed() + " broke an invariant: " + r.violation());
+            }
         }
         if (t.minStoreBytesPerSec() > 0 && store < t.minStoreBytesPerSec()) {
             out.add(String.format("store bandwidth %.2f GB/s is below the scenario's minimum %.2f GB/s", store / 1e9,
@@ -76,6 +84,10 @@ public final class Results {
         if (previous != null && previous.change() < -t.maxDrop()) {
             out.add(String.format("store bandwidth dropped %.1f %% from %s (limit %.1f %%)", -100 * previous.change(),
                 previous.file(), 100 * t.maxDrop()));
+        }
+        out.addAll(Fidelity.outside(figures));
+        for (final String s : suspect) {
+            out.add("the calibrated device profile is suspect: " + s);
         }
         return out;
     }

@@ -7,22 +7,28 @@ import dev.kvtier.scenarios.Scenario;
 import java.util.List;
 
 /**
- * A committed sign-off result: the real run, the simulated run on the profiles calibrated for this disk and host,
- * fio's sequential bandwidth on the same file, the simulator's fidelity per phase, the comparison with the previous
- * result, and the verdict.
+ * A committed sign-off result: the real runs, the simulated runs on the profiles calibrated for this disk and host,
+ * fio's sequential bandwidth on the same file, the simulator's fidelity figure by figure (medians and spread over the
+ * repetitions, each judged against its band), what the calibration checked, the comparison with the previous result,
+ * and the verdict.
  *
  * @param scenario         scenario name
  * @param host             machine name
  * @param date             ISO date
  * @param seed             seed of both runs
  * @param device           the file or device measured
- * @param real             the real-I/O run
- * @param sim              the virtual-time run with the calibrated profiles
+ * @param real             the first real-I/O run
+ * @param sim              the first virtual-time run with the calibrated profiles (same seed as {@code real})
  * @param deviceProfile    the device profile the simulation used
  * @param hostProfile      the host cost profile the simulation used
  * @param fio              fio's sequential bandwidth on the same file, or null when fio is not installed
- * @param phases           fidelity per phase
- * @param storeBytesPerSec real store bandwidth: bytes stored over the cold phase
+ * @param phases           fidelity per phase, of the first repetition
+ * @param repeats          repetitions of the real and the simulated run (repetition i ran with seed + i in both)
+ * @param figures          every figure over the repetitions, real and simulated, with its band
+ * @param cpu              each real run's time on a CPU and waiting for one (the machine's other load)
+ * @param calibration      what the device calibration did and checked (empty with {@code --profile})
+ * @param suspect          why the calibrated device profile is suspect (empty when it is not)
+ * @param storeBytesPerSec real store bandwidth: bytes stored over the cold phase (median of the repetitions)
  * @param simStoreBytesPerSec simulated store bandwidth
  * @param storeVsFio       real store bandwidth over fio's sequential write bandwidth, or null
  * @param previous         the newest earlier result for this scenario and host, or null
@@ -32,11 +38,17 @@ import java.util.List;
  */
 public record SignoffReport(String scenario, String host, String date, long seed, String device, RunReport real,
                             RunReport sim, DeviceProfile deviceProfile, HostCostProfile hostProfile, Fio fio,
-                            List<PhaseFidelity> phases, double storeBytesPerSec, double simStoreBytesPerSec,
+                            List<PhaseFidelity> phases, int repeats, List<Fidelity.Figure> figures,
+                            List<CpuShare> cpu, List<String> calibration, List<String> suspect, double storeBytesPerSec,
+                            double simStoreBytesPerSec,
                             Double storeVsFio, Previous previous, Scenario.Signoff thresholds, boolean pass,
                             List<String> reasons) {
     public SignoffReport {
         phases = List.copyOf(phases);
+        figures = List.copyOf(figures);
+        cpu = List.copyOf(cpu);
+        calibration = List.copyOf(calibration);
+        suspect = List.copyOf(suspect);
         reasons = List.copyOf(reasons);
     }
 

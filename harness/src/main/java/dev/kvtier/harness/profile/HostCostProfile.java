@@ -4,6 +4,15 @@ package dev.kvtier.harness.profile;
  * What the core's own work costs on the (single) server thread, in virtual time. An admission change that adds
  * per-span work shows up in virtual time even when the disk is not the bottleneck.
  *
+ * <p>The last four costs are what a real run pays on its one thread besides the core's bookkeeping and copies: the
+ * core's checksums (XXH3-64 of every whole slot a store puts in L1 and of every slot read back from L2), the
+ * workload's byte check of every loaded slot and its fill of every computed slot with the key's pattern, and the
+ * run's own observers of every event (invariant checkers, metrics, event digest). 0 means not charged: the bundled
+ * profiles leave them at 0 (their virtual time is what it was before they existed); {@code kvtier calibrate}
+ * measures them. Charges land on the server thread only while it runs a step: a stamp happens when the simulated
+ * GPU finishes a prefill, outside any step, so {@code stampBytesPerSec} is measured and reported but not charged
+ * in virtual time until the engine model runs the workload's steps on the server's thread (as a real run does).
+ *
  * @param name                for reports
  * @param spanNs              per span admitted into L1 (reserve, insert, batch append)
  * @param entryNs             per L1 entry touched otherwise (evicted, hit)
@@ -16,16 +25,29 @@ package dev.kvtier.harness.profile;
  *                             thread, holding up every call behind them (kvtier's core), or beside it, delaying only
  *                             the reply of the operation they belong to (the reference: native copies outside its
  *                             interpreter's event loop)
+ * @param checksumBytesPerSec slot checksum bandwidth (0: not charged)
+ * @param verifyBytesPerSec   the workload's check of loaded bytes, bandwidth (0: not charged)
+ * @param stampBytesPerSec    the workload's fill of computed slots, bandwidth (0: not charged)
+ * @param eventNs             per event, the run's own observers (checkers, metrics, digest) (0: not charged)
  */
 public record HostCostProfile(String name, long spanNs, long entryNs, long ioSubmitNs, long ioCompleteNs,
                               long requestNs, long memcpyBytesPerSec, long dmaBytesPerSec,
-                              boolean copiesOnServerThread) {
+                              boolean copiesOnServerThread, long checksumBytesPerSec, long verifyBytesPerSec,
+                              long stampBytesPerSec, long eventNs) {
 
-    /** A profile whose copies run on the server thread. */
+    /** A profile whose copies run on the server thread and that charges none of the last four costs. */
     public HostCostProfile(final String name, final long spanNs, final long entryNs, final long ioSubmitNs,
                            final long ioCompleteNs, final long requestNs, final long memcpyBytesPerSec,
                            final long dmaBytesPerSec) {
         this(name, spanNs, entryNs, ioSubmitNs, ioCompleteNs, requestNs, memcpyBytesPerSec, dmaBytesPerSec, true);
+    }
+
+    /** A profile that charges none of the last four costs (as the bundled ones). */
+    public HostCostProfile(final String name, final long spanNs, final long entryNs, final long ioSubmitNs,
+                           final long ioCompleteNs, final long requestNs, final long memcpyBytesPerSec,
+                           final long dmaBytesPerSec, final boolean copiesOnServerThread) {
+        this(name, spanNs, entryNs, ioSubmitNs, ioCompleteNs, requestNs, memcpyBytesPerSec, dmaBytesPerSec,
+            copiesOnServerThread, 0, 0, 0, 0);
     }
 
     /**
@@ -57,6 +79,15 @@ public record HostCostProfile(String name, long spanNs, long entryNs, long ioSub
         if (memcpyBytesPerSec <= 0 || dmaBytesPerSec <= 0) {
             throw new IllegalArgumentException("copy bandwidths must be positive");
         }
+        if (checksumBytesPerSec < 0 || verifyBytesPerSec < 0 || stampBytesPerSec < 0 || eventNs < 0) {
+            throw new IllegalArgumentException("checksum, verify and stamp bandwidths and the event cost must not be"
+                + " negative (0: not charged)");
+        }
+    }
+
+    /** Nanoseconds to move {@code bytes} at {@code bytesPerSec}, rounded up; 0 when the rate is 0 (not charged). */
+    public static long chargeNs(final long bytes, final long bytesPerSec) {
+        return bytesPerSec == 0 ? 0 : Math.ceilDiv(Math.multiplyExact(bytes, 1_000_000_000L), bytesPerSec);
     }
 
     /** A bundled profile by name, or null. */

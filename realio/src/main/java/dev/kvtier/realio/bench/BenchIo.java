@@ -3,6 +3,7 @@ package dev.kvtier.realio.bench;
 import dev.kvtier.realio.ffi.LibcKernel;
 import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.core.port.IoOp;
+import dev.kvtier.realio.calibrate.FioRunner;
 import dev.kvtier.realio.calibrate.IoMeter;
 import dev.kvtier.realio.calibrate.Measurement;
 import dev.kvtier.realio.device.Devices;
@@ -27,8 +28,12 @@ import java.util.Optional;
  * io_uring at least 90 % of fio's bandwidth at 1 MiB depth 16, at least 80 % of fio's IOPS at 4 KiB depth 32,
  * at least 1.3x the FileChannel device at 64 KiB depth 16.
  *
- * <p>Run it as {@code kvtier bench-io}. The file is filled
- * first, so reads hit written blocks.
+ * <p>Run it as {@code kvtier bench-io}. The file is preconditioned first: one full write pass, then sampled pages
+ * read back as written (else the benchmark stops: a read of a range never written returns zeros without touching
+ * the disk and measures nothing), so every read of every engine reads bytes this run wrote. fio gets huge-page
+ * buffers when enough are reserved ({@code vm.nr_hugepages}), as kvtier's memory is; otherwise its default 4 KiB
+ * pages, which on a virtual disk cost it much more than huge pages cost kvtier (see {@link FioRunner}): the header
+ * says which.
  */
 public final class BenchIo {
     private static final long KIB = 1024;
@@ -69,17 +74,23 @@ public final class BenchIo {
             return 2;
         }
         final boolean withFio = fio && !quick && FioRunner.available();
+        final FioRunner.Buffers fioBuffers = FioRunner.hugePagesFree(MIB * 32) ? FioRunner.Buffers.HUGE_PAGES
+            : FioRunner.Buffers.SMALL_PAGES;
         try (memory; PolledDevice uring = u.orThrow();
              PolledDevice fc = FileChannelDevice.open(device, depthMax, 256, memory).orThrow()) {
             final NativeRegion buffers = memory.allocate("bench", 32 * MIB);
             final int rc = ((IoUringDevice) uring).registerBuffers(List.of(buffers.segment()));
             final IoMeter uringMeter = new IoMeter(uring, buffers, size);
-            final IoMeter fcMeter = new IoMeter(fc, buffers, size);
             out.println(String.format(Locale.ROOT, "BenchIo: %s, %d MiB, %d ms a cell, io_uring setup flags 0x%x, "
                 + "fixed buffers %s, fio %s", file.toAbsolutePath(), size / MIB, cellNs / 1_000_000,
                 ((IoUringDevice) uring).setupFlags(), rc == 0 ? "yes" : "no (" + rc + ")",
-                withFio ? "yes (ioengine=io_uring, defaults)" : "not run"));
-            uringMeter.fill(MIB);
+                withFio ? "yes (ioengine=io_uring, " + (fioBuffers == FioRunner.Buffers.HUGE_PAGES
+                    ? "huge-page buffers)" : "4 KiB-page buffers: no huge pages reserved; kvtier's are huge)")
+                    : "not run"));
+            if (!precondition(uringMeter, size, out)) {
+                return 2;
+            }
+            final IoMeter fcMeter = uringMeter.sibling(fc, buffers);
             final List<Row> rows = new ArrayList<>();
             long seed = 0xBE4C4;
             for (final IoOp op : List.of(IoOp.READ, IoOp.WRITE)) {
@@ -88,7 +99,8 @@ public final class BenchIo {
                         final Measurement m1 = uringMeter.measure(op, block, depth, cellNs, seed++);
                         final Measurement m2 = fcMeter.measure(op, block, depth, cellNs, seed++);
                         final Optional<Measurement> m3 = withFio
-                            ? FioRunner.run(device, op, block, depth, Math.max(1, cellNs / 1_000_000_000L), false)
+                            ? FioRunner.run(device, op, block, depth, Math.max(1, cellNs / 1_000_000L), false,
+                                fioBuffers)
                             : Optional.empty();
                         rows.add(new Row(op, block, depth, m1, m2, m3));
                     }
@@ -97,5 +109,20 @@ public final class BenchIo {
             BenchTable.print(rows, out);
             return 0;
         }
+    }
+
+    /** One full write pass and a read-back of sampled pages; false (with a line on {@code out}) when it failed. */
+    private static boolean precondition(final IoMeter meter, final long size, final PrintStream out) {
+        final long fillNs = meter.fill(MIB);
+        final int bad = meter.readBack(64, 0xBE4C);
+        if (bad > 0) {
+            out.println("benchmark refused: " + bad + " of 64 sampled pages do not read back what the write pass put"
+                + " there (reads would measure nothing)");
+            return false;
+        }
+        out.println(String.format(Locale.ROOT, "preconditioned: all %d MiB written in this run (%.3f GB/s) and 64"
+            + " sampled pages read back; every read below reads bytes this run wrote", size / MIB,
+            size * 1e9 / Math.max(1, fillNs) / 1e9));
+        return true;
     }
 }

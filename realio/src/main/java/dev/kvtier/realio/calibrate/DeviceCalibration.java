@@ -1,89 +1,149 @@
 package dev.kvtier.realio.calibrate;
 
-import dev.kvtier.realio.files.OutputFile;
-import dev.kvtier.realio.ffi.LibcKernel;
-import dev.kvtier.realio.device.IoUringLimits;
-import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.core.port.IoOp;
 import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.realio.device.IoUringDevice;
-import dev.kvtier.realio.device.OpenResult;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.memory.NativeRegion;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 /**
- * Calibrates a disk for the simulator: fills a file (so reads hit written extents, not holes), measures random
- * reads and writes over a matrix of block sizes and depths with the io_uring device, measures flush latency, and
- * derives a profile: latencies from 4 KiB at depth 1, bandwidths from 1 MiB at depth 16, parallelism from
- * IOPS(4 KiB read, depth 32) x the 4 KiB read latency. The full plan takes about half a minute; {@code --quick}
- * about a second.
+ * Calibrates a disk for the simulator. First a full write pass over the calibration file (preconditioning: every
+ * read afterwards reads bytes this run wrote, never an unwritten extent, and sampled pages are read back to prove
+ * it, or no profile is made); then random reads and writes over a matrix of block sizes and depths and over the
+ * cells a run issues ({@link RunShape}: slot-sized and grouped writes, slot-sized and batched reads, at depth 1 and
+ * the run's depth) with the io_uring device; then flush latency; then, with {@link Checks#fio}, the profile's
+ * bandwidth cells side by side with fio on the same file ({@link SideBySide}). A figure above fio's by more than
+ * {@link #SUSPECT_ABOVE_FIO}, or above a limit of {@link Checks}, is suspect ({@link Calibration#suspect}).
  *
- * <p>Run it as {@code kvtier calibrate}.
+ * <p>The profile: latencies from 4 KiB at depth 1, bandwidths from the run's largest read and write at the run's
+ * depth, parallelism from IOPS(4 KiB read, depth 32) x the 4 KiB read latency. Run it as {@code kvtier calibrate}
+ * ({@link CalibrationRun}).
  */
 public final class DeviceCalibration {
+    /** A figure more than this fraction above fio's, like with like, is suspect. */
+    public static final double SUSPECT_ABOVE_FIO = 0.15;
+
     private static final long KIB = 1024;
     private static final long MIB = 1024 * KIB;
+    private static final int READ_BACK_PAGES = 64;
 
     /**
      * What to measure.
      *
-     * @param blockSizes   block sizes, each a multiple of 4096; must include 4 KiB and 1 MiB
-     * @param depths       depths; must include 1, 16 and 32
+     * @param blockSizes   the matrix's block sizes, each a multiple of 4096; must include 4 KiB
+     * @param depths       the matrix's depths; must include 1 and 32
      * @param cellNs       time per cell
-     * @param fileBytes    size of the calibration file (offsets fall anywhere in it)
+     * @param fileBytes    size of the calibration file (offsets fall anywhere in it); all of it is written first
      * @param flushSamples flushes to average
+     * @param shape        the run whose cells are measured too, and whose largest cells give the bandwidths
+     * @param runBlockMax  the largest run cell measured (a quick plan caps it), at most a quarter of the file
      */
-    public record Plan(List<Long> blockSizes, List<Integer> depths, long cellNs, long fileBytes, int flushSamples) {
+    public record Plan(List<Long> blockSizes, List<Integer> depths, long cellNs, long fileBytes, int flushSamples,
+                       RunShape shape, long runBlockMax) {
         public Plan {
             blockSizes = List.copyOf(blockSizes);
             depths = List.copyOf(depths);
-            if (!blockSizes.contains(4 * KIB) || !blockSizes.contains(MIB)) {
-                throw new IllegalArgumentException("a plan needs 4 KiB and 1 MiB blocks: " + blockSizes);
+            if (!blockSizes.contains(4 * KIB)) {
+                throw new IllegalArgumentException("a plan needs 4 KiB blocks (latency, parallelism): " + blockSizes);
             }
-            if (!depths.contains(1) || !depths.contains(16) || !depths.contains(32)) {
-                throw new IllegalArgumentException("a plan needs depths 1, 16 and 32: " + depths);
+            if (!depths.contains(1) || !depths.contains(32)) {
+                throw new IllegalArgumentException("a plan needs depths 1 and 32: " + depths);
             }
             final long maxBlock = blockSizes.stream().mapToLong(Long::longValue).max().orElseThrow();
-            if (cellNs <= 0 || flushSamples <= 0 || fileBytes < 4 * maxBlock || fileBytes % MIB != 0) {
+            if (cellNs <= 0 || flushSamples <= 0 || fileBytes < 4 * maxBlock || fileBytes % MIB != 0
+                || runBlockMax < 4 * KIB || runBlockMax > fileBytes / 4) {
                 throw new IllegalArgumentException("bad plan: cell " + cellNs + " ns, file " + fileBytes
-                    + " B (a multiple of 1 MiB, at least 4 x the largest block " + maxBlock + "), flushes "
-                    + flushSamples);
+                    + " B (a multiple of 1 MiB, at least 4 x the largest block " + maxBlock + " and 4 x the largest"
+                    + " run cell " + runBlockMax + "), flushes " + flushSamples);
             }
+        }
+
+        /** The run's cells, capped at {@link #runBlockMax}. */
+        public List<Cell> runCells() {
+            return shape.cells(runBlockMax);
         }
 
         int depthMax() {
-            return depths.stream().mapToInt(Integer::intValue).max().orElseThrow();
+            return Stream.concat(depths.stream(), runCells().stream().map(Cell::depth)).mapToInt(Integer::intValue)
+                .max().orElseThrow();
         }
 
         long blockMax() {
-            return blockSizes.stream().mapToLong(Long::longValue).max().orElseThrow();
+            return Stream.concat(blockSizes.stream(), runCells().stream().map(Cell::blockBytes))
+                .mapToLong(Long::longValue).max().orElseThrow();
+        }
+
+        /** Buffer memory: room for the largest cell's I/Os in flight (at most 8 of them). */
+        long bufferBytes() {
+            long max = 64 * 4 * KIB;
+            for (final Cell c : runCells()) {
+                max = Math.max(max, c.blockBytes() * Math.min(8, c.depth()));
+            }
+            return Math.max(max, blockSizes.stream().mapToLong(Long::longValue).max().orElseThrow() * 8);
+        }
+    }
+
+    /**
+     * What a calibration checks besides measuring.
+     *
+     * @param fio                 run fio side by side on the profile's bandwidth cells (when it is installed)
+     * @param repeats             side-by-side rounds
+     * @param compareNs           time of each side-by-side run
+     * @param maxReadBytesPerSec  a read bandwidth above this is suspect (0: no limit)
+     * @param maxWriteBytesPerSec a write bandwidth above this is suspect (0: no limit)
+     */
+    public record Checks(boolean fio, int repeats, long compareNs, long maxReadBytesPerSec, long maxWriteBytesPerSec) {
+        /** No fio and no limits. */
+        public static final Checks NONE = new Checks(false, 1, 1_000_000_000L, 0, 0);
+
+        public Checks {
+            if (repeats < 1 || compareNs < 1_000_000L || maxReadBytesPerSec < 0 || maxWriteBytesPerSec < 0) {
+                throw new IllegalArgumentException("bad checks: " + repeats + " rounds of " + compareNs + " ns, limits "
+                    + maxReadBytesPerSec + "/" + maxWriteBytesPerSec);
+            }
+        }
+    }
+
+    /** The fill or its read-back failed: the file does not hold what this run wrote; no profile. */
+    public static final class NotPreconditioned extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        NotPreconditioned(final String message) {
+            super(message);
         }
     }
 
     private DeviceCalibration() {}
 
-    /** 4 KiB .. 8 MiB by powers of four (and 1 MiB), depths 1 .. 64, 400 ms a cell, a 1 GiB file. */
-    public static Plan full() {
+    /** 4 KiB .. 8 MiB by powers of four (and 1 MiB), depths 1 .. 64, 400 ms a cell, the run's cells. */
+    public static Plan full(final RunShape shape, final long fileBytes) {
         return new Plan(List.of(4 * KIB, 16 * KIB, 64 * KIB, 256 * KIB, MIB, 4 * MIB, 8 * MIB),
-            List.of(1, 4, 16, 32, 64), 400_000_000L, 1024 * MIB, 50);
+            List.of(1, 4, 16, 32, 64), 400_000_000L, fileBytes, 50, shape, Math.min(256 * MIB, fileBytes / 4));
     }
 
-    /** The cells the profile needs and little else: 60 ms a cell, a 64 MiB file. */
-    public static Plan quick() {
-        return new Plan(List.of(4 * KIB, MIB), List.of(1, 16, 32), 60_000_000L, 64 * MIB, 10);
+    /** The cells the profile needs and little else: 60 ms a cell, a 64 MiB file, run cells of at most 8 MiB. */
+    public static Plan quick(final RunShape shape) {
+        return new Plan(List.of(4 * KIB, MIB), List.of(1, 16, 32), 60_000_000L, 64 * MIB, 10, shape, 8 * MIB);
     }
 
-    /** Runs {@code plan} on {@code device} with I/O memory from {@code memory}; logs one line per cell. */
-    public static Calibration calibrate(final PolledDevice device, final NativeMemory memory,
-                                        final String name, final Plan plan, final PrintStream log) {
-        final NativeRegion buffers = memory.allocate("calibration", Math.max(plan.blockMax() * 8, 64 * 4 * KIB));
+    /**
+     * Runs {@code plan} on {@code device} (the bytes of the file {@code target} describes: fio side by side gets the
+     * same base offset, so kvtier's header before it is never written) with I/O memory from {@code memory}; logs one
+     * line per cell.
+     *
+     * @throws NotPreconditioned when the file does not read back what the fill wrote
+     */
+    public static Calibration calibrate(final PolledDevice device, final NativeMemory memory, final String name,
+                                        final Plan plan, final Checks checks, final DeviceFile target,
+                                        final PrintStream log) throws NotPreconditioned {
+        final NativeRegion buffers = memory.allocate("calibration", plan.bufferBytes());
         if (device instanceof IoUringDevice u) {
             final int rc = u.registerBuffers(List.of(buffers.segment()));
             if (rc < 0) {
@@ -91,80 +151,113 @@ public final class DeviceCalibration {
             }
         }
         final IoMeter meter = new IoMeter(device, buffers, plan.fileBytes());
-        meter.fill(Math.min(MIB, plan.fileBytes()));
+        final List<String> notes = new ArrayList<>();
+        notes.add(precondition(meter, plan, log));
         final List<Measurement> all = new ArrayList<>();
         long seed = 0x5EED;
+        for (final Cell c : cells(plan)) {
+            final Measurement m = meter.measure(c.op(), c.blockBytes(), c.depth(), plan.cellNs(), seed++);
+            if (m.errors() > 0) {
+                throw new IllegalStateException(m.errors() + " I/O errors while measuring " + m);
+            }
+            log.println(String.format(Locale.ROOT, "%-5s %8d B depth %2d: %8.3f GB/s %9d IOPS %9d ns", c.op(),
+                c.blockBytes(), c.depth(), m.gbPerSec(), m.iops(), m.meanLatencyNs()));
+            all.add(m);
+        }
+        final long flushNs = Math.max(1, meter.flushLatencyNs(plan.flushSamples()));
+        final Cell readBw = plan.shape().readBandwidthCell(plan.runBlockMax());
+        final Cell writeBw = plan.shape().writeBandwidthCell(plan.runBlockMax());
+        final List<SideBySide.Comparison> compared = checks.fio() ? FioCheck.compare(device, meter, plan,
+            List.of(readBw, writeBw), checks, target, notes, log) : List.of();
+        final long readBps = bandwidth(all, compared, readBw);
+        final long writeBps = bandwidth(all, compared, writeBw);
+        notes.add(String.format(Locale.ROOT, "bandwidths from the run's cells: %s %.3f GB/s, %s %.3f GB/s%s", readBw,
+            readBps / 1e9, writeBw, writeBps / 1e9, compared.isEmpty() ? "" : " (median of the side-by-side rounds)"));
+        final Measurement read4k = find(all, new Cell(IoOp.READ, 4 * KIB, 1));
+        final Measurement write4k = find(all, new Cell(IoOp.WRITE, 4 * KIB, 1));
+        final Measurement read32 = find(all, new Cell(IoOp.READ, 4 * KIB, 32));
+        final long parallel = Math.round(read32.iops() * (double) read4k.meanLatencyNs() / 1e9);
+        final DeviceProfile profile = new DeviceProfile(name, Math.max(1, read4k.meanLatencyNs()),
+            Math.max(1, write4k.meanLatencyNs()), flushNs, Math.max(1, readBps), Math.max(1, writeBps),
+            Math.clamp(parallel, 1, 1024));
+        return new Calibration(profile, all, compared, notes, suspect(profile, compared, checks));
+    }
+
+    /** Writes the whole file and reads sampled pages back; the note that says so. */
+    private static String precondition(final IoMeter meter, final Plan plan,
+                                       final PrintStream log) throws NotPreconditioned {
+        final long fillNs = meter.fill(Math.min(4 * MIB, plan.fileBytes()));
+        final int bad = meter.readBack(READ_BACK_PAGES, 0xBAC4);
+        if (bad > 0) {
+            throw new NotPreconditioned(bad + " of " + READ_BACK_PAGES + " sampled pages do not read back what this"
+                + " run's write pass put there (a file system or device that discards writes, or reads of ranges"
+                + " never written, which return zeros without touching the disk): no profile");
+        }
+        final String note = String.format(Locale.ROOT, "preconditioned: all %d MiB written in this run before any "
+            + "read (one sequential pass, %.3f GB/s), %d sampled pages read back as written; every read cell reads "
+            + "only bytes this run wrote", plan.fileBytes() / MIB, plan.fileBytes() * 1e9 / Math.max(1, fillNs) / 1e9,
+            READ_BACK_PAGES);
+        log.println(note);
+        return note;
+    }
+
+    /** The matrix (reads, then writes), then the run's cells. */
+    private static List<Cell> cells(final Plan plan) {
+        final List<Cell> out = new ArrayList<>();
         for (final IoOp op : List.of(IoOp.READ, IoOp.WRITE)) {
             for (final long block : plan.blockSizes()) {
                 for (final int depth : plan.depths()) {
-                    final Measurement m = meter.measure(op, block, depth, plan.cellNs(), seed++);
-                    if (m.errors() > 0) {
-                        throw new IllegalStateException(m.errors() + " I/O errors while measuring " + m);
-                    }
-                    log.println(String.format(Locale.ROOT, "%-5s %8d B depth %2d: %8.3f GB/s %9d IOPS %9d ns",
-                        op, block, depth, m.gbPerSec(), m.iops(), m.meanLatencyNs()));
-                    all.add(m);
+                    out.add(new Cell(op, block, depth));
                 }
             }
         }
-        final long flushNs = Math.max(1, meter.flushLatencyNs(plan.flushSamples()));
-        final Measurement read4k = find(all, IoOp.READ, 4 * KIB, 1);
-        final Measurement write4k = find(all, IoOp.WRITE, 4 * KIB, 1);
-        final Measurement read32 = find(all, IoOp.READ, 4 * KIB, 32);
-        final long parallel = Math.round(read32.iops() * (double) read4k.meanLatencyNs() / 1e9);
-        return new Calibration(new DeviceProfile(name, Math.max(1, read4k.meanLatencyNs()),
-            Math.max(1, write4k.meanLatencyNs()), flushNs, find(all, IoOp.READ, MIB, 16).bytesPerSec(),
-            find(all, IoOp.WRITE, MIB, 16).bytesPerSec(), Math.clamp(parallel, 1, 1024)), all);
+        for (final Cell c : plan.runCells()) {
+            if (!out.contains(c)) {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
-    private static Measurement find(final List<Measurement> all, final IoOp op, final long block, final int depth) {
+    private static long bandwidth(final List<Measurement> all, final List<SideBySide.Comparison> compared,
+                                  final Cell cell) {
+        for (final SideBySide.Comparison c : compared) {
+            if (c.cell().equals(cell)) {
+                return c.profile().median();
+            }
+        }
+        return find(all, cell).bytesPerSec();
+    }
+
+    /** Why the profile's figures are suspect: above fio's, like with like, or above a limit. */
+    static List<String> suspect(final DeviceProfile p, final List<SideBySide.Comparison> compared,
+                                final Checks checks) {
+        final List<String> out = new ArrayList<>();
+        for (final SideBySide.Comparison c : compared) {
+            if (c.ratio() > 1 + SUSPECT_ABOVE_FIO) {
+                out.add(String.format(Locale.ROOT, "%s: kvtier's meter %s is %+.0f %% of fio's %s on the same "
+                    + "preconditioned file and buffers (more than %+.0f %%): host cache or a sparse file?", c.cell(),
+                    c.kvtier().describe(), 100 * (c.ratio() - 1), c.fio().describe(), 100 * SUSPECT_ABOVE_FIO));
+            }
+        }
+        limit(out, "read", p.readBytesPerSec(), checks.maxReadBytesPerSec());
+        limit(out, "write", p.writeBytesPerSec(), checks.maxWriteBytesPerSec());
+        return out;
+    }
+
+    private static void limit(final List<String> out, final String what, final long bps, final long max) {
+        if (max > 0 && bps > max) {
+            out.add(String.format(Locale.ROOT, "%s bandwidth %.3f GB/s is above the limit set, %.3f GB/s", what,
+                bps / 1e9, max / 1e9));
+        }
+    }
+
+    static Measurement find(final List<Measurement> all, final Cell cell) {
         for (final Measurement m : all) {
-            if (m.op() == op && m.blockBytes() == block && m.depth() == depth) {
+            if (m.op() == cell.op() && m.blockBytes() == cell.blockBytes() && m.depth() == cell.depth()) {
                 return m;
             }
         }
-        throw new IllegalStateException("no measurement of " + op + " " + block + " B at depth " + depth);
-    }
-
-    /**
-     * Calibrates {@code file} and writes the profile to {@code profile}: 0 on success, 2 on a device or write
-     * error (with one line on {@code out}). Argument parsing is the CLI's ({@code kvtier calibrate}).
-     */
-    public static int run(final Path file, final Path profile, final String name, final boolean quick,
-                          final PrintStream out) {
-        return run(file, 0, profile, name, quick, out, out);
-    }
-
-    /**
-     * As above, measuring {@code file} from {@code baseOffset} on (kvtier's header of a claimed scratch file lies
-     * before it). The profile is written whole or not at all ({@link OutputFile}); a failure is one line on
-     * {@code err}.
-     */
-    public static int run(final Path file, final long baseOffset, final Path profile, final String name,
-                          final boolean quick, final PrintStream out, final PrintStream err) {
-        final Plan plan = quick ? quick() : full();
-        final NativeMemory memory = new NativeMemory(plan.blockMax() * 8 + 64 * MIB);
-        final OpenResult opened = IoUringDevice.open(LibcKernel.create(), new DeviceFile(file, baseOffset,
-            plan.fileBytes()), IoUringLimits.of(plan.depthMax()), memory);
-        if (opened instanceof OpenResult.Failed f) {
-            memory.close();
-            err.println("kvtier: calibration needs io_uring with O_DIRECT: " + f.message());
-            return 2;
-        }
-        try (memory; PolledDevice device = opened.orThrow()) {
-            final Calibration calibration = calibrate(device, memory, name, plan, out);
-            final DeviceProfile p = calibration.profile();
-            final String toml = ProfileToml.write(calibration, ("kvtier device profile of " + file.toAbsolutePath()
-                + " (io_uring, O_DIRECT, " + (quick ? "quick" : "full") + " plan)").replace('\n', ' ')
-                .replace('\r', ' '));
-            OutputFile.writeString(profile, toml);
-            out.println("profile " + name + ": read " + p.readLatencyNs() + " ns, write " + p.writeLatencyNs()
-                + " ns, flush " + p.flushLatencyNs() + " ns, " + p.readBytesPerSec() + " B/s read, "
-                + p.writeBytesPerSec() + " B/s write, parallelism " + p.parallelism() + " -> " + profile);
-            return 0;
-        } catch (final IOException e) {
-            err.println("kvtier: " + OutputFile.describe(profile, e));
-            return 2;
-        }
+        throw new IllegalStateException("no measurement of " + cell);
     }
 }

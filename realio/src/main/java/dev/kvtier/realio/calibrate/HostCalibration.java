@@ -4,21 +4,26 @@ import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.AllocationResult;
+import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.Device;
-import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.IoCompletion;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.store.LoadRange;
+import dev.kvtier.harness.check.InvariantChecker;
+import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.harness.run.FanOutSink;
+import dev.kvtier.harness.run.RunRecorder;
 import dev.kvtier.realio.loop.Completion;
 import dev.kvtier.realio.memory.NativeMemory;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Measures the real core's host costs for the simulator's host cost model: the core runs on native memory over
@@ -28,10 +33,18 @@ import java.util.Locale;
  * (the same store with one write a span, minus the first; split evenly between submit and completion); per entry
  * hit (a load of 1024 resident slots, minus the copy); per client call (single-key lookups). DMA bandwidth is taken
  * equal to memcpy: this machine has no GPU.
+ *
+ * <p>Then what else a real run pays on its one thread: the slot checksum, the workload's stamp and check of slot
+ * content, per byte on slots of the run's size ({@link ContentCosts}), and per event the run's own observers
+ * (invariant checkers, metrics and digest, as {@link RunRecorder} wires them in a real run): the same store with and
+ * without them, the difference over its events. The one-slot spans above are 4 KiB, so their checksums (a few
+ * hundred nanoseconds each) stay inside the per-span figure.
  */
 public final class HostCalibration {
     private static final long SLOT = 4096;
     private static final int SPANS = 1024;
+    /** The checkers' liveness bound: far beyond any measurement. */
+    private static final long LIVENESS_NS = 3_600_000_000_000L;
 
     private HostCalibration() {}
 
@@ -58,9 +71,14 @@ public final class HostCalibration {
         }
     }
 
-    /** Runs the measurements ({@code rounds} rounds each) and returns the profile. */
+    /** As {@link #measure(String, int, long)} with the run shape's default slot (2.25 MiB). */
     public static HostCostProfile measure(final String name, final int rounds) {
-        try (NativeMemory memory = new NativeMemory(1L << 30)) {
+        return measure(name, rounds, RunShape.DEFAULT.slotBytes());
+    }
+
+    /** Runs the measurements ({@code rounds} rounds each, content on slots of {@code slotBytes}); the profile. */
+    public static HostCostProfile measure(final String name, final int rounds, final long slotBytes) {
+        try (NativeMemory memory = new NativeMemory((1L << 30) + 64 * slotBytes)) {
             final long memcpy = memcpy(memory, rounds);
             final double copyNs = SLOT * 1e9 / memcpy;
             final double span = best(rounds, () -> storeSpans(memory, SPANS * SLOT * 4)) / SPANS - copyNs;
@@ -68,8 +86,11 @@ public final class HostCalibration {
             final double hit = best(rounds, () -> loadHits(memory)) / SPANS - copyNs;
             final double call = best(rounds, () -> lookups(memory)) / SPANS;
             final long io = Math.max(0, Math.round(withIo - span));
+            final ContentCosts content = ContentCosts.measure(memory, slotBytes, rounds);
+            final long event = Math.round(eventNs(memory, rounds));
             return new HostCostProfile(name, Math.max(0, Math.round(span)), Math.max(0, Math.round(hit)), io / 2,
-                io - io / 2, Math.max(0, Math.round(call)), memcpy, memcpy);
+                io - io / 2, Math.max(0, Math.round(call)), memcpy, memcpy, true, content.checksumBytesPerSec(),
+                content.verifyBytesPerSec(), content.stampBytesPerSec(), event);
         }
     }
 
@@ -85,8 +106,13 @@ public final class HostCalibration {
             requestNs = %d
             memcpyBytesPerSec = %d
             dmaBytesPerSec = %d
+            checksumBytesPerSec = %d
+            verifyBytesPerSec = %d
+            stampBytesPerSec = %d
+            eventNs = %d
             """, p.name(), p.spanNs(), p.entryNs(), p.ioSubmitNs(), p.ioCompleteNs(), p.requestNs(),
-            p.memcpyBytesPerSec(), p.dmaBytesPerSec());
+            p.memcpyBytesPerSec(), p.dmaBytesPerSec(), p.checksumBytesPerSec(), p.verifyBytesPerSec(),
+            p.stampBytesPerSec(), p.eventNs());
     }
 
     private interface Timed {
@@ -116,15 +142,33 @@ public final class HostCalibration {
     }
 
     private record Rig(KvServer server, InstantDevice device, InstantDevice index, List<AllocationRef> refs,
-                       MemoryRegion source) {}
+                       MemoryRegion source, AtomicLong events) {}
 
     private static Rig rig(final NativeMemory memory, final long writeBatchBytes, final boolean coalesce) {
+        return rig(memory, writeBatchBytes, coalesce, false);
+    }
+
+    /**
+     * A core over instant devices; with {@code observed}, its events go to the observers a real run has (the
+     * standard invariant checkers, the metrics and the event digest, through {@link RunRecorder}), else nowhere.
+     */
+    private static Rig rig(final NativeMemory memory, final long writeBatchBytes, final boolean coalesce,
+                           final boolean observed) {
         final CoreConfig c = CoreConfig.builder(SLOT).l2Bytes(4 * SPANS * SLOT).l1Bytes(2 * SPANS * SLOT)
             .coalesceStoreSpans(coalesce).groupedWriteBatchBytes(writeBatchBytes).stagingBatchBytes(SLOT)
             .stagingPoolBytes(SLOT).build();
         final InstantDevice device = new InstantDevice();
         final InstantDevice index = new InstantDevice();
-        final KvServer server = new KvServer(c, memory, device, index, EventSink.NONE);
+        final FanOutSink sink = new FanOutSink();
+        final AtomicLong events = new AtomicLong();
+        final KvServer server = new KvServer(c, memory, device, index, sink);
+        if (observed) {
+            final Clock clock = System::nanoTime;
+            final InvariantChecker checker = InvariantChecker.standard(c, clock,
+                () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(), LIVENESS_NS);
+            new RunRecorder(checker, new RunMetrics(clock), clock).observe(sink);
+        }
+        sink.add(e -> events.incrementAndGet());
         device.server = server;
         index.server = server;
         // The index device moves no data either: the opener reads zeros (a blank device) and formats it.
@@ -145,21 +189,37 @@ public final class HostCalibration {
         for (final AllocationResult r : server.allocate(1, 1, keys, 1)) {
             refs.add(((AllocationResult.Claimed) r).ref());
         }
-        return new Rig(server, device, index, refs, memory.allocate("src", SPANS * SLOT));
+        return new Rig(server, device, index, refs, memory.allocate("src", SPANS * SLOT), events);
     }
 
     private static long storeSpans(final NativeMemory memory, final long writeBatchBytes) {
-        final Rig rig = rig(memory, writeBatchBytes, false);
+        return storeSpans(memory, writeBatchBytes, false, new long[1]);
+    }
+
+    /** The store of {@link #storeSpans(NativeMemory, long)}; its events go to {@code events[0]}. */
+    private static long storeSpans(final NativeMemory memory, final long writeBatchBytes, final boolean observed,
+                                   final long[] events) {
+        final Rig rig = rig(memory, writeBatchBytes, false, observed);
         final List<SpanPiece> spans = new ArrayList<>(SPANS);
         for (int i = 0; i < SPANS; i++) {
             spans.add(new SpanPiece(rig.refs.get(i), i * SLOT, rig.refs.get(i).fileOffset(SLOT), SLOT));
         }
+        final long before = rig.events().get();
         final long t0 = System.nanoTime();
         rig.server.store(1, rig.source, spans, r -> {});
         rig.device.completeAll();
         final long ns = System.nanoTime() - t0;
+        events[0] = rig.events().get() - before;
         close(memory, rig);
         return ns;
+    }
+
+    /** Per event, what the run's observers add: a store with and without them, the difference over its events. */
+    private static double eventNs(final NativeMemory memory, final int rounds) {
+        final long[] events = new long[1];
+        final double bare = best(rounds, () -> storeSpans(memory, SLOT, false, new long[1]));
+        final double observed = best(rounds, () -> storeSpans(memory, SLOT, true, events));
+        return Math.max(0, (observed - bare) / Math.max(1, events[0]));
     }
 
     private static long loadHits(final NativeMemory memory) {

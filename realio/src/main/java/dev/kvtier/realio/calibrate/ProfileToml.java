@@ -4,11 +4,13 @@ import dev.kvtier.harness.profile.DeviceProfile;
 import java.util.Locale;
 
 /**
- * Writes a {@link Calibration} as TOML: the seven top-level keys of its {@link DeviceProfile}
+ * Writes a {@link Calibration} as TOML: its notes as comments, the seven top-level keys of its {@link DeviceProfile}
  * ({@code name}, {@code readLatencyNs}, {@code writeLatencyNs}, {@code flushLatencyNs}, {@code readBytesPerSec},
- * {@code writeBytesPerSec}, {@code parallelism}), then one {@code [[measurement]]} table per cell with {@code op},
- * {@code blockBytes}, {@code depth}, {@code bytesPerSec}, {@code iops}, {@code meanLatencyNs}. A writer only; realio
- * has no TOML library and reads none.
+ * {@code writeBytesPerSec}, {@code parallelism}), {@code suspect} (the reasons, when a suspect profile was accepted),
+ * then one {@code [[measurement]]} table per cell with {@code op}, {@code blockBytes}, {@code depth},
+ * {@code bytesPerSec}, {@code iops}, {@code meanLatencyNs}, and one {@code [[comparison]]} table per cell compared with
+ * fio ({@code op}, {@code blockBytes}, {@code depth}, {@code fioBuffers}, and the median, min and max of kvtier's,
+ * fio's and the profile's bytes per second). A writer only; realio has no TOML library and reads none.
  */
 public final class ProfileToml {
     private ProfileToml() {}
@@ -23,6 +25,9 @@ public final class ProfileToml {
             }
             out.append("# ").append(comment).append('\n');
         }
+        for (final String note : calibration.notes()) {
+            out.append("# ").append(note.replace('\n', ' ')).append('\n');
+        }
         out.append("name = ").append(string(p.name())).append('\n');
         out.append("readLatencyNs = ").append(p.readLatencyNs()).append('\n');
         out.append("writeLatencyNs = ").append(p.writeLatencyNs()).append('\n');
@@ -30,6 +35,13 @@ public final class ProfileToml {
         out.append("readBytesPerSec = ").append(p.readBytesPerSec()).append('\n');
         out.append("writeBytesPerSec = ").append(p.writeBytesPerSec()).append('\n');
         out.append("parallelism = ").append(p.parallelism()).append('\n');
+        if (!calibration.suspect().isEmpty()) {
+            out.append("suspect = [");
+            for (int i = 0; i < calibration.suspect().size(); i++) {
+                out.append(i == 0 ? "" : ", ").append(string(calibration.suspect().get(i)));
+            }
+            out.append("]\n");
+        }
         for (final Measurement m : calibration.measurements()) {
             out.append("\n[[measurement]]\n");
             out.append("op = ").append(string(m.op().name().toLowerCase(Locale.ROOT))).append('\n');
@@ -39,7 +51,22 @@ public final class ProfileToml {
             out.append("iops = ").append(m.iops()).append('\n');
             out.append("meanLatencyNs = ").append(m.meanLatencyNs()).append('\n');
         }
+        for (final SideBySide.Comparison c : calibration.comparisons()) {
+            out.append("\n[[comparison]]\n");
+            out.append("op = ").append(string(c.cell().op().name().toLowerCase(Locale.ROOT))).append('\n');
+            out.append("blockBytes = ").append(c.cell().blockBytes()).append('\n');
+            out.append("depth = ").append(c.cell().depth()).append('\n');
+            out.append("fioBuffers = ").append(string(c.fioBuffers().name().toLowerCase(Locale.ROOT))).append('\n');
+            spread(out, "kvtier", c.kvtier());
+            spread(out, "fio", c.fio());
+            spread(out, "profile", c.profile());
+        }
         return out.toString();
+    }
+
+    private static void spread(final StringBuilder out, final String who, final SideBySide.Spread s) {
+        out.append(who).append("BytesPerSec = { median = ").append(s.median()).append(", min = ").append(s.min())
+            .append(", max = ").append(s.max()).append(", runs = ").append(s.values().size()).append(" }\n");
     }
 
     /** A TOML basic string: quotes, backslashes and control characters escaped. */

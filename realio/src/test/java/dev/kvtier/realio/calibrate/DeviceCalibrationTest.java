@@ -1,10 +1,19 @@
 package dev.kvtier.realio.calibrate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.realio.device.CompletionSink;
+import dev.kvtier.realio.device.DeviceFile;
+import dev.kvtier.realio.device.IoUringDevice;
+import dev.kvtier.realio.device.PolledDevice;
+import dev.kvtier.realio.memory.NativeMemory;
+import dev.kvtier.realio.memory.NativeRegion;
 import dev.kvtier.realio.testkit.Scratch;
 import dev.kvtier.realio.testkit.Uring;
 import java.io.ByteArrayOutputStream;
@@ -12,22 +21,26 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class DeviceCalibrationTest {
+    private static final long MIB = 1L << 20;
 
     @Test
-    void shouldWriteAProfileWithTheSevenKeysAndEveryMeasurement() throws Exception {
+    void shouldWriteAProfileWithTheSevenKeysEveryMeasurementAndThePreconditioning() throws Exception {
         Uring.assumeAvailable();
         try (Scratch scratch = new Scratch()) {
             final Path toml = scratch.file("profile.toml");
             final ByteArrayOutputStream log = new ByteArrayOutputStream();
-            final int rc = DeviceCalibration.run(scratch.file("cal.bin"), toml, "test-disk", true,
+            final CalibrationRun.Outcome o = CalibrationRun.run(new CalibrationRun.Options(scratch.file("cal.bin"), 0,
+                toml, "test-disk", true, RunShape.DEFAULT, 0, DeviceCalibration.Checks.NONE, false),
                 new PrintStream(log, true, StandardCharsets.UTF_8));
-            assertEquals(0, rc, log.toString(StandardCharsets.UTF_8));
+            assertEquals(CalibrationRun.OK, o.code(), log.toString(StandardCharsets.UTF_8));
             final String text = Files.readString(toml);
             assertTrue(text.contains("\nname = \"test-disk\"\n"), text);
             for (final String key : List.of("readLatencyNs", "writeLatencyNs", "flushLatencyNs", "readBytesPerSec",
@@ -36,9 +49,141 @@ class DeviceCalibrationTest {
                 assertTrue(m.find(), key + " in\n" + text);
                 assertTrue(Long.parseLong(m.group(1)) > 0, key);
             }
-            assertEquals(12, text.split("\\[\\[measurement]]", -1).length - 1, "2 ops x 2 blocks x 3 depths");
-            assertTrue(text.contains("op = \"read\"\nblockBytes = 1048576\ndepth = 16\nbytesPerSec = "), text);
+            assertTrue(text.startsWith("# kvtier device profile"), text);
+            assertTrue(text.contains("# preconditioned: all 64 MiB written in this run before any read"), text);
+            // 2 ops x 2 blocks x 3 depths, then the run's cells: slot-sized and largest (8 MiB cap) at depths 1, 8.
+            assertEquals(12 + 8, text.split("\\[\\[measurement]]", -1).length - 1, text);
+            assertTrue(text.contains("op = \"write\"\nblockBytes = 8388608\ndepth = 8\nbytesPerSec = "), text);
+            assertTrue(text.contains("op = \"read\"\nblockBytes = 7077888\ndepth = 8\nbytesPerSec = "), text);
+            assertFalse(text.contains("suspect"), text);
         }
+    }
+
+    /** With fio installed (.ci/run installs it), the profile's bandwidth cells are compared side by side. */
+    @Test
+    void shouldCompareTheBandwidthCellsWithFioOnTheSameFile() throws Exception {
+        Uring.assumeAvailable();
+        Assumptions.assumeTrue(FioRunner.available(), "fio is not installed (apt-get install fio)");
+        try (Scratch scratch = new Scratch()) {
+            final ByteArrayOutputStream log = new ByteArrayOutputStream();
+            final CalibrationRun.Outcome o = CalibrationRun.run(new CalibrationRun.Options(scratch.file("fio.bin"), 0,
+                scratch.file("fio.toml"), "fio-disk", true, new RunShape(MIB, 4 * MIB, 4 * MIB, 4), 0,
+                new DeviceCalibration.Checks(true, 2, 200_000_000L, 0, 0), true),
+                new PrintStream(log, true, StandardCharsets.UTF_8));
+            final String out = log.toString(StandardCharsets.UTF_8);
+            assertEquals(CalibrationRun.OK, o.code(), out);
+            final List<SideBySide.Comparison> c = o.calibration().comparisons();
+            assertEquals(List.of(new Cell(IoOp.READ, 4 * MIB, 4), new Cell(IoOp.WRITE, 4 * MIB, 4)),
+                c.stream().map(SideBySide.Comparison::cell).toList(), out);
+            for (final SideBySide.Comparison x : c) {
+                assertEquals(2, x.kvtier().values().size());
+                assertEquals(2, x.fio().values().size());
+                assertTrue(x.fio().median() > 0 && x.kvtier().median() > 0, out);
+            }
+            assertTrue(o.calibration().notes().stream().anyMatch(n -> n.startsWith("fio side by side on the same "
+                + "preconditioned file: 2 round(s) of 200 ms")), o.calibration().notes().toString());
+            final String toml = Files.readString(scratch.file("fio.toml"));
+            assertEquals(2, toml.split("\\[\\[comparison]]", -1).length - 1, toml);
+            assertEquals(o.calibration().profile().readBytesPerSec(), c.getFirst().profile().median(),
+                "the profile takes the side-by-side median");
+        }
+    }
+
+    /** A claimed scratch file keeps kvtier's header: the meter and fio (when installed) start at the base offset. */
+    @Test
+    void shouldNeverWriteBeforeTheBaseOffset() throws Exception {
+        Uring.assumeAvailable();
+        try (Scratch scratch = new Scratch()) {
+            final Path file = scratch.file("claimed.bin");
+            final byte[] header = new byte[4096];
+            for (int i = 0; i < header.length; i++) {
+                header[i] = (byte) (i * 31 + 7);
+            }
+            Files.write(file, header);
+            final ByteArrayOutputStream log = new ByteArrayOutputStream();
+            final PrintStream ps = new PrintStream(log, true, StandardCharsets.UTF_8);
+            final CalibrationRun.Outcome o = CalibrationRun.run(new CalibrationRun.Options(file, 4096,
+                scratch.file("offset.toml"), "offset-disk", true, new RunShape(MIB, 4 * MIB, 4 * MIB, 4), 0,
+                new DeviceCalibration.Checks(FioRunner.available(), 1, 100_000_000L, 0, 0), true), ps, ps);
+            assertEquals(CalibrationRun.OK, o.code(), log.toString(StandardCharsets.UTF_8));
+            final byte[] after = new byte[4096];
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                assertEquals(4096, in.readNBytes(after, 0, 4096));
+            }
+            assertTrue(java.util.Arrays.equals(header, after), "the 4096 bytes before the base offset changed");
+            assertEquals(4096 + 64 * MIB, Files.size(file), "the file holds the base offset and the plan's 64 MiB");
+        }
+    }
+
+    @Test
+    void shouldRefuseAReadCellBeforeTheWholeSpanWasWrittenInThisRun() {
+        Uring.assumeAvailable();
+        try (Scratch scratch = new Scratch(); NativeMemory memory = new NativeMemory(8 * MIB);
+             PolledDevice device = IoUringDevice.open(scratch.file("fresh.bin"), 4 * MIB, 4, memory).orThrow()) {
+            final IoMeter meter = new IoMeter(device, memory.allocate("b", MIB), 4 * MIB);
+            final IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> meter.measure(IoOp.READ, 4096, 1, 1_000_000, 1));
+            assertTrue(e.getMessage().contains("only bytes this run wrote"), e.getMessage());
+            meter.measure(IoOp.WRITE, 4096, 1, 1_000_000, 1);
+            assertThrows(IllegalStateException.class, () -> meter.measure(IoOp.READ, 4096, 1, 1_000_000, 1),
+                "random writes are not a full pass");
+            meter.fill(MIB);
+            assertTrue(meter.measure(IoOp.READ, 4096, 1, 1_000_000, 1).operations() > 0);
+        }
+    }
+
+    @Test
+    void shouldReadBackNothingFromAFileThatWasOnlyAllocatedAndEverythingOnceFilled() {
+        Uring.assumeAvailable();
+        try (Scratch scratch = new Scratch(); NativeMemory memory = new NativeMemory(8 * MIB);
+             PolledDevice device = IoUringDevice.open(scratch.file("fallocated.bin"), 8 * MIB, 4, memory)
+                 .orThrow()) {
+            final IoMeter meter = new IoMeter(device, memory.allocate("b", MIB), 8 * MIB);
+            assertEquals(16, meter.readBack(16, 3), "an unwritten extent reads as zeros");
+            meter.fill(MIB);
+            assertEquals(0, meter.readBack(16, 3));
+            final IoMeter other = new IoMeter(device, memory.allocate("c", MIB), 8 * MIB);
+            assertEquals(16, other.readBack(16, 3), "another run's fill is not this run's");
+        }
+    }
+
+    /**
+     * The old failure: reads of a file that holds nothing written measure nothing, at memory speed. A device whose
+     * writes never land (they complete, but the file stays fallocated-only) now yields no profile at all.
+     */
+    @Test
+    void shouldMakeNoProfileFromAFileThatWasNeverReallyWritten() {
+        Uring.assumeAvailable();
+        try (Scratch scratch = new Scratch()) {
+            final DeviceCalibration.Plan plan = DeviceCalibration.quick(new RunShape(MIB, 4 * MIB, 4 * MIB, 4));
+            try (NativeMemory memory = new NativeMemory(plan.bufferBytes() + 8 * MIB);
+                 PolledDevice real = IoUringDevice.open(scratch.file("sparse.bin"), plan.fileBytes(),
+                     plan.depthMax(), memory).orThrow();
+                 PolledDevice dropping = new WriteDropping(real)) {
+                final DeviceCalibration.NotPreconditioned e = assertThrows(DeviceCalibration.NotPreconditioned.class,
+                    () -> DeviceCalibration.calibrate(dropping, memory, "sparse", plan, DeviceCalibration.Checks.NONE,
+                        DeviceFile.whole(scratch.file("sparse.bin"), plan.fileBytes()),
+                        new PrintStream(new ByteArrayOutputStream(), true,
+                            StandardCharsets.UTF_8)));
+                assertTrue(e.getMessage().startsWith("64 of 64 sampled pages"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void shouldCallAFigureSuspectAboveFioOrAboveALimit() {
+        final DeviceProfile p = new DeviceProfile("x", 1, 1, 1, 5_000_000_000L, 2_000_000_000L, 4);
+        final Cell read = new Cell(IoOp.READ, 64 * MIB, 8);
+        final SideBySide.Comparison high = comparison(read, 3_500_000_000L, 3_000_000_000L);
+        final SideBySide.Comparison near = comparison(read, 3_300_000_000L, 3_000_000_000L);
+        assertTrue(DeviceCalibration.suspect(p, List.of(near), DeviceCalibration.Checks.NONE).isEmpty());
+        final List<String> s = DeviceCalibration.suspect(p, List.of(high), DeviceCalibration.Checks.NONE);
+        assertEquals(1, s.size(), s.toString());
+        assertTrue(s.getFirst().contains("+17 % of fio's"), s.getFirst());
+        final DeviceCalibration.Checks limits = new DeviceCalibration.Checks(false, 1, 1_000_000_000L,
+            4_000_000_000L, 0);
+        assertEquals(List.of("read bandwidth 5.000 GB/s is above the limit set, 4.000 GB/s"),
+            DeviceCalibration.suspect(p, List.of(near), limits));
     }
 
     @Test
@@ -61,7 +206,93 @@ class DeviceCalibrationTest {
 
     @Test
     void shouldRefuseAPlanWithoutTheCellsTheProfileNeeds() {
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-            () -> new DeviceCalibration.Plan(List.of(4096L), List.of(1, 16, 32), 1, 64L << 20, 1));
+        assertThrows(IllegalArgumentException.class, () -> new DeviceCalibration.Plan(List.of(MIB), List.of(1, 16, 32),
+            1, 64 * MIB, 1, RunShape.DEFAULT, 8 * MIB));
+        assertThrows(IllegalArgumentException.class, () -> new DeviceCalibration.Plan(List.of(4096L), List.of(1, 16),
+            1, 64 * MIB, 1, RunShape.DEFAULT, 8 * MIB));
+    }
+
+    private static SideBySide.Comparison comparison(final Cell cell, final long kvtier, final long fio) {
+        final SideBySide.Spread k = new SideBySide.Spread(List.of(kvtier));
+        return new SideBySide.Comparison(cell, FioRunner.Buffers.HUGE_PAGES, k, new SideBySide.Spread(List.of(fio)),
+            k);
+    }
+
+    /** A device whose writes complete without being issued: the file keeps whatever it held (here: nothing). */
+    private static final class WriteDropping implements PolledDevice {
+        private final PolledDevice inner;
+        private final ArrayDeque<long[]> dropped = new ArrayDeque<>();
+
+        WriteDropping(final PolledDevice inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public void submitBlock(final long ioId, final IoOp op, final long fileOffset, final NativeRegion region,
+                                final long regionOffset, final long lengthBytes) {
+            if (op == IoOp.WRITE) {
+                dropped.add(new long[] {ioId, lengthBytes});
+            } else {
+                inner.submitBlock(ioId, op, fileOffset, region, regionOffset, lengthBytes);
+            }
+        }
+
+        @Override
+        public int poll(final CompletionSink sink, final int max) {
+            int n = 0;
+            while (!dropped.isEmpty() && n < max) {
+                final long[] w = dropped.poll();
+                sink.complete(w[0], w[1]);
+                n++;
+            }
+            return n + (n < max ? inner.poll(sink, max - n) : 0);
+        }
+
+        @Override
+        public void await(final long timeoutNs) {
+            if (dropped.isEmpty()) {
+                inner.await(timeoutNs);
+            }
+        }
+
+        @Override
+        public String kind() {
+            return "write-dropping " + inner.kind();
+        }
+
+        @Override
+        public int depth() {
+            return inner.depth();
+        }
+
+        @Override
+        public int maxRequests() {
+            return inner.maxRequests();
+        }
+
+        @Override
+        public int outstanding() {
+            return inner.outstanding() + dropped.size();
+        }
+
+        @Override
+        public int flush() {
+            return inner.flush();
+        }
+
+        @Override
+        public long capacityBytes() {
+            return inner.capacityBytes();
+        }
+
+        @Override
+        public void submit(final IoRequest request) {
+            throw new UnsupportedOperationException("the meter submits blocks");
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
     }
 }

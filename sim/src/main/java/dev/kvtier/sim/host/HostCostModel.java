@@ -10,11 +10,13 @@ import dev.kvtier.sim.memory.ProvenanceMemory;
 /**
  * Charges the core's work to the simulated server thread as the core reports it: events for spans, entries,
  * I/Os and client calls; copies through the memory's copy listener (at DMA bandwidth when either side is the engine
- * KV region, at memcpy bandwidth otherwise). Work done outside a server input is the client's (staging a finished
- * request's KV): it is charged to the engine's worker, not the server. A host whose copies run beside its server
- * thread ({@link HostCostProfile#copiesOnServerThread} false) has them charged to the server's copy engine. Event
- * costs are a lookup table, so most records cost nothing and the switch has a default. Must see each event before
- * anything stamps its time, so an event's time includes its own cost.
+ * KV region, at memcpy bandwidth otherwise); slot checksums, the workload's stamps and checks of content at their
+ * bandwidths, and every event at the run's per-event observer cost, each only when the profile sets it (0: not
+ * charged). Work done outside a server input is the client's (staging a finished request's KV, stamping computed
+ * slots): it is charged to the engine's worker, not the server. A host whose copies run beside its server thread
+ * ({@link HostCostProfile#copiesOnServerThread} false) has them charged to the server's copy engine. Event costs are a
+ * lookup table, so most records cost nothing and the switch has a default. Must see each event before anything
+ * stamps its time, so an event's time includes its own cost.
  */
 public final class HostCostModel implements EventSink, ProvenanceMemory.CopyListener {
     private final HostCostProfile profile;
@@ -49,7 +51,7 @@ public final class HostCostModel implements EventSink, ProvenanceMemory.CopyList
             case CoreEvent.CommitRequested e -> profile.requestNs();
             default -> 0L;
         };
-        charge(ns);
+        charge(ns + profile.eventNs());
     }
 
     @Override
@@ -64,6 +66,21 @@ public final class HostCostModel implements EventSink, ProvenanceMemory.CopyList
             return;
         }
         charge(ns);
+    }
+
+    @Override
+    public void checksummed(final ProvenanceMemory.ProvRegion region, final long bytes) {
+        charge(HostCostProfile.chargeNs(bytes, profile.checksumBytesPerSec()));
+    }
+
+    @Override
+    public void stamped(final ProvenanceMemory.ProvRegion region, final long bytes) {
+        charge(HostCostProfile.chargeNs(bytes, profile.stampBytesPerSec()));
+    }
+
+    @Override
+    public void verified(final ProvenanceMemory.ProvRegion region, final long bytes) {
+        charge(HostCostProfile.chargeNs(bytes, profile.verifyBytesPerSec()));
     }
 
     /** Host time charged so far. */

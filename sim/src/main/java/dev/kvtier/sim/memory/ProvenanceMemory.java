@@ -11,8 +11,8 @@ import java.util.Objects;
 /**
  * Simulated memory: a region holds no KV bytes, only the provenance of each byte range ({@link RunMap}), so the full
  * reference workload (225 GiB of KV) simulates in megabytes of heap and every load can still be checked exactly:
- * a loaded slot is right when its provenance is its key's content from position 0. Every copy is reported to a
- * {@link CopyListener} so the host cost model can charge it.
+ * a loaded slot is right when its provenance is its key's content from position 0. Every copy, checksum, stamp and
+ * content check is reported to a {@link CopyListener} so the host cost model can charge it.
  *
  * <p>Index metadata is different: the core writes and reads it as real bytes ({@link #write}, {@link #read}), so a
  * region also has a byte layer, a heap array of the region's size created on the first write (metadata regions
@@ -32,10 +32,19 @@ public final class ProvenanceMemory implements Memory, Stamping, RegionResolver<
     private long liveBytes;
     private long copiedBytes;
 
-    /** Told about every copy. */
+    /** Told about every copy, and about every checksum, stamp and check of content (for the host cost model). */
     @FunctionalInterface
     public interface CopyListener {
         void copied(ProvRegion src, ProvRegion dst, long bytes);
+
+        /** {@code bytes} of {@code region} were checksummed. */
+        default void checksummed(final ProvRegion region, final long bytes) {}
+
+        /** {@code bytes} of {@code region} were stamped with a tag's content. */
+        default void stamped(final ProvRegion region, final long bytes) {}
+
+        /** {@code bytes} of {@code region} were checked against a tag's content. */
+        default void verified(final ProvRegion region, final long bytes) {}
     }
 
     /** A simulated region. */
@@ -139,12 +148,14 @@ public final class ProvenanceMemory implements Memory, Stamping, RegionResolver<
         final ProvRegion r = live(region);
         check(r, offset, lengthBytes);
         r.runs.put(offset, lengthBytes, tag, 0);
+        listener.stamped(r, lengthBytes);
     }
 
     @Override
     public long firstMismatch(final MemoryRegion region, final long offset, final long lengthBytes, final long tag) {
         final ProvRegion r = live(region);
         check(r, offset, lengthBytes);
+        listener.verified(r, lengthBytes);
         return r.runs.firstMismatch(offset, lengthBytes, tag);
     }
 
@@ -153,6 +164,7 @@ public final class ProvenanceMemory implements Memory, Stamping, RegionResolver<
     public long checksum(final MemoryRegion region, final long offset, final long lengthBytes) {
         final ProvRegion r = live(region);
         check(r, offset, lengthBytes);
+        listener.checksummed(r, lengthBytes);
         return r.runs.contentHash(offset, lengthBytes);
     }
 

@@ -1,0 +1,74 @@
+package dev.kvtier.cli;
+
+import dev.kvtier.cli.signoff.CpuShare;
+import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.realio.device.IoChoice;
+import dev.kvtier.realio.files.Force;
+import dev.kvtier.realio.files.Holder;
+import dev.kvtier.realio.run.BadDevice;
+import dev.kvtier.realio.run.RealRun;
+import dev.kvtier.realio.run.RealTarget;
+import dev.kvtier.scenarios.Scenario;
+import dev.kvtier.sim.run.SimRun;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Repeated runs of one scenario, real or simulated, repetition i with seed + i (so the real and the simulated runs
+ * of a repetition are paired); each prints its summary.
+ */
+final class Repeats {
+    /** Wall-time limit of a real run. */
+    private static final long REAL_RUN_TIMEOUT_NS = 3_600_000_000_000L;
+
+    private Repeats() {}
+
+    /** Real runs and, for each, how much of the machine it had. */
+    record RealRuns(List<RunReport> reports, List<CpuShare> cpu) {
+        RealRuns {
+            reports = List.copyOf(reports);
+            cpu = List.copyOf(cpu);
+        }
+    }
+
+    /**
+     * {@code n} real runs on {@code device}, each claiming it (and its index) as {@code kvtier run} does, with
+     * {@code force} and as {@code holder}; empty (the reason on stderr) when the device is unusable or refused.
+     */
+    static Optional<RealRuns> real(final Scenario sc, final long seed, final int n, final Path device,
+                                   final IoChoice io, final Force force, final Holder holder, final PrintStream out) {
+        final List<RunReport> real = new ArrayList<>();
+        final List<CpuShare> cpu = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.println("== real run " + (i + 1) + " of " + n + ": " + sc.name() + " on " + device + ", seed "
+                + (seed + i));
+            final long[] before = CpuShare.now();
+            final long t0 = System.nanoTime();
+            try (RealRun run = RealRun.open(sc.spec(), seed + i, new RealTarget(device, null, false, io,
+                REAL_RUN_TIMEOUT_NS, force, holder), List.of(), out)) {
+                real.add(run.run().report());
+            } catch (final BadDevice e) {
+                System.err.println("kvtier: " + e.getMessage());
+                return Optional.empty();
+            }
+            cpu.add(CpuShare.between(seed + i, System.nanoTime() - t0, before, CpuShare.now()));
+            RunCommand.summary(out, real.getLast(), real.getLast().elapsedNanos());
+            out.println("cpu: " + cpu.getLast().describe() + (cpu.getLast().busy() ? " -- a busy machine" : ""));
+        }
+        return Optional.of(new RealRuns(real, cpu));
+    }
+
+    /** {@code n} runs in virtual time of {@code sc} (whose {@code [sim]} names the calibrated profiles). */
+    static List<RunReport> sim(final Scenario sc, final long seed, final int n, final PrintStream out) {
+        final List<RunReport> sim = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            final long start = System.nanoTime();
+            sim.add(new SimRun(sc.spec(), sc.sim(), seed + i, List.of()).run());
+            RunCommand.summary(out, sim.getLast(), System.nanoTime() - start);
+        }
+        return sim;
+    }
+}

@@ -1,0 +1,136 @@
+package dev.kvtier.realio.calibrate;
+
+import dev.kvtier.core.port.IoOp;
+import dev.kvtier.realio.device.DeviceFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Runs fio for one cell (reads or writes of one block size at one depth, O_DIRECT, ioengine io_uring, one job, time
+ * based) on an existing file and reads bandwidth and IOPS from its JSON output. fio works on the bytes a
+ * {@link DeviceFile} describes: {@code --offset=} its base offset and {@code --size=} its size, so kvtier's header at
+ * the start of a file kvtier created is never written.
+ *
+ * <p>fio's I/O buffers are plain {@code malloc} memory (4 KiB pages) unless it is told to use huge pages. That
+ * matters on a virtual disk: on this project's VM (virtio-blk, at most 254 segments a request) a 1 MiB read in 4 KiB
+ * pages is 256 segments and costs about 2.5 times what it costs from huge pages (fio 1.0 GB/s with its default
+ * buffers, 2.6 to 3.6 GB/s with {@code --mem=shmhuge}; kvtier's meter, whose memory is transparent huge pages, 2.4
+ * to 2.7 GB/s and 1.0 to 1.4 GB/s from 4 KiB pages). {@link Buffers} says which kind to ask for, so a comparison
+ * compares like with like.
+ */
+public final class FioRunner {
+    private static final JsonMapper JSON = new JsonMapper();
+
+    /** What memory fio's I/O buffers come from. */
+    public enum Buffers {
+        /** fio's default: malloc, 4 KiB pages. */
+        SMALL_PAGES,
+        /** {@code --mem=shmhuge}: SysV shared memory in huge pages (needs {@code vm.nr_hugepages} reserved). */
+        HUGE_PAGES
+    }
+
+    private FioRunner() {}
+
+    /** True when {@code fio --version} runs. */
+    public static boolean available() {
+        try {
+            final Process p = new ProcessBuilder("fio", "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (final IOException e) {
+            return false;
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Whether {@code bytes} of huge pages are free for fio's buffers ({@code HugePages_Free} x {@code Hugepagesize}
+     * in /proc/meminfo, with one huge page to spare for alignment).
+     */
+    public static boolean hugePagesFree(final long bytes) {
+        try {
+            long free = 0;
+            long size = 0;
+            for (final String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                final String[] f = line.trim().split("\\s+", -1);
+                if (f[0].equals("HugePages_Free:")) {
+                    free = Long.parseLong(f[1]);
+                } else if (f[0].equals("Hugepagesize:")) {
+                    size = Long.parseLong(f[1]) * 1024;
+                }
+            }
+            return size > 0 && free * size >= bytes + size;
+        } catch (final IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** One random-offset cell of whole seconds, or empty (with the reason on stderr) when fio fails. */
+    public static Optional<Measurement> run(final DeviceFile device, final IoOp op, final long block,
+                                            final int depth, final long seconds) {
+        return run(device, op, block, depth, seconds * 1000, false, Buffers.SMALL_PAGES);
+    }
+
+    /** One cell, sequential or at random offsets, or empty (with the reason on stderr) when fio fails. */
+    public static Optional<Measurement> run(final DeviceFile device, final IoOp op, final long block,
+                                            final int depth, final long millis, final boolean sequential,
+                                            final Buffers buffers) {
+        final List<String> cmd = command(device, op, block, depth, millis, sequential, buffers);
+        try {
+            final Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            final String json = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(millis / 1000 + 60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                System.err.println("fio failed for " + op + " " + block + " B depth " + depth + ": " + cmd);
+                return Optional.empty();
+            }
+            return Optional.of(parse(json, op, block, depth));
+        } catch (final IOException e) {
+            System.err.println("fio did not run: " + e.getMessage());
+            return Optional.empty();
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    /** The fio command line for one cell: {@code --offset} the device's base offset, {@code --size} its size. */
+    static List<String> command(final DeviceFile device, final IoOp op, final long block,
+                                final int depth, final long millis, final boolean sequential, final Buffers buffers) {
+        if (op == IoOp.FLUSH || millis <= 0) {
+            throw new IllegalArgumentException("fio measures reads and writes for a positive time, not " + op + " for "
+                + millis + " ms");
+        }
+        final String rw = (sequential ? "" : "rand") + op.name().toLowerCase(Locale.ROOT);
+        final List<String> cmd = new ArrayList<>(List.of("fio", "--name=kvtier", "--filename=" + device.path(),
+            "--offset=" + device.baseOffset(), "--size=" + device.sizeBytes(), "--direct=1", "--ioengine=io_uring",
+            "--rw=" + rw, "--bs=" + block,
+            "--iodepth=" + depth, "--runtime=" + millis + "ms", "--time_based", "--numjobs=1", "--norandommap",
+            "--randrepeat=0", "--output-format=json"));
+        if (buffers == Buffers.HUGE_PAGES) {
+            cmd.add("--mem=shmhuge");
+        }
+        return cmd;
+    }
+
+    /** Reads the {@code read} or {@code write} section of fio's JSON output (jobs[0]). */
+    static Measurement parse(final String json, final IoOp op, final long block, final int depth) {
+        final JsonNode section = JSON.readTree(json).path("jobs").path(0).path(op.name().toLowerCase(Locale.ROOT));
+        if (!section.has("bw_bytes") || !section.has("iops")) {
+            throw new IllegalArgumentException("no " + op + " bw_bytes/iops in fio output");
+        }
+        final long meanLatNs = (long) section.path("lat_ns").path("mean").asDouble(0);
+        final long ios = (long) section.get("iops").asDouble();
+        return new Measurement(op, block, depth, section.get("bw_bytes").asLong(), ios, meanLatNs, ios, 0);
+    }
+}

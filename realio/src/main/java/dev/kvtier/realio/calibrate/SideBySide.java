@@ -1,0 +1,125 @@
+package dev.kvtier.realio.calibrate;
+
+import dev.kvtier.realio.device.DeviceFile;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * kvtier's meter and fio on the same preconditioned file, cell by cell, alternating (kvtier, fio, kvtier, fio, ...)
+ * so that the drift of a shared disk falls on both, repeated, with the median, minimum and maximum of each. fio's
+ * figure is compared with kvtier's meter on buffers of the same kind as fio's (huge pages when fio could have them,
+ * 4 KiB pages otherwise); the figure the profile takes is kvtier's on huge pages (the memory a real run's L1 pool,
+ * staging and engine regions are), measured in the same rounds.
+ */
+public final class SideBySide {
+    private SideBySide() {}
+
+    /**
+     * Repeated figures in bytes per second: their median (the lower middle of an even count), minimum and maximum.
+     *
+     * @param values every figure, in the order measured
+     */
+    public record Spread(List<Long> values) {
+        public Spread {
+            values = List.copyOf(values);
+            if (values.isEmpty()) {
+                throw new IllegalArgumentException("a spread needs at least one figure");
+            }
+        }
+
+        public long median() {
+            return values.stream().sorted().toList().get((values.size() - 1) / 2);
+        }
+
+        public long min() {
+            return values.stream().mapToLong(Long::longValue).min().orElseThrow();
+        }
+
+        public long max() {
+            return values.stream().mapToLong(Long::longValue).max().orElseThrow();
+        }
+
+        /** For example {@code 2.41 GB/s (2.30 .. 2.52, 3 runs)}. */
+        public String describe() {
+            return String.format(Locale.ROOT, "%.2f GB/s (%.2f .. %.2f, %d run(s))", median() / 1e9, min() / 1e9,
+                max() / 1e9, values.size());
+        }
+    }
+
+    /**
+     * One cell compared.
+     *
+     * @param cell       the cell
+     * @param fioBuffers the kind of buffers fio used, and kvtier's meter with it
+     * @param kvtier     kvtier's meter on buffers of that kind
+     * @param fio        fio
+     * @param profile    kvtier's meter on huge pages (the figure a profile takes); equal to {@code kvtier} when fio
+     *                   used huge pages too
+     */
+    public record Comparison(Cell cell, FioRunner.Buffers fioBuffers, Spread kvtier, Spread fio, Spread profile) {
+        public Comparison {
+            Objects.requireNonNull(cell, "cell");
+            Objects.requireNonNull(fioBuffers, "fioBuffers");
+            Objects.requireNonNull(kvtier, "kvtier");
+            Objects.requireNonNull(fio, "fio");
+            Objects.requireNonNull(profile, "profile");
+        }
+
+        /** kvtier's median over fio's, like with like. */
+        public double ratio() {
+            return kvtier.median() / (double) Math.max(1, fio.median());
+        }
+
+        /** Whether the profile's figure was itself compared with fio (fio had huge pages). */
+        public boolean profileCompared() {
+            return fioBuffers == FioRunner.Buffers.HUGE_PAGES;
+        }
+    }
+
+    /** Where and how long to compare. */
+    record Target(DeviceFile file, int repeats, long cellNs) {
+        Target {
+            if (repeats < 1 || cellNs < 1_000_000L) {
+                throw new IllegalArgumentException("compare at least once for at least 1 ms: " + repeats + " x "
+                    + cellNs + " ns");
+            }
+        }
+    }
+
+    /**
+     * Compares {@code cell}: {@code repeats} rounds of kvtier's meter on fio's kind of buffers ({@code likeFio}),
+     * fio, and kvtier's meter on huge pages ({@code profileMeter}, skipped when it is {@code likeFio}). Empty when a
+     * fio run failed.
+     */
+    static Optional<Comparison> compare(final Cell cell, final IoMeter likeFio, final IoMeter profileMeter,
+                                        final FioRunner.Buffers fioBuffers, final Target t, final long seed,
+                                        final PrintStream log) {
+        final List<Long> kvtier = new ArrayList<>();
+        final List<Long> fio = new ArrayList<>();
+        final List<Long> profile = new ArrayList<>();
+        for (int round = 0; round < t.repeats(); round++) {
+            kvtier.add(likeFio.measure(cell.op(), cell.blockBytes(), cell.depth(), t.cellNs(), seed + round)
+                .bytesPerSec());
+            final Optional<Measurement> f = FioRunner.run(t.file(), cell.op(), cell.blockBytes(),
+                cell.depth(), t.cellNs() / 1_000_000L, false, fioBuffers);
+            if (f.isEmpty()) {
+                return Optional.empty();
+            }
+            fio.add(f.get().bytesPerSec());
+            if (profileMeter != likeFio) {
+                profile.add(profileMeter.measure(cell.op(), cell.blockBytes(), cell.depth(), t.cellNs(),
+                    seed + 100 + round).bytesPerSec());
+            }
+            log.println(String.format(Locale.ROOT, "side by side %s round %d: kvtier %.3f GB/s, fio %.3f GB/s%s",
+                cell, round + 1, kvtier.getLast() / 1e9, fio.getLast() / 1e9, profile.isEmpty() ? ""
+                    : String.format(Locale.ROOT, ", kvtier on huge pages %.3f GB/s", profile.getLast() / 1e9)));
+        }
+        final Spread k = new Spread(kvtier);
+        return Optional.of(new Comparison(cell, fioBuffers, k, new Spread(fio), profile.isEmpty() ? k
+            : new Spread(profile)));
+    }
+}

@@ -1,0 +1,78 @@
+package dev.kvtier.sim.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.sim.run.SimModel;
+import dev.kvtier.sim.run.SimRun;
+import dev.kvtier.sim.run.Specs;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The content and per-event costs: charged when a profile sets them, and nothing changes when it does not. */
+class HostCostModelTest {
+    private static final HostCostProfile J = HostCostProfile.JAVA_CORE;
+
+    @Test
+    void shouldChargeNothingNewWhenTheProfileLeavesTheNewCostsAtZero() {
+        final HostCostProfile zeros = new HostCostProfile("zeros", J.spanNs(), J.entryNs(), J.ioSubmitNs(),
+            J.ioCompleteNs(), J.requestNs(), J.memcpyBytesPerSec(), J.dmaBytesPerSec(), true, 0, 0, 0, 0);
+        assertEquals(run(J).eventDigest(), run(zeros).eventDigest());
+    }
+
+    @Test
+    void shouldChargeChecksumsAndEventsOnTheServerThread() {
+        final RunReport base = run(J);
+        final RunReport checksums = run(with(1_000_000_000L, 0, 0, 0));
+        final RunReport events = run(with(0, 0, 0, 10_000));
+        for (final RunReport r : List.of(checksums, events)) {
+            assertTrue(r.ok(), r.violation());
+            assertTrue(r.metrics().serverBusyNanos() > base.metrics().serverBusyNanos(), r.scenario());
+            assertNotEquals(base.eventDigest(), r.eventDigest());
+        }
+        // Every stored slot is checksummed once (64 KiB slots at 1 GB/s: 65.6 us each), so at least that much.
+        final long slotNs = HostCostProfile.chargeNs(Specs.SLOT, 1_000_000_000L);
+        final long storedSlots = base.metrics().storedBytes() / Specs.SLOT;
+        assertTrue(checksums.metrics().serverBusyNanos() - base.metrics().serverBusyNanos() >= storedSlots * slotNs,
+            "stored " + storedSlots + " slots");
+        // Every event costs 10 us: the busy time grows by at least that much for each event a step emitted.
+        assertTrue(events.metrics().serverBusyNanos() - base.metrics().serverBusyNanos() >= 10_000L * 100);
+    }
+
+    /**
+     * The workload's check of loaded bytes and its fill of computed slots are the engine's work (outside any server
+     * input): the engine's worker pays them, so the phase whose requests do them takes longer to its first tokens. A
+     * fill overlaps the simulated GPU's forward pass (it is the forward's output): only a fill slower than the forward
+     * (1 MB/s here) delays the step.
+     */
+    @Test
+    void shouldChargeTheWorkloadsChecksAndStampsToTheEngine() {
+        final RunReport base = run(J);
+        final RunReport checks = run(with(0, 100_000_000L, 0, 0));
+        final RunReport stamps = run(with(0, 0, 1_000_000L, 0));
+        assertTrue(checks.ok(), checks.violation());
+        assertTrue(stamps.ok(), stamps.violation());
+        assertNotEquals(base.eventDigest(), checks.eventDigest());
+        assertNotEquals(base.eventDigest(), stamps.eventDigest());
+        assertTrue(ttftMean(checks, "warm") > ttftMean(base, "warm"), "loads are checked in the warm phase");
+        assertTrue(ttftMean(stamps, "cold") > ttftMean(base, "cold"), "computed slots are filled in the cold phase");
+    }
+
+    private static double ttftMean(final RunReport r, final String phase) {
+        return r.metrics().ttftNanos().get(phase).mean();
+    }
+
+    private static HostCostProfile with(final long checksum, final long verify, final long stamp, final long eventNs) {
+        return new HostCostProfile("t", J.spanNs(), J.entryNs(), J.ioSubmitNs(), J.ioCompleteNs(), J.requestNs(),
+            J.memcpyBytesPerSec(), J.dmaBytesPerSec(), true, checksum, verify, stamp, eventNs);
+    }
+
+    private static RunReport run(final HostCostProfile host) {
+        return new SimRun(Specs.small(8, 2), new SimModel(DeviceProfile.CI_EXT4, host, 10_000_000), 1, List.of())
+            .run();
+    }
+}
