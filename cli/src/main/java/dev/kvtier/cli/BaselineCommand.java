@@ -5,6 +5,7 @@ import dev.kvtier.cli.baseline.Baselines;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +31,11 @@ public final class BaselineCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         final List<String> names = scenarios.isEmpty() ? ScenarioLoader.LIBRARY : scenarios;
+        final String bad = bad(names);
+        if (bad != null) {
+            System.err.println("kvtier: " + bad);
+            return ExitCodes.BAD_INPUT;
+        }
         final List<String> problems = new ArrayList<>();
         for (final String name : names) {
             try {
@@ -65,5 +71,22 @@ public final class BaselineCommand implements Callable<Integer> {
             return ExitCodes.GATE;
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * Null, or why the command cannot run: a name that is not a library scenario (a baseline's file is named after
+     * it, so a path would put it outside {@code --dir}), or a {@code --dir} that is not a directory.
+     */
+    private String bad(final List<String> names) {
+        for (final String name : names) {
+            if (!ScenarioLoader.LIBRARY.contains(name)) {
+                return "baseline takes library scenarios (" + String.join(", ", ScenarioLoader.LIBRARY) + "), not \""
+                    + name.replace('\n', ' ') + "\"";
+            }
+        }
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            return "--dir " + dir + " is not a directory";
+        }
+        return null;
     }
 }

@@ -1,20 +1,33 @@
 package dev.kvtier.cli;
 
 import dev.kvtier.realio.bench.BenchIo;
+import dev.kvtier.realio.files.Claim;
+import dev.kvtier.realio.files.ClaimRefused;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code kvtier bench-io}: the io_uring device, the FileChannel device and, when installed, fio on the same file:
  * GB/s and IOPS at 4 KiB, 64 KiB and 1 MiB, depths 1, 16 and 32, read and write, with ratios to fio. A benchmark,
- * not a test: run it on a quiet machine, more than once.
+ * not a test: run it on a quiet machine, more than once. The file is claimed as kvtier's scratch file first.
  */
 @Command(name = "bench-io", mixinStandardHelpOptions = true,
     description = "Benchmark io_uring against FileChannel and fio on one file (O_DIRECT).")
 public final class BenchIoCommand implements Callable<Integer> {
-    @Option(names = "--device", required = true, paramLabel = "PATH", description = "scratch file or block device")
+    /** Smallest --size: four of the largest blocks measured. */
+    static final long SIZE_BYTES_MIN = 4L << 20;
+    /** Largest --size. */
+    static final long SIZE_BYTES_MAX = 1L << 40;
+    /** Longest --seconds a cell. */
+    static final long SECONDS_MAX = 3600;
+
+    @Option(names = "--device", required = true, paramLabel = "PATH", description = "scratch file or block device "
+        + "(absent, empty or a kvtier scratch file unless --force; its contents are lost)")
     Path device;
 
     @Option(names = "--size", paramLabel = "BYTES", description = "bytes of the file to use (default 2 GiB)")
@@ -29,9 +42,47 @@ public final class BenchIoCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "a small subset in about a second (no fio)")
     boolean quick;
 
+    @Mixin
+    ForceOptions forceOptions = new ForceOptions();
+
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
-        return BenchIo.run(device, sizeBytes, seconds, !noFio, quick, System.out) == 0 ? ExitCodes.OK
-            : ExitCodes.BAD_INPUT;
+        final String bad = badOptions();
+        if (bad != null) {
+            System.err.println("kvtier: " + bad);
+            return ExitCodes.BAD_INPUT;
+        }
+        final Claim claim;
+        try {
+            claim = Outputs.claimScratch(device, "--device", forceOptions.force(), spec);
+        } catch (final ClaimRefused e) {
+            System.err.println("kvtier: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
+        try {
+            final int rc = BenchIo.run(device, claim.baseOffset(), sizeBytes, seconds, !noFio, quick, System.out,
+                System.err);
+            if (rc != 0) {
+                claim.abandon();
+                return ExitCodes.BAD_INPUT;
+            }
+            return ExitCodes.OK;
+        } finally {
+            claim.close();
+        }
+    }
+
+    private String badOptions() {
+        if (sizeBytes < SIZE_BYTES_MIN || sizeBytes > SIZE_BYTES_MAX || sizeBytes % (1 << 20) != 0) {
+            return "--size must be a whole number of MiB in [" + SIZE_BYTES_MIN + ", " + SIZE_BYTES_MAX + "] B, got "
+                + sizeBytes;
+        }
+        if (seconds < 1 || seconds > SECONDS_MAX) {
+            return "--seconds must be in [1, " + SECONDS_MAX + "], got " + seconds;
+        }
+        return null;
     }
 }

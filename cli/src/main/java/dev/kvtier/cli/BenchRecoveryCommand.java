@@ -2,13 +2,18 @@ package dev.kvtier.cli;
 
 import dev.kvtier.realio.bench.RecoveryBench;
 import dev.kvtier.realio.device.IoChoice;
+import dev.kvtier.realio.files.Claim;
+import dev.kvtier.realio.files.ClaimRefused;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code kvtier bench-recovery}: how long opening the crash-safe index with recover takes on a real file: the index a
@@ -22,8 +27,17 @@ public final class BenchRecoveryCommand implements Callable<Integer> {
     private static final long QWEN3_8B_SLOT_BYTES = 2_359_296;
     private static final int TEN_GIB_SLOTS = (int) ((10L << 30) / QWEN3_8B_SLOT_BYTES);
 
+    /** Most ring slots (an index of about 900 MiB). */
+    static final int SLOTS_MAX = 10_000_000;
+    /** Most log records. */
+    static final long RECORDS_MAX = 100_000_000;
+    /** Most timed opens. */
+    static final int REPEAT_MAX = 1000;
+    /** Largest slot. */
+    static final long SLOT_BYTES_MAX = 1L << 30;
+
     @Option(names = "--device", required = true, paramLabel = "PATH", description = "the index file to build "
-        + "(overwritten; on a file system with O_DIRECT)")
+        + "(absent, empty or a kvtier scratch file unless --force; on a file system with O_DIRECT)")
     Path device;
 
     @Option(names = "--slots", paramLabel = "N", description = "ring slots (default 4551, a 10 GiB ring of 2.25 MiB "
@@ -46,40 +60,63 @@ public final class BenchRecoveryCommand implements Callable<Integer> {
     @Option(names = "--io", description = "auto (io_uring, else FileChannel), uring or filechannel")
     IoChoice io = IoChoice.AUTO;
 
+    @Mixin
+    ForceOptions forceOptions = new ForceOptions();
+
+    @Spec
+    CommandSpec commandSpec;
+
     @Override
     public Integer call() {
         final PrintStream out = System.out;
+        if (repeat < 1 || repeat > REPEAT_MAX || slotBytes <= 0 || slotBytes % 4096 != 0 || slotBytes > SLOT_BYTES_MAX
+            || records < 0 || records > RECORDS_MAX || (slots != null && (slots < 1 || slots > SLOTS_MAX))) {
+            System.err.println("kvtier: need 1 <= --repeat <= " + REPEAT_MAX + ", --slot-bytes a positive multiple of "
+                + "4096 up to " + SLOT_BYTES_MAX + ", 1 <= --slots <= " + SLOTS_MAX + ", 0 <= --records <= "
+                + RECORDS_MAX + " and 0 <= --chunks <= --slots");
+            return ExitCodes.BAD_INPUT;
+        }
         final int ring = slots != null ? slots : Math.max(TEN_GIB_SLOTS, RecoveryBench.slotsFor(records));
-        if (repeat < 1 || slotBytes <= 0 || slotBytes % 4096 != 0 || ring < 1 || records < 0
-            || (chunks != null && (chunks < 0 || chunks > ring))) {
-            System.err.println("kvtier: need --repeat >= 1, --slot-bytes a positive multiple of 4096, --slots >= 1, "
-                + "--records >= 0 and 0 <= --chunks <= --slots");
+        if (ring > SLOTS_MAX || (chunks != null && (chunks < 0 || chunks > ring))) {
+            System.err.println("kvtier: need 0 <= --chunks <= --slots (" + ring + ")" + (ring > SLOTS_MAX
+                ? " and at most " + SLOTS_MAX + " slots: --records " + records + " needs " + ring : ""));
             return ExitCodes.BAD_INPUT;
         }
         final RecoveryBench.Spec spec = new RecoveryBench.Spec(ring, slotBytes, chunks != null ? chunks : ring,
             records);
+        final Claim claim;
         try {
-            return bench(spec, io, out);
-        } catch (final IOException | IllegalArgumentException | IllegalStateException e) {
+            claim = Outputs.claimScratch(device, "--device", forceOptions.force(), commandSpec);
+        } catch (final ClaimRefused e) {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }
+        try {
+            return bench(spec, claim.baseOffset(), io, out);
+        } catch (final IOException | IllegalArgumentException | IllegalStateException e) {
+            claim.abandon();
+            System.err.println("kvtier: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        } finally {
+            claim.close();
+        }
     }
 
-    private int bench(final RecoveryBench.Spec spec, final IoChoice choice, final PrintStream out) throws IOException {
+    private int bench(final RecoveryBench.Spec spec, final long base, final IoChoice choice,
+                      final PrintStream out) throws IOException {
         final double l2GiB = spec.l2Bytes() / (double) (1L << 30);
         out.printf(Locale.ROOT, "ring %,d slots of %,d B (L2 %.1f GiB); index device %,d B (checkpoint slots 2 x %,d B,"
             + " log area %,d B)%n", spec.slots(), spec.slotBytes(), l2GiB, spec.layout().deviceBytes(),
             spec.layout().checkpointBytes(), spec.layout().logBytes());
         final long w0 = System.nanoTime();
-        final RecoveryBench.Built built = RecoveryBench.write(device, spec);
+        final RecoveryBench.Built built = RecoveryBench.write(device, base, spec);
         out.printf(Locale.ROOT, "built %s: checkpoint of %,d chunks, %,d log records (%,d B); %,d chunks live at the "
             + "end; in %.1f s%n", device, spec.chunks(), built.records(), built.logBytes(), built.liveChunks(),
             (System.nanoTime() - w0) / 1e9);
         long best = Long.MAX_VALUE;
         for (int i = 1; i <= repeat; i++) {
-            RecoveryBench.reset(device, spec);
-            final RecoveryBench.Timing t = RecoveryBench.open(device, spec, choice);
+            RecoveryBench.reset(device, base, spec);
+            final RecoveryBench.Timing t = RecoveryBench.open(device, base, spec, choice);
             if (t.chunks() != built.liveChunks() || t.records() != built.records()) {
                 System.err.printf("kvtier: recovery found %d chunks and %d records, the index holds %d and %d%n",
                     t.chunks(), t.records(), built.liveChunks(), built.records());

@@ -5,15 +5,20 @@ import dev.kvtier.realio.calibrate.CalibrationRun;
 import dev.kvtier.realio.calibrate.DeviceCalibration;
 import dev.kvtier.realio.calibrate.HostCalibration;
 import dev.kvtier.realio.calibrate.RunShape;
+import dev.kvtier.realio.files.Claim;
+import dev.kvtier.realio.files.ClaimRefused;
+import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code kvtier calibrate}: measures a disk into a device profile and this machine's core into a host cost profile,
@@ -23,19 +28,25 @@ import picocli.CommandLine.Option;
  * O_DIRECT; then, when fio is installed, the profile's bandwidth cells side by side with fio on the same file. A figure
  * above fio's by more than 15 %, or above a limit given here, is suspect: the profile is then not written (exit 4)
  * unless {@code --accept-suspect}.
+ *
+ * <p>The scratch file is claimed as kvtier's ({@link Outputs#claimScratch}) and measured after kvtier's header; the
+ * profiles go under {@code kvtier-out/} unless named, each written whole or not at all.
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
     description = "Measure a disk and this machine's core into simulator profiles (device and host cost TOML).")
 public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--device", required = true, paramLabel = "PATH",
-        description = "a scratch file (created) or a block device on the disk to measure; its contents are lost")
+        description = "a scratch file (created) or a block device on the disk to measure; absent, empty or a kvtier "
+            + "scratch file unless --force; its contents are lost")
     Path device;
 
-    @Option(names = "--out", paramLabel = "PROFILE", description = "device profile to write (default device.toml)")
-    Path out = Path.of("device.toml");
+    @Option(names = "--out", paramLabel = "PROFILE", description = "device profile to write (default "
+        + "kvtier-out/calibrate/device.toml)")
+    Path out = Outputs.defaultPath("calibrate", "device.toml");
 
-    @Option(names = "--host-out", paramLabel = "PROFILE", description = "host cost profile (default host.toml)")
-    Path hostOut = Path.of("host.toml");
+    @Option(names = "--host-out", paramLabel = "PROFILE", description = "host cost profile (default "
+        + "kvtier-out/calibrate/host.toml)")
+    Path hostOut = Outputs.defaultPath("calibrate", "host.toml");
 
     @Option(names = "--name", description = "profile name (default: calibrated)")
     String name = "calibrated";
@@ -71,35 +82,91 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--accept-suspect", description = "write the profile even when a figure is suspect (with why)")
     boolean acceptSuspect;
 
+    @Mixin
+    ForceOptions forceOptions = new ForceOptions();
+
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
+        String bad = Outputs.checkName("--name", name);
+        bad = bad != null ? bad : badNumbers();
+        bad = bad != null ? bad : OutputFile.check(out, "--out", List.of(device));
+        bad = bad != null ? bad : OutputFile.check(hostOut, "--host-out", List.of(device, out));
+        if (bad != null) {
+            System.err.println("kvtier: " + bad);
+            return ExitCodes.BAD_INPUT;
+        }
         final RunShape shape;
+        final CalibrationRun.Options asked;
         try {
             shape = scenario == null ? RunShape.DEFAULT
                 : RunShape.of(ScenarioLoader.load(scenario, List.of()).spec().core());
-        } catch (final ScenarioException e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
-        }
-        final CalibrationRun.Options options;
-        try {
-            options = new CalibrationRun.Options(device, out, name, quick, shape, sizeBytes,
-                new DeviceCalibration.Checks(!noFio, quick ? 1 : repeat, (quick ? 500 : compareMs) * 1_000_000L,
-                    maxReadBytesPerSec, maxWriteBytesPerSec),
+            asked = new CalibrationRun.Options(device, 0, out, name, quick, shape, sizeBytes,
+                new DeviceCalibration.Checks(!noFio, quick ? 1 : repeat, Math.multiplyExact(quick ? 500 : compareMs,
+                    1_000_000L), maxReadBytesPerSec, maxWriteBytesPerSec),
                 acceptSuspect);
-        } catch (final IllegalArgumentException e) {
+            checkPlan(asked);
+        } catch (final ScenarioException | IllegalArgumentException | ArithmeticException e) {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }
-        final int rc = CalibrationRun.run(options, System.out).code();
-        if (rc != CalibrationRun.OK) {
-            return rc == CalibrationRun.SUSPECT ? ExitCodes.GATE : ExitCodes.BAD_INPUT;
+        final Claim claim;
+        try {
+            claim = Outputs.claimScratch(device, "--device", forceOptions.force(), spec);
+        } catch (final ClaimRefused e) {
+            System.err.println("kvtier: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
         }
+        try {
+            final int rc = CalibrationRun.run(asked.at(claim.baseOffset()), System.out, System.err).code();
+            if (rc != CalibrationRun.OK) {
+                claim.abandon();
+                return rc == CalibrationRun.SUSPECT ? ExitCodes.GATE : ExitCodes.BAD_INPUT;
+            }
+            return host(shape);
+        } finally {
+            claim.close();
+        }
+    }
+
+    /** Null, or the first option whose number is out of range. */
+    private String badNumbers() {
+        if (sizeBytes < 0 || sizeBytes % (1L << 20) != 0 || sizeBytes > BenchIoCommand.SIZE_BYTES_MAX) {
+            return "--size must be a multiple of 1 MiB (1048576) up to 1 TiB, got " + sizeBytes;
+        }
+        if (repeat < 1 || repeat > 1000) {
+            return "--repeat must be 1 to 1000, got " + repeat;
+        }
+        if (compareMs < 1 || compareMs > 3_600_000L) {
+            return "--compare-ms must be 1 to 3600000, got " + compareMs;
+        }
+        if (maxReadBytesPerSec < 0 || maxWriteBytesPerSec < 0) {
+            return "--max-read-bytes-per-sec and --max-write-bytes-per-sec must be 0 (no limit) or more, got "
+                + maxReadBytesPerSec + " and " + maxWriteBytesPerSec;
+        }
+        return null;
+    }
+
+    /** The plan the options ask for, refused with {@code --size} named when the file cannot hold it. */
+    private static void checkPlan(final CalibrationRun.Options asked) {
+        try {
+            asked.plan();
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("--size " + asked.fileBytes() + " cannot hold the calibration: "
+                + e.getMessage(), e);
+        }
+    }
+
+    private int host(final RunShape shape) {
+        System.out.println("measuring this machine's core (per span, entry, I/O and call, memcpy, checksum, check"
+            + " and fill bandwidth, observers)");
         final HostCostProfile host = HostCalibration.measure(name + "-host", quick ? 2 : 6, shape.slotBytes());
         try {
-            Files.writeString(hostOut, HostCalibration.toml(host));
+            OutputFile.writeString(hostOut, HostCalibration.toml(host));
         } catch (final IOException e) {
-            System.err.println("kvtier: cannot write " + hostOut + ": " + e.getMessage());
+            System.err.println("kvtier: " + OutputFile.describe(hostOut, e));
             return ExitCodes.BAD_INPUT;
         }
         System.out.printf("host %s: span %d ns, entry %d ns, I/O %d+%d ns, call %d ns, memcpy %.2f GB/s, checksum"

@@ -7,18 +7,22 @@ import dev.kvtier.realio.calibrate.DeviceCalibration;
 import dev.kvtier.realio.calibrate.HostCalibration;
 import dev.kvtier.realio.calibrate.RunShape;
 import dev.kvtier.realio.calibrate.SideBySide;
+import dev.kvtier.realio.files.Claim;
+import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.scenarios.Profiles;
 import dev.kvtier.scenarios.ScenarioException;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
  * The device and host profiles a sign-off or a fidelity matrix simulates on, calibrated on this machine or given, and
- * what the device calibration said about itself.
+ * what the device calibration said about itself. The calibration measures a scratch file the caller has claimed
+ * ({@link Outputs#claimScratch}: kvtier's own, locked, measured after kvtier's header) and gives up when done; the
+ * profiles are written whole or not at all ({@link OutputFile}).
  *
  * @param deviceToml  the device profile's file
  * @param hostToml    the host cost profile's file
@@ -41,7 +45,8 @@ record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCost
     /**
      * What to calibrate, or which profiles to take.
      *
-     * @param device        the L2 file; the calibration file goes beside it ({@code DEVICE.calibration}, deleted)
+     * @param scratch       the claimed calibration file ({@code DEVICE.calibration}; the caller removes it if it
+     *                      created it), or null when {@code deviceProfile} is given
      * @param shape         the run whose cells the calibration measures
      * @param fileBytes     the calibration file's size (rounded down to MiB, between 64 MiB and 8 GiB)
      * @param deviceProfile a device profile to take instead of calibrating, or null
@@ -52,7 +57,7 @@ record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCost
      * @param quick         the quick plan
      * @param fio           fio side by side
      */
-    record Request(Path device, RunShape shape, long fileBytes, Path deviceProfile, Path hostProfile, Path deviceOut,
+    record Request(Claim scratch, RunShape shape, long fileBytes, Path deviceProfile, Path hostProfile, Path deviceOut,
                    Path hostOut, String name, boolean quick, boolean fio) {}
 
     /** Calibrates or loads; empty (with the reason on {@code out} or stderr) when that failed. */
@@ -62,14 +67,14 @@ record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCost
         List<String> suspect = List.of();
         List<SideBySide.Comparison> comparisons = List.of();
         if (r.deviceProfile() == null) {
-            out.println("== calibrating " + r.device() + " -> " + deviceToml);
-            final Path scratch = Path.of(r.device() + ".calibration");
+            final Claim scratch = Objects.requireNonNull(r.scratch(), "scratch");
+            out.println("== calibrating " + scratch.path() + " -> " + deviceToml);
             final long size = Math.clamp(r.fileBytes() / MIB * MIB, 64 * MIB, 8L << 30);
-            final CalibrationRun.Outcome o = CalibrationRun.run(new CalibrationRun.Options(scratch, deviceToml,
-                r.name() + "-disk", r.quick(), r.shape(), size, new DeviceCalibration.Checks(r.fio(),
-                    r.quick() ? 1 : 3, r.quick() ? 500_000_000L : 2_000_000_000L, 0, 0),
-                true), out);
-            Files.deleteIfExists(scratch);
+            final CalibrationRun.Outcome o = CalibrationRun
+                .run(new CalibrationRun.Options(scratch.path(), scratch.baseOffset(), deviceToml,
+                    r.name() + "-disk", r.quick(), r.shape(), size, new DeviceCalibration.Checks(r.fio(),
+                        r.quick() ? 1 : 3, r.quick() ? 500_000_000L : 2_000_000_000L, 0, 0),
+                    true), out, System.err);
             if (o.code() != CalibrationRun.OK) {
                 return Optional.empty();
             }
@@ -79,7 +84,7 @@ record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCost
         }
         final Path hostToml = r.hostProfile() != null ? r.hostProfile() : r.hostOut();
         if (r.hostProfile() == null) {
-            Files.writeString(hostToml, HostCalibration.toml(HostCalibration.measure(r.name() + "-core",
+            OutputFile.writeString(hostToml, HostCalibration.toml(HostCalibration.measure(r.name() + "-core",
                 r.quick() ? 2 : 6, r.shape().slotBytes())));
         }
         try {

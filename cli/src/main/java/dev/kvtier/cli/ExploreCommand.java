@@ -6,6 +6,8 @@ import dev.kvtier.cli.explore.Shard;
 import dev.kvtier.cli.explore.Coverage;
 import dev.kvtier.cli.explore.ShardSummary;
 import dev.kvtier.cli.explore.SummaryMerge;
+import dev.kvtier.realio.files.OutputFile;
+import dev.kvtier.scenarios.ScenarioLoader;
 import java.io.Console;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,6 +33,9 @@ import picocli.CommandLine.Parameters;
     description = {"Run many seeds in virtual time (swarm knobs per seed); stop at the first failing seed.",
         "'kvtier explore merge FILE...' combines the --summary files of many shards."})
 public final class ExploreCommand implements Callable<Integer> {
+    /** Most seeds one exploration plans (the seed list is held in memory). */
+    static final long SEEDS_MAX = 10_000_000;
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "library name or path")
     String scenario;
 
@@ -59,8 +64,8 @@ public final class ExploreCommand implements Callable<Integer> {
     List<String> sets = new ArrayList<>();
 
     @Option(names = "--journals", paramLabel = "DIR", description = "where a failing seed's journal goes "
-        + "(default target/explore)")
-    Path journals = Path.of("target", "explore");
+        + "(default kvtier-out/explore)")
+    Path journals = Outputs.ROOT.resolve("explore");
 
     /** The environment {@code --shard-from-env} reads (tests replace it). */
     Map<String, String> environment = System.getenv();
@@ -72,6 +77,11 @@ public final class ExploreCommand implements Callable<Integer> {
             range = range();
         } catch (final IllegalArgumentException e) {
             System.err.println("kvtier: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
+        final String bad = badOutputs();
+        if (bad != null) {
+            System.err.println("kvtier: " + bad);
             return ExitCodes.BAD_INPUT;
         }
         final Explorer explorer = new Explorer(scenario, sets, System.out, System.err);
@@ -90,7 +100,7 @@ public final class ExploreCommand implements Callable<Integer> {
             try {
                 s.write(file);
             } catch (final IOException e) {
-                System.err.println("kvtier: cannot write the summary " + file + ": " + e.getMessage());
+                System.err.println("kvtier: " + OutputFile.describe(file, e));
                 return ExitCodes.BAD_INPUT;
             }
             System.out.println("summary: " + file);
@@ -107,14 +117,32 @@ public final class ExploreCommand implements Callable<Integer> {
         if (scenario == null) {
             throw new IllegalArgumentException("explore needs a SCENARIO (a library name or a path)");
         }
-        if (seeds == null || seeds < 1) {
-            throw new IllegalArgumentException("--seeds must be at least 1, got " + (seeds == null ? "none" : seeds));
+        if (seeds == null || seeds < 1 || seeds > SEEDS_MAX) {
+            throw new IllegalArgumentException("--seeds must be in [1, " + SEEDS_MAX + "] (shard larger ranges over "
+                + "several runs with --from), got " + (seeds == null ? "none" : seeds));
+        }
+        if (from > Long.MAX_VALUE - seeds + 1) {
+            throw new IllegalArgumentException("--from " + from + " with --seeds " + seeds + " runs past the largest "
+                + "seed, " + Long.MAX_VALUE);
         }
         if (shardFromEnv && shard != null) {
             throw new IllegalArgumentException("--shard and --shard-from-env exclude each other");
         }
         final Shard s = shardFromEnv ? Shard.fromEnv(environment) : shard == null ? Shard.ALL : Shard.parse(shard);
         return new SeedSet(from, seeds, s);
+    }
+
+    /** Null, or why the journals' directory or the summary cannot be written. */
+    private String badOutputs() {
+        if (Files.exists(journals) && !Files.isDirectory(journals)) {
+            return "--journals " + journals + " is a file; name a directory";
+        }
+        if (summary != null && !summary.endsWith("/") && !Files.isDirectory(Path.of(summary))) {
+            final List<Path> inputs = ScenarioLoader.LIBRARY.contains(scenario) ? List.of() : List.of(Path.of(
+                scenario));
+            return OutputFile.check(Path.of(summary), "--summary", inputs);
+        }
+        return null;
     }
 
     private Path summaryFile(final SeedSet range, final String scenarioName) {

@@ -1,5 +1,6 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.cli.explore.MergeMarkdown;
 import dev.kvtier.cli.explore.MergeReport;
 import dev.kvtier.cli.explore.ShardSummary;
@@ -43,6 +44,13 @@ public final class ExploreMergeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        final String badMarkdown = markdown == null ? null : OutputFile.check(markdown, "--markdown", inputs);
+        final String bad = badMarkdown != null || json == null ? badMarkdown : OutputFile.check(json, "--json",
+            inputs);
+        if (bad != null) {
+            System.err.println("kvtier: explore merge: " + bad);
+            return ExitCodes.BAD_INPUT;
+        }
         final MergeReport report;
         try {
             report = SummaryMerge.merge(read(), required);
@@ -60,7 +68,7 @@ public final class ExploreMergeCommand implements Callable<Integer> {
                 write(json, ReportJson.toJson(report) + "\n");
             }
         } catch (final IOException e) {
-            System.err.println("kvtier: explore merge: cannot write the report: " + e.getMessage());
+            System.err.println("kvtier: explore merge: cannot write the report: " + e.getMessage().replace('\n', ' '));
             return ExitCodes.BAD_INPUT;
         }
         return report.exitCode(allowMissing);
@@ -86,10 +94,6 @@ public final class ExploreMergeCommand implements Callable<Integer> {
     }
 
     private static void write(final Path file, final String text) throws IOException {
-        final Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(file, text);
+        OutputFile.writeString(file, text);
     }
 }

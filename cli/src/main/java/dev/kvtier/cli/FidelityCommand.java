@@ -6,6 +6,8 @@ import dev.kvtier.cli.signoff.MatrixFiles;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.realio.calibrate.RunShape;
 import dev.kvtier.realio.device.IoChoice;
+import dev.kvtier.realio.files.Claim;
+import dev.kvtier.realio.files.ClaimRefused;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
@@ -21,7 +23,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code kvtier fidelity --device PATH}: the held-out fidelity matrix ({@link Matrix}). Calibrates the disk and the
@@ -29,12 +34,16 @@ import picocli.CommandLine.Option;
  * simulated {@code --repeat} times, and writes {@code <date>-fidelity-<host>.json}, {@code .md} and a plot: per
  * scenario and figure the simulated / real ratio, per kind of figure MAPE and mean signed error, the per-slot /
  * contiguous cold-TTFT ratio real and simulated, and the disk's own spread (the calibration's fio rounds). Exit 4 when
- * a threshold of the matrix is missed, 1 when an invariant failed.
+ * a threshold of the matrix is missed, 1 when an invariant failed. As {@code kvtier signoff}: the L2 file and its index
+ * are claimed as a real run claims them, the calibration's scratch file ({@code DEVICE.calibration}) as a scratch file
+ * (removed at the end only if this command created it), and the files are written whole or not at all, by default
+ * under {@code kvtier-out/fidelity/}.
  */
 @Command(name = "fidelity", mixinStandardHelpOptions = true,
     description = "Held-out fidelity matrix: calibrate once, run scenarios real and simulated, report the error.")
 public final class FidelityCommand implements Callable<Integer> {
-    @Option(names = "--device", required = true, paramLabel = "PATH", description = "the L2 file (created)")
+    @Option(names = "--device", required = true, paramLabel = "PATH", description = "the L2 file (created; absent, "
+        + "empty or kvtier's own unless --force)")
     Path device;
 
     @Option(names = "--io", description = "auto, uring or filechannel (default auto)")
@@ -50,8 +59,8 @@ public final class FidelityCommand implements Callable<Integer> {
         description = "run only these entries of the matrix: contiguous, per-slot, small-l1, zipf")
     List<String> only = new ArrayList<>();
 
-    @Option(names = "--results", paramLabel = "DIR", description = "where the files go (default target/fidelity)")
-    Path results = Path.of("target", "fidelity");
+    @Option(names = "--results", paramLabel = "DIR", description = "where the files go (default kvtier-out/fidelity)")
+    Path results = Outputs.ROOT.resolve("fidelity");
 
     @Option(names = "--profile", paramLabel = "DEVICE.toml", description = "use this device profile, do not calibrate")
     Path profile;
@@ -65,19 +74,58 @@ public final class FidelityCommand implements Callable<Integer> {
     @Option(names = "--no-fio", description = "do not run fio side by side in the calibration")
     boolean noFio;
 
+    @Mixin
+    ForceOptions forceOptions = new ForceOptions();
+
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws IOException {
         final PrintStream out = System.out;
         final List<Matrix.HeldOut> matrix = Matrix.DEFAULT.stream().filter(h -> only.isEmpty()
             || only.contains(h.label())).toList();
-        if (matrix.isEmpty() || repeat < 1) {
-            System.err.println("kvtier: nothing to run (--only " + only + ", --repeat " + repeat + ")");
-            return ExitCodes.BAD_INPUT;
+        final List<String> labels = Matrix.DEFAULT.stream().map(Matrix.HeldOut::label).toList();
+        final String unknown = only.stream().filter(l -> !labels.contains(l)).findFirst().orElse(null);
+        if (unknown != null) {
+            return SignoffCommand.refuse("--only " + unknown.replace('\n', ' ') + " is not an entry of the matrix ("
+                + String.join(", ", labels) + ")");
         }
+        if (matrix.isEmpty() || repeat < 1) {
+            return SignoffCommand.refuse("nothing to run (--only " + only + ", --repeat " + repeat + ")");
+        }
+        try {
+            SignoffCommand.checkProfiles(profile, hostProfile);
+        } catch (final ScenarioException e) {
+            return SignoffCommand.refuse(e.getMessage());
+        }
+        final String bad = SignoffCommand.badOutputs(results, device);
+        if (bad != null) {
+            return SignoffCommand.refuse(bad);
+        }
+        final Claim scratch;
+        try {
+            scratch = profile != null ? null : Outputs.claimScratch(SignoffCommand.scratchPath(device),
+                "calibration scratch file", forceOptions.force(), spec);
+        } catch (final ClaimRefused e) {
+            return SignoffCommand.refuse(e.getMessage());
+        }
+        try {
+            return matrix(matrix, scratch, out);
+        } finally {
+            if (scratch != null) {
+                // The scratch file is removed if this command created it; one that was there stays.
+                scratch.abandon();
+            }
+        }
+    }
+
+    private int matrix(final List<Matrix.HeldOut> matrix, final Claim scratch,
+                       final PrintStream out) throws IOException {
         final String host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9.-]", "_");
         final String base = LocalDate.now(ZoneId.systemDefault()) + "-fidelity-" + host;
         Files.createDirectories(results);
-        final Optional<Calibrated> p = Calibrated.of(new Calibrated.Request(device, RunShape.DEFAULT, 8L << 30,
+        final Optional<Calibrated> p = Calibrated.of(new Calibrated.Request(scratch, RunShape.DEFAULT, 8L << 30,
             profile, hostProfile, results.resolve(base + "-device.toml"), results.resolve(base + "-host.toml"), host,
             quickCalibration, !noFio), out);
         if (p.isEmpty()) {
@@ -96,7 +144,8 @@ public final class FidelityCommand implements Callable<Integer> {
                 return ExitCodes.BAD_INPUT;
             }
             out.println("== " + h.label() + ": " + h.scenario() + " " + h.sets());
-            final Optional<Repeats.RealRuns> real = Repeats.real(sc, seed, repeat, device, io, out);
+            final Optional<Repeats.RealRuns> real = Repeats.real(sc, seed, repeat, device, io, forceOptions.force(),
+                Invocation.holder(spec), out);
             if (real.isEmpty()) {
                 return ExitCodes.BAD_INPUT;
             }

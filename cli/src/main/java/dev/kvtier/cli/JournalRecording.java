@@ -44,11 +44,20 @@ public final class JournalRecording implements EventSink, Clock {
      */
     public static JournalRecording open(final Path dir, final Scenario sc, final long seed, final RunMode mode,
                                         final long maxBytes) throws JournalException {
+        return open(dir, sc, seed, mode, maxBytes, "pid " + ProcessHandle.current().pid() + " (kvtier)");
+    }
+
+    /**
+     * As above; {@code holder} (one line: process, command, since when) is what a second run on the same directory
+     * is told while this one writes it.
+     */
+    public static JournalRecording open(final Path dir, final Scenario sc, final long seed, final RunMode mode,
+                                        final long maxBytes, final String holder) throws JournalException {
         final JournalRecording recording = new JournalRecording(dir);
         if (dir != null) {
             final JournalHeader header = JournalHeader.of(sc.text(), seed, sc.knobs(), ConfigDigest.of(sc.knobs()),
                 codeVersion(), headerMode(mode));
-            recording.writer = new JournalWriter(dir, header, recording, maxBytes);
+            recording.writer = new JournalWriter(dir, header, recording, maxBytes, holder);
         }
         return recording;
     }
@@ -98,6 +107,18 @@ public final class JournalRecording implements EventSink, Clock {
         } catch (final JournalException e) {
             closeFailure = e.getMessage();
         }
+    }
+
+    /**
+     * Gives the journal up because the run never started (its devices were refused): removes what the writer made,
+     * which was all the directory held.
+     */
+    public void discard() {
+        if (writer == null || closed) {
+            return;
+        }
+        closed = true;
+        writer.discard();
     }
 
     /** Prints what was written (or the failure, one line on {@code err}); false when the journal failed. */

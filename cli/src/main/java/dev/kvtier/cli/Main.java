@@ -23,10 +23,31 @@ public final class Main implements Runnable {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExitCodeExceptionMapper(e -> ExitCodes.CRASH);
         cl.setParameterExceptionHandler((ex, a) -> {
-            cl.getErr().println("kvtier: " + ex.getMessage());
+            System.err.println("kvtier: " + oneLine(ex.getMessage()));
             return ExitCodes.BAD_INPUT;
         });
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> crashed(ex));
         return cl.execute(args);
+    }
+
+    /**
+     * What a command threw: out of memory is one line (the run was too big for this JVM or machine, not an invariant
+     * failure); anything else is a bug, printed with its stack trace. Both exit 3.
+     */
+    static int crashed(final Throwable e) {
+        if (e instanceof OutOfMemoryError) {
+            System.err.printf("kvtier: out of memory (%s; this JVM may use %d MiB of heap): make the run smaller, or "
+                + "give the JVM more with KVTIER_JAVA_OPTS=-Xmx<size>%n", oneLine(String.valueOf(e.getMessage())),
+                Runtime.getRuntime().maxMemory() >> 20);
+            return ExitCodes.CRASH;
+        }
+        System.err.println("kvtier: crash (a bug): " + oneLine(e.toString()));
+        e.printStackTrace();
+        return ExitCodes.CRASH;
+    }
+
+    private static String oneLine(final String message) {
+        return message == null ? "" : message.replace('\n', ' ').replace('\r', ' ');
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.kvtier.cli;
 import dev.kvtier.cli.signoff.CpuShare;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.realio.device.IoChoice;
+import dev.kvtier.realio.files.Force;
+import dev.kvtier.realio.files.Holder;
 import dev.kvtier.realio.run.BadDevice;
 import dev.kvtier.realio.run.RealRun;
 import dev.kvtier.realio.run.RealTarget;
@@ -32,9 +34,12 @@ final class Repeats {
         }
     }
 
-    /** {@code n} real runs on {@code device}; empty (the reason on stderr) when the device is unusable. */
+    /**
+     * {@code n} real runs on {@code device}, each claiming it (and its index) as {@code kvtier run} does, with
+     * {@code force} and as {@code holder}; empty (the reason on stderr) when the device is unusable or refused.
+     */
     static Optional<RealRuns> real(final Scenario sc, final long seed, final int n, final Path device,
-                                   final IoChoice io, final PrintStream out) {
+                                   final IoChoice io, final Force force, final Holder holder, final PrintStream out) {
         final List<RunReport> real = new ArrayList<>();
         final List<CpuShare> cpu = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -43,7 +48,7 @@ final class Repeats {
             final long[] before = CpuShare.now();
             final long t0 = System.nanoTime();
             try (RealRun run = RealRun.open(sc.spec(), seed + i, new RealTarget(device, null, false, io,
-                REAL_RUN_TIMEOUT_NS), List.of(), out)) {
+                REAL_RUN_TIMEOUT_NS, force, holder), List.of(), out)) {
                 real.add(run.run().report());
             } catch (final BadDevice e) {
                 System.err.println("kvtier: " + e.getMessage());

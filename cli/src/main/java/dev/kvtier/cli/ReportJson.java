@@ -1,8 +1,8 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.harness.run.RunReport;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import tools.jackson.databind.SerializationFeature;
@@ -26,14 +26,10 @@ public final class ReportJson {
     /** Writes {@code report} with {@code extraMetrics} added to its {@code metrics} object (in their order). */
     public static void write(final Path file, final RunReport report,
                              final Map<String, Object> extraMetrics) throws IOException {
-        final Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
         final ObjectNode tree = JSON.valueToTree(report);
         final ObjectNode metrics = (ObjectNode) tree.get("metrics");
         extraMetrics.forEach((k, v) -> metrics.set(k, JSON.valueToTree(v)));
-        Files.writeString(file, toJson(tree) + "\n");
+        OutputFile.writeString(file, toJson(tree) + "\n");
     }
 
     public static JsonMapper mapper() {

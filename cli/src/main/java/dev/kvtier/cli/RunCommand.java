@@ -7,6 +7,7 @@ import dev.kvtier.harness.probe.ProbeCatalogue;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.realio.device.IoChoice;
+import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.realio.run.BadDevice;
 import dev.kvtier.realio.run.RealRun;
 import dev.kvtier.realio.run.RealTarget;
@@ -18,6 +19,7 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,8 +28,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code kvtier run SCENARIO}: one run, every invariant checked at every event; in virtual time (the simulator's
@@ -38,6 +43,9 @@ import picocli.CommandLine.Parameters;
     description = "Run a scenario (a library name or a TOML path) in virtual time (or on a real disk with --mode "
         + "real) and check every invariant.")
 public final class RunCommand implements Callable<Integer> {
+    /** The longest --timeout: a day. */
+    static final long TIMEOUT_SECONDS_MAX = 86_400;
+
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "library name (${COMPLETION-CANDIDATES}) or path",
         completionCandidates = Library.class)
     String scenario;
@@ -81,6 +89,12 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "real mode: wall-time limit (default 3600)")
     long timeoutSeconds = 3600;
 
+    @Mixin
+    ForceOptions forceOptions = new ForceOptions();
+
+    @Spec
+    CommandSpec spec;
+
     /** Library names for help text. */
     static final class Library extends ArrayList<String> {
         private static final long serialVersionUID = 1L;
@@ -93,34 +107,34 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         final PrintStream out = System.out;
+        String bad = badOptions();
         final Scenario sc;
         try {
-            sc = ScenarioLoader.load(scenario, sets);
+            sc = bad == null ? ScenarioLoader.load(scenario, sets) : null;
         } catch (final ScenarioException e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
+            return refuse(e.getMessage());
         }
-        final String bad = badOptions();
+        bad = bad != null ? bad : RunNeeds.check(sc, mode);
+        bad = bad != null ? bad : badOutputs();
         if (bad != null) {
-            System.err.println("kvtier: " + bad);
-            return ExitCodes.BAD_INPUT;
+            return refuse(bad);
         }
         out.println("SEED=" + seed + " scenario=" + sc.name() + " mode=" + mode);
         sc.knobs().forEach((k, v) -> out.println("  " + k + " = " + v));
         final JournalRecording recording;
         try {
-            recording = JournalRecording.open(journal, sc, seed, mode, journalMaxBytes);
+            recording = JournalRecording.open(journal, sc, seed, mode, journalMaxBytes, Invocation.holder(spec)
+                .describe());
         } catch (final JournalException e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
+            return refuse(e.getMessage());
         }
         final long t0 = System.nanoTime();
         final Outcome outcome;
-        try {
-            outcome = dispatch(sc, recording, out);
+        try (Progress progress = Progress.forRun(sc, mode, out)) {
+            outcome = dispatch(sc, recording, progress, out);
         } catch (final BadDevice e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
+            recording.discard();
+            return refuse(e.getMessage());
         } catch (final RuntimeException e) {
             System.err.println("kvtier: crash (a bug) at seed " + seed + ": " + e);
             e.printStackTrace();
@@ -134,6 +148,11 @@ public final class RunCommand implements Callable<Integer> {
         return finish(outcome, recording, out);
     }
 
+    private static int refuse(final String message) {
+        System.err.println("kvtier: " + message);
+        return ExitCodes.BAD_INPUT;
+    }
+
     /** What a run of either mode returned: its report, and in real mode what only the real root knows. */
     private record Outcome(RunReport report, RealRun.Result real) {}
 
@@ -142,23 +161,60 @@ public final class RunCommand implements Callable<Integer> {
         if ((mode == RunMode.REAL) != (device != null)) {
             return "--device PATH goes with --mode real (and only with it)";
         }
-        if (device == null && (indexDevice != null || recover)) {
-            return "--index-device and --recover go with --mode real";
+        if (device == null && (indexDevice != null || recover || forceOptions.any())) {
+            return "--index-device, --recover, --force and --force-wipe go with --mode real";
         }
-        if (timeoutSeconds < 1 || timeoutSeconds > Long.MAX_VALUE / 1_000_000_000L) {
-            return "--timeout must be a positive number of seconds, got " + timeoutSeconds;
+        if (timeoutSeconds < 1 || timeoutSeconds > TIMEOUT_SECONDS_MAX) {
+            return "--timeout must be a number of seconds in [1, " + TIMEOUT_SECONDS_MAX + "], got " + timeoutSeconds;
+        }
+        if (journalMaxBytes < 1) {
+            return "--journal-max-bytes must be positive, got " + journalMaxBytes;
+        }
+        if (journalMaxBytes != Long.MAX_VALUE && journal == null) {
+            return "--journal-max-bytes goes with --journal DIR";
+        }
+        return null;
+    }
+
+    /** Null, or why an output path cannot be written: a directory, a special file, or one of the run's inputs. */
+    private String badOutputs() {
+        final List<Path> inputs = new ArrayList<>();
+        if (!ScenarioLoader.LIBRARY.contains(scenario)) {
+            inputs.add(Path.of(scenario));
+        }
+        if (device != null) {
+            inputs.add(device);
+            inputs.add(new RealTarget(device, indexDevice, recover, io, 1).indexPath());
+        }
+        if (journal != null) {
+            if (Files.exists(journal) && !Files.isDirectory(journal)) {
+                return "--journal " + journal + " is a file; a journal is a directory (absent or empty)";
+            }
+            for (final Path input : inputs) {
+                if (journal.toAbsolutePath().normalize().equals(input.toAbsolutePath().normalize())) {
+                    return "--journal " + journal + " is also an input of this run; name another directory";
+                }
+            }
+        }
+        if (report != null) {
+            final List<Path> all = new ArrayList<>(inputs);
+            if (journal != null) {
+                all.add(journal);
+            }
+            return OutputFile.check(report, "--report", all);
         }
         return null;
     }
 
     /** Hands the run to the root of its mode. */
-    private Outcome dispatch(final Scenario sc, final JournalRecording recording,
+    private Outcome dispatch(final Scenario sc, final JournalRecording recording, final Progress progress,
                              final PrintStream out) throws BadDevice {
         return switch (mode) {
-            case VIRTUAL -> new Outcome(Dispatch.virtual(sc, seed, recording), null);
+            case VIRTUAL -> new Outcome(Dispatch.virtual(sc, seed, recording, progress.sinks()), null);
             case REAL -> {
                 final RealRun.Result real = Dispatch.real(sc, seed, new RealTarget(device, indexDevice, recover, io,
-                    timeoutSeconds * 1_000_000_000L), recording, out);
+                    timeoutSeconds * 1_000_000_000L, forceOptions.force(), Invocation.holder(spec)), recording,
+                    progress.sinks(), out);
                 yield new Outcome(real.report(), real);
             }
         };
@@ -175,7 +231,7 @@ public final class RunCommand implements Callable<Integer> {
             try {
                 ReportJson.write(report, r, real == null ? Map.of() : realMetrics(real));
             } catch (final IOException e) {
-                System.err.println("kvtier: cannot write report " + report + ": " + e.getMessage());
+                System.err.println("kvtier: " + OutputFile.describe(report, e));
                 return ExitCodes.BAD_INPUT;
             }
         }
@@ -201,6 +257,9 @@ public final class RunCommand implements Callable<Integer> {
             }
             if (recover) {
                 b.append(" --recover");
+            }
+            if (forceOptions.any()) {
+                b.append(forceOptions.forceWipe ? " --force-wipe" : " --force");
             }
         }
         for (final String s : sets) {

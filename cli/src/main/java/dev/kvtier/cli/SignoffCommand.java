@@ -8,7 +8,13 @@ import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.realio.calibrate.FioRunner;
 import dev.kvtier.realio.calibrate.Measurement;
 import dev.kvtier.realio.calibrate.RunShape;
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.realio.device.IoChoice;
+import dev.kvtier.realio.files.Claim;
+import dev.kvtier.realio.files.ClaimRefused;
+import dev.kvtier.realio.files.HeaderLayout;
+import dev.kvtier.realio.files.OutputFile;
+import dev.kvtier.scenarios.Profiles;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
@@ -24,16 +30,22 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code kvtier signoff SCENARIO --device PATH}: the scenario in real I/O {@code --repeat} times, then in virtual time
  * as many times on a device profile and a host cost profile calibrated on this machine (repetition i with seed + i in
  * both modes), then fio on the same file; every figure's median and spread, real and simulated, judged against the
  * scenario's fidelity bands ({@code [signoff]}, +-15 % by default); a comparison with the newest earlier result;
- * {@code results/<date>-<scenario>-<host>.json}, {@code .md} and plots. Exit 4 when a threshold or a band fails or
- * the calibrated profile is suspect, 1 when an invariant failed.
+ * {@code kvtier-out/signoff/<date>-<scenario>-<host>.json} (or under {@code --results}), {@code .md} and plots. Exit
+ * 4 when a threshold or a band fails or the calibrated profile is suspect, 1 when an invariant failed. The L2 file and
+ * its index are claimed as a real run claims them, and the calibration's scratch file ({@code DEVICE.calibration}) as
+ * a scratch file; the scratch file is removed at the end only if this sign-off created it. Results and profiles are
+ * written whole or not at all.
  */
 @Command(name = "signoff", mixinStandardHelpOptions = true,
     description = "Real runs + calibrated simulations + fio on one disk; write results/ and judge fidelity.")
@@ -58,8 +70,9 @@ public final class SignoffCommand implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a scenario key in both runs")
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "--results", paramLabel = "DIR", description = "where results go (default results)")
-    Path results = Path.of("results");
+    @Option(names = "--results", paramLabel = "DIR", description = "where results go (default kvtier-out/signoff; "
+        + "pass --results results to add them to the committed ones)")
+    Path results = Outputs.ROOT.resolve("signoff");
 
     @Option(names = "--profile", paramLabel = "DEVICE.toml", description = "use this device profile, do not calibrate")
     Path profile;
@@ -74,28 +87,57 @@ public final class SignoffCommand implements Callable<Integer> {
     @Option(names = "--no-fio", description = "skip fio even when it is installed")
     boolean noFio;
 
+    @Mixin
+    ForceOptions forceOptions = new ForceOptions();
+
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws IOException {
         final PrintStream out = System.out;
         final Scenario sc;
         try {
             sc = ScenarioLoader.load(scenario, sets);
+            checkProfiles(profile, hostProfileFile);
         } catch (final ScenarioException e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
+            return refuse(e.getMessage());
+        }
+        final String bad = badOutputs(results, device);
+        if (bad != null) {
+            return refuse(bad);
         }
         if (repeat < 1) {
-            System.err.println("kvtier: --repeat must be at least 1, got " + repeat);
-            return ExitCodes.BAD_INPUT;
+            return refuse("--repeat must be at least 1, got " + repeat);
         }
         final String host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9.-]", "_");
         final String base = LocalDate.now(ZoneId.systemDefault()) + "-" + sc.name() + "-" + host;
+        final Claim scratch;
+        try {
+            scratch = profile != null ? null : Outputs.claimScratch(scratchPath(device), "calibration scratch file",
+                forceOptions.force(), spec);
+        } catch (final ClaimRefused e) {
+            return refuse(e.getMessage());
+        }
+        try {
+            return signoff(sc, host, base, scratch, out);
+        } finally {
+            if (scratch != null) {
+                // The scratch file is removed if this sign-off created it; one that was there stays.
+                scratch.abandon();
+            }
+        }
+    }
+
+    private int signoff(final Scenario sc, final String host, final String base, final Claim scratch,
+                        final PrintStream out) throws IOException {
         Files.createDirectories(results);
-        final Optional<Repeats.RealRuns> real = Repeats.real(sc, seed, repeat, device, io, out);
+        final Optional<Repeats.RealRuns> real = Repeats.real(sc, seed, repeat, device, io, forceOptions.force(),
+            Invocation.holder(spec), out);
         if (real.isEmpty()) {
             return ExitCodes.BAD_INPUT;
         }
-        final Optional<Calibrated> profiles = Calibrated.of(new Calibrated.Request(device,
+        final Optional<Calibrated> profiles = Calibrated.of(new Calibrated.Request(scratch,
             RunShape.of(sc.spec().core()), sc.spec().core().l2Bytes(), profile, hostProfileFile,
             results.resolve(base + "-device.toml"), results.resolve(base + "-host.toml"), host, quickCalibration,
             !noFio), out);
@@ -107,11 +149,39 @@ public final class SignoffCommand implements Callable<Integer> {
         try {
             simSc = ScenarioLoader.load(scenario, profiles.get().simSets(sets));
         } catch (final ScenarioException e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
+            return refuse(e.getMessage());
         }
         final List<RunReport> sim = Repeats.sim(simSc, seed, repeat, out);
         return finish(sc, host, base, real.get(), sim, profiles.get(), fio(sc, out), out);
+    }
+
+    /** The calibration's scratch file beside the L2 file: {@code DEVICE.calibration}. */
+    static Path scratchPath(final Path device) {
+        return device.resolveSibling(device.getFileName() + ".calibration");
+    }
+
+    /** Loads the given profiles (either may be null) so that a bad one is refused before anything is written. */
+    static void checkProfiles(final Path deviceProfile, final Path hostProfile) throws ScenarioException {
+        if (deviceProfile != null) {
+            Profiles.device("signoff", "--profile", deviceProfile.toAbsolutePath().toString(), null);
+        }
+        if (hostProfile != null) {
+            Profiles.host("signoff", "--host-profile", hostProfile.toAbsolutePath().toString(), null);
+        }
+    }
+
+    /** Null, or why results cannot go into {@code dir} (a file, or a path that holds {@code device}). */
+    static String badOutputs(final Path dir, final Path device) {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            return "--results " + dir + " is a file; name a directory";
+        }
+        final String check = OutputFile.check(dir.resolve("signoff.json"), "--results", List.of(device));
+        return check == null ? null : check.replace(dir.resolve("signoff.json").toString(), dir.toString());
+    }
+
+    static int refuse(final String message) {
+        System.err.println("kvtier: " + message);
+        return ExitCodes.BAD_INPUT;
     }
 
     private SignoffReport.Fio fio(final Scenario sc, final PrintStream out) {
@@ -122,8 +192,10 @@ public final class SignoffCommand implements Callable<Integer> {
         final long size = sc.spec().core().l2Bytes();
         final FioRunner.Buffers buffers = FioRunner.hugePagesFree(16 * MIB) ? FioRunner.Buffers.HUGE_PAGES
             : FioRunner.Buffers.SMALL_PAGES;
-        final Optional<Measurement> w = FioRunner.run(device, size, IoOp.WRITE, MIB, 16, 5000, true, buffers);
-        final Optional<Measurement> r = FioRunner.run(device, size, IoOp.READ, MIB, 16, 5000, true, buffers);
+        // fio writes the L2 data file after kvtier's header, as the runs did.
+        final DeviceFile region = new DeviceFile(device, HeaderLayout.BYTES, size);
+        final Optional<Measurement> w = FioRunner.run(region, IoOp.WRITE, MIB, 16, 5000, true, buffers);
+        final Optional<Measurement> r = FioRunner.run(region, IoOp.READ, MIB, 16, 5000, true, buffers);
         if (w.isEmpty() || r.isEmpty()) {
             return null;
         }

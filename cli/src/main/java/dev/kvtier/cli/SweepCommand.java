@@ -2,6 +2,7 @@ package dev.kvtier.cli;
 
 import dev.kvtier.cli.sweep.Sweep;
 import dev.kvtier.cli.sweep.SweepReport;
+import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
@@ -42,6 +43,11 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        final String bad = out == null ? null : badOut(out);
+        if (bad != null) {
+            System.err.println("kvtier: " + bad);
+            return ExitCodes.BAD_INPUT;
+        }
         final Sweep.Axis axis;
         try {
             axis = axis(vary);
@@ -69,11 +75,23 @@ public final class SweepCommand implements Callable<Integer> {
                     System.out.println("wrote " + p);
                 }
             } catch (final IOException e) {
-                System.err.println("kvtier: cannot write " + out + ": " + e.getMessage());
+                System.err.println("kvtier: " + OutputFile.describe(out, e));
                 return ExitCodes.BAD_INPUT;
             }
         }
         return ExitCodes.OK;
+    }
+
+    /** Null, or why the files of {@code --out PREFIX} cannot be written (a directory, the scenario, below a file). */
+    private String badOut(final Path prefix) {
+        final List<Path> inputs = List.of(Path.of(scenario));
+        for (final String ext : List.of(".md", ".json", ".png")) {
+            final String bad = OutputFile.check(Path.of(prefix + ext), "--out", inputs);
+            if (bad != null) {
+                return bad;
+            }
+        }
+        return null;
     }
 
     private String command() {

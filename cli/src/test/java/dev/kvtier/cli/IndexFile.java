@@ -5,6 +5,7 @@ import dev.kvtier.core.index.IndexChunk;
 import dev.kvtier.core.index.IndexCodec;
 import dev.kvtier.core.index.IndexLayout;
 import dev.kvtier.core.server.KvServer;
+import dev.kvtier.realio.files.HeaderLayout;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -16,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads and rewrites an index device file outside the core, with the core's own codec, for tests that tamper with a
- * persisted index: the newest intact checkpoint plus the log records after it, and a new checkpoint written over the
- * other slot (with nothing after it in the log).
+ * Reads and rewrites an index device file outside the core (after kvtier's header, {@link HeaderLayout#BYTES}), with
+ * the core's own codec, for tests that tamper with a persisted index: the newest intact checkpoint plus the log records
+ * after it, and a new checkpoint written over the other slot (with nothing after it in the log).
  */
 final class IndexFile {
     /** The state found: the newest intact checkpoint's header and slot, and the chunks after replaying the log. */
@@ -83,7 +84,7 @@ final class IndexFile {
             config.l2Slots(), chunks);
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.WRITE)) {
             final ByteBuffer b = ByteBuffer.wrap(cp);
-            long at = layout.checkpointOffset(1 - after.slot());
+            long at = HeaderLayout.BYTES + layout.checkpointOffset(1 - after.slot());
             while (b.hasRemaining()) {
                 at += ch.write(b, at);
             }
@@ -115,7 +116,7 @@ final class IndexFile {
     private byte[] bytes(final long offset, final long length) throws IOException {
         final ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(length));
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-            long at = offset;
+            long at = HeaderLayout.BYTES + offset;
             while (b.hasRemaining()) {
                 final int n = ch.read(b, at);
                 if (n < 0) {

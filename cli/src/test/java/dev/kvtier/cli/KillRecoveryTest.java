@@ -15,9 +15,12 @@ import dev.kvtier.core.server.KvServer;
 import dev.kvtier.core.store.LoadRange;
 import dev.kvtier.core.store.LoadResult;
 import dev.kvtier.harness.workload.WorkloadDriver;
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.realio.device.Devices;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.device.PolledDevice;
+import dev.kvtier.realio.ffi.LibcKernel;
+import dev.kvtier.realio.files.HeaderLayout;
 import dev.kvtier.realio.loop.RealLoop;
 import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.memory.NativeRegion;
@@ -167,10 +170,10 @@ class KillRecoveryTest {
         final List<CoreEvent.ChunkRecovered> recovered = new ArrayList<>();
         try (NativeMemory memory = new NativeMemory(config.l1PoolBytes() + RealRun.indexBufferBytes(config)
             + config.slotBytes());
-             PolledDevice data = Devices.open(dataPath, config.l2Bytes(), config.concurrentIos(), IoChoice.AUTO,
-                 memory).orThrow();
-             PolledDevice index = Devices.open(indexPath, RealRun.indexDeviceBytes(config), 1, IoChoice.AUTO, memory)
-                 .orThrow()) {
+             PolledDevice data = Devices.open(LibcKernel.create(), new DeviceFile(dataPath, HeaderLayout.BYTES,
+                 config.l2Bytes()), config.concurrentIos(), IoChoice.AUTO, memory, System.err).orThrow();
+             PolledDevice index = Devices.open(LibcKernel.create(), new DeviceFile(indexPath, HeaderLayout.BYTES,
+                 RealRun.indexDeviceBytes(config)), 1, IoChoice.AUTO, memory, System.err).orThrow()) {
             final KvServer server = new KvServer(config, memory, data, index, e -> {
                 if (e instanceof CoreEvent.ChunkRecovered r) {
                     recovered.add(r);

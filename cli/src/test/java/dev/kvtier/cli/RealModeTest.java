@@ -122,7 +122,7 @@ class RealModeTest {
         final CliRun directory = CliRun.of("run", scenario().toString(), "--mode", "real", "--device", l2.toString(),
             "--index-device", dir.toString());
         assertEquals(ExitCodes.BAD_INPUT, directory.exitCode());
-        assertOneLine(directory.err(), "index device");
+        assertOneLine(directory.err(), "--index-device");
     }
 
     private static void assertOneLine(final String err, final String mentions) {

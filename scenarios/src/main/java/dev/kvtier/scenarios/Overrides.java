@@ -16,7 +16,7 @@ final class Overrides {
     static void apply(final String source, final ObjectNode root, final List<String> sets) throws ScenarioException {
         for (final String set : sets) {
             final int eq = set.indexOf('=');
-            if (eq <= 0) {
+            if (eq <= 0 || set.substring(0, eq).isBlank()) {
                 throw new ScenarioException("--set '" + set + "': expected key=value");
             }
             final String key = set.substring(0, eq).trim();
@@ -27,7 +27,7 @@ final class Overrides {
             if (value.equals("true") || value.equals("false")) {
                 table.put(leaf, Boolean.parseBoolean(value));
             } else if (value.matches("-?\\d+")) {
-                table.put(leaf, Long.parseLong(value));
+                table.put(leaf, wholeNumber(set, value));
             } else if (value.matches("-?\\d*\\.\\d+([eE]-?\\d+)?|-?\\d+[eE]-?\\d+")) {
                 table.put(leaf, Double.parseDouble(value));
             } else {
@@ -42,10 +42,10 @@ final class Overrides {
         if (parts.length == 3 && parts[0].equals("phase")) {
             final JsonNode phases = root.get("phase");
             final int i = index(parts[1], set);
-            if (!(phases instanceof ArrayNode a) || i >= a.size()) {
+            if (!(phases instanceof ArrayNode a) || i < 0 || i >= a.size() || !(a.get(i) instanceof ObjectNode o)) {
                 throw new ScenarioException("--set '" + set + "': " + source + " has no phase " + parts[1]);
             }
-            return (ObjectNode) a.get(i);
+            return o;
         }
         if (parts.length != 2) {
             throw new ScenarioException("--set '" + set + "': key must be table.key or phase.N.key");
@@ -58,6 +58,14 @@ final class Overrides {
             throw new ScenarioException("--set '" + set + "': '" + parts[0] + "' is not a table");
         }
         return o;
+    }
+
+    private static long wholeNumber(final String set, final String value) throws ScenarioException {
+        try {
+            return Long.parseLong(value);
+        } catch (final NumberFormatException e) {
+            throw new ScenarioException("--set '" + set + "': " + value + " does not fit in a 64-bit whole number");
+        }
     }
 
     private static int index(final String s, final String set) throws ScenarioException {

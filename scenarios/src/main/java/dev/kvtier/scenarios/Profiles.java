@@ -16,6 +16,8 @@ import tools.jackson.dataformat.toml.TomlMapper;
  * (0, not charged, when absent), so profiles written before they existed load as they did.
  */
 public final class Profiles {
+    /** The longest latency or per-item cost a profile may give (an hour): virtual times stay far from 64 bits. */
+    public static final long NS_MAX = 3_600_000_000_000L;
     private static final TomlMapper TOML = new TomlMapper();
 
     private Profiles() {}
@@ -30,9 +32,8 @@ public final class Profiles {
         final String file = describe(nameOrPath, base);
         final Section s = new Section(file, "device", read(source, key, nameOrPath, base));
         try {
-            return new DeviceProfile(s.requiredString("name"), s.requiredLong("readLatencyNs", 1, Long.MAX_VALUE),
-                s.requiredLong("writeLatencyNs", 1, Long.MAX_VALUE), s.requiredLong("flushLatencyNs", 1,
-                    Long.MAX_VALUE),
+            return new DeviceProfile(s.requiredString("name"), s.requiredLong("readLatencyNs", 1, NS_MAX),
+                s.requiredLong("writeLatencyNs", 1, NS_MAX), s.requiredLong("flushLatencyNs", 1, NS_MAX),
                 s.requiredLong("readBytesPerSec", 1, Long.MAX_VALUE),
                 s.requiredLong("writeBytesPerSec", 1, Long.MAX_VALUE), (int) s.requiredLong("parallelism", 1, 1024));
         } catch (final IllegalArgumentException e) {
@@ -50,9 +51,9 @@ public final class Profiles {
         final String file = describe(nameOrPath, base);
         final Section s = new Section(file, "host", read(source, key, nameOrPath, base));
         try {
-            return new HostCostProfile(s.requiredString("name"), s.requiredLong("spanNs", 0, Long.MAX_VALUE),
-                s.requiredLong("entryNs", 0, Long.MAX_VALUE), s.requiredLong("ioSubmitNs", 0, Long.MAX_VALUE),
-                s.requiredLong("ioCompleteNs", 0, Long.MAX_VALUE), s.requiredLong("requestNs", 0, Long.MAX_VALUE),
+            return new HostCostProfile(s.requiredString("name"), s.requiredLong("spanNs", 0, NS_MAX),
+                s.requiredLong("entryNs", 0, NS_MAX), s.requiredLong("ioSubmitNs", 0, NS_MAX),
+                s.requiredLong("ioCompleteNs", 0, NS_MAX), s.requiredLong("requestNs", 0, NS_MAX),
                 s.requiredLong("memcpyBytesPerSec", 1, Long.MAX_VALUE),
                 s.requiredLong("dmaBytesPerSec", 1, Long.MAX_VALUE), s.bool("copiesOnServerThread", true),
                 s.longValue("checksumBytesPerSec", 0, 0, Long.MAX_VALUE),
@@ -74,10 +75,23 @@ public final class Profiles {
             throw new ScenarioException(source + ": key '" + key + "': \"" + nameOrPath
                 + "\" is neither a bundled profile nor a readable file");
         }
+        final String text;
         try {
-            return TOML.readTree(Files.readString(p));
-        } catch (final IOException | JacksonException e) {
-            throw new ScenarioException(p + ": not a valid profile: " + e.getMessage());
+            if (Files.size(p) > Limits.TEXT_BYTES_MAX) {
+                throw new ScenarioException(p + ": " + Files.size(p) + " B is too large for a profile");
+            }
+            text = Files.readString(p);
+        } catch (final IOException e) {
+            throw new ScenarioException(p + ": cannot read the profile: " + e.getMessage());
+        }
+        try {
+            final JsonNode tree = TOML.readTree(text);
+            if (tree == null || !tree.isObject()) {
+                throw new ScenarioException(p + ": not a profile (a TOML table)");
+            }
+            return tree;
+        } catch (final JacksonException e) {
+            throw new ScenarioException(TomlErrors.describe(p.toString(), text, e));
         }
     }
 }

@@ -14,7 +14,6 @@ import dev.kvtier.sim.run.SimModel;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,15 +62,7 @@ public final class ScenarioLoader {
         } else {
             final Path p = Path.of(nameOrPath);
             source = nameOrPath;
-            if (!Files.isRegularFile(p)) {
-                throw new ScenarioException(nameOrPath + ": no such scenario file, and not a library scenario (one of "
-                    + String.join(", ", LIBRARY) + ")");
-            }
-            try {
-                text = Files.readString(p, StandardCharsets.UTF_8);
-            } catch (final IOException e) {
-                throw new ScenarioException(nameOrPath + ": cannot read: " + e.getMessage());
-            }
+            text = Limits.read(p, nameOrPath, LIBRARY);
             base = p.toAbsolutePath().getParent();
         }
         return parse(source, text, sets, base);
@@ -80,6 +71,7 @@ public final class ScenarioLoader {
     /** Parses scenario text (from {@code source}, for messages); relative profile paths resolve against base. */
     public static Scenario parse(final String source, final String text, final List<String> sets,
                                  final Path base) throws ScenarioException {
+        Limits.text(source, text);
         final ObjectNode root;
         try {
             final JsonNode tree = TOML.readTree(text);
@@ -88,7 +80,7 @@ public final class ScenarioLoader {
             }
             root = (ObjectNode) tree;
         } catch (final JacksonException e) {
-            throw new ScenarioException(source + ": not valid TOML: " + e.getOriginalMessage());
+            throw new ScenarioException(TomlErrors.describe(source, text, e));
         }
         Overrides.apply(source, root, sets);
         return new Builder(source, text, root, base).build();
@@ -133,10 +125,12 @@ public final class ScenarioLoader {
             final String name = meta.requiredString("name");
             meta.string("description", "");
             meta.rejectUnknown();
+            Limits.name(source, name);
             final ModelGeometry model = model();
             final WorkloadSpec workload = workload(model);
             final CoreConfig core = core(model, workload);
             final SimTable sim = sim();
+            Limits.run(source, core, workload.engine().stepFixedNs(), sim.livenessBoundNs() / 1_000_000_000L);
             final RunSpec spec = new RunSpec(name, core, workload, sim.livenessBoundNs());
             final Scenario.Gate gate = gate();
             knobs.put("scenario.name", name);
@@ -164,6 +158,7 @@ public final class ScenarioLoader {
             final int blockTokens = s.intValue("blockTokens", d.blockTokens(), 1, 1 << 16);
             final int dtypeBytes = s.intValue("dtypeBytes", d.dtypeBytes(), 1, 8);
             s.rejectUnknown();
+            Limits.slot(source, new long[] {kvHeads, headDim, 2, layers, blockTokens, dtypeBytes});
             try {
                 g = new ModelGeometry(name, kvHeads, headDim, layers, blockTokens, dtypeBytes);
             } catch (final IllegalArgumentException e) {
@@ -192,6 +187,7 @@ public final class ScenarioLoader {
             if (inputTokens < model.blockTokens()) {
                 throw s.fail("inputTokens", "must hold at least one block of " + model.blockTokens() + " tokens");
             }
+            Limits.blocks(source, inputTokens, model.blockTokens());
             final List<PhaseSpec> phases = phases();
             final EngineSpec engine = engine(inputTokens / model.blockTokens());
             record("workload", "prompts", prompts);
@@ -262,7 +258,7 @@ public final class ScenarioLoader {
         private CoreConfig core(final ModelGeometry model, final WorkloadSpec w) throws ScenarioException {
             final Section s = section("core");
             final long slot = model.slotBytes();
-            final long kv = (long) w.prompts() * w.blocksPerPrompt() * slot;
+            final long kv = Limits.kvBytes(source, w.prompts(), w.blocksPerPrompt(), slot);
             final CoreConfig.Builder b = CoreConfig.builder(slot);
             b.l2Bytes(size(s, "l2Bytes", "l2Fraction", kv, b.l2Bytes()) / slot * slot);
             b.l1Bytes(Alignment.down(size(s, "l1Bytes", "l1Fraction", kv, b.l1Bytes())));

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -81,6 +82,9 @@ final class Section {
         if (!v.isIntegralNumber()) {
             throw fail(key, "must be a whole number, got " + v);
         }
+        if (!v.canConvertToLong()) {
+            throw fail(key, "must be in [" + min + ", " + max + "], got " + v + " (more than 64 bits)");
+        }
         final long x = v.longValue();
         if (x < min || x > max) {
             throw fail(key, "must be in [" + min + ", " + max + "], got " + x);
@@ -107,9 +111,15 @@ final class Section {
         if (!v.isNumber()) {
             throw fail(key, "must be a number, got " + v);
         }
-        final double x = v.doubleValue();
+        final double x;
+        try {
+            x = v.doubleValue();
+        } catch (final JacksonException e) {
+            // a decimal beyond the range of a double (1e400)
+            throw fail(key, "must be a positive number of at most 1000, got " + v);
+        }
         if (!(x > 0) || x > 1000) {
-            throw fail(key, "must be a positive number, got " + x);
+            throw fail(key, "must be a positive number of at most 1000, got " + x);
         }
         return x;
     }

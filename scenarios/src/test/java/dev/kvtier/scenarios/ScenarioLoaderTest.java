@@ -127,7 +127,17 @@ class ScenarioLoaderTest {
 
     @Test
     void shouldRejectMalformedToml() {
-        assertTrue(error("[scenario\nname = 1").startsWith("t.toml: not valid TOML"));
+        final String e = error("[scenario\nname = 1");
+        assertTrue(e.startsWith("t.toml:1:10: not valid TOML"), e);
+    }
+
+    @Test
+    void shouldPointAtTheLineColumnAndKeyOfATomlSyntaxError() {
+        final String e = error(MINIMAL + "[core]\nl1Fraction = 0.5\nheadroomRatio = \"20\n");
+        final int line = (int) (MINIMAL + "[core]\nl1Fraction = 0.5\n").lines().count() + 1;
+        assertTrue(e.startsWith("t.toml:" + line + ":"), e);
+        assertTrue(e.contains("not valid TOML at key 'core.headroomRatio'"), e);
+        assertEquals(1, e.lines().count(), e);
     }
 
     @Test

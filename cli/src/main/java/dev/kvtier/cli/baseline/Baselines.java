@@ -2,6 +2,7 @@ package dev.kvtier.cli.baseline;
 
 import dev.kvtier.cli.ReportJson;
 import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
@@ -9,7 +10,6 @@ import dev.kvtier.sim.run.SimRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 
 /** The committed baselines of the bundled scenarios, one JSON file each under {@code results/baselines/}. */
@@ -40,13 +40,10 @@ public final class Baselines {
         return ReportJson.mapper().readValue(file.toFile(), Baseline.class);
     }
 
-    /** Writes {@code b} under {@code dir} (to a temporary file, then renamed over the old one). */
+    /** Writes {@code b} under {@code dir}, whole or not at all ({@link OutputFile}: a temporary file, renamed). */
     public static Path write(final Path dir, final Baseline b) throws IOException {
-        Files.createDirectories(dir);
         final Path file = file(dir, b.scenario());
-        final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, ReportJson.toJson(b) + "\n");
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        OutputFile.writeString(file, ReportJson.toJson(b) + "\n");
         return file;
     }
 

@@ -1,5 +1,6 @@
 package dev.kvtier.cli.explore;
 
+import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.cli.ReportJson;
 import dev.kvtier.journal.replay.ConfigDigest;
 import dev.kvtier.scenarios.Scenario;
@@ -109,11 +110,7 @@ public record ShardSummary(int format, String scenario, String scenarioDigest, L
 
     /** Writes this summary as JSON, creating the parent directories. */
     public void write(final Path file) throws IOException {
-        final Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(file, ReportJson.toJson(this) + "\n");
+        OutputFile.writeString(file, ReportJson.toJson(this) + "\n");
     }
 
     /** Reads a summary; the message of the {@link IllegalArgumentException} says what is wrong with it. */

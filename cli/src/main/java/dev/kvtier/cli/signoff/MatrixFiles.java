@@ -2,7 +2,9 @@ package dev.kvtier.cli.signoff;
 
 import dev.kvtier.cli.ReportJson;
 import dev.kvtier.realio.calibrate.SideBySide;
+import dev.kvtier.realio.files.OutputFile;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,21 +19,26 @@ import org.knowm.xchart.style.Styler;
  * A fidelity matrix's files: {@code BASE.json} (the whole {@link Matrix.Report}), {@code BASE.md} (per scenario and
  * figure the real and simulated medians and spreads and the deviation; per kind of figure the MAPE, the mean signed
  * error and the worst figure; the regression; the disk's own spread from the calibration's fio rounds) and
- * {@code BASE-ratios.png} (simulated / real per figure and scenario).
+ * {@code BASE-ratios.png} (simulated / real per figure and scenario), each written whole or not at all
+ * ({@link OutputFile}).
  */
 public final class MatrixFiles {
     private MatrixFiles() {}
 
     /** Writes the three files into {@code dir}; returns them. */
     public static List<Path> write(final Matrix.Report r, final Path dir, final String base) throws IOException {
-        Files.createDirectories(dir);
         final Path json = dir.resolve(base + ".json");
-        Files.writeString(json, ReportJson.toJson(r) + "\n");
+        OutputFile.writeString(json, ReportJson.toJson(r) + "\n");
         final Path png = dir.resolve(base + "-ratios.png");
         System.setProperty("java.awt.headless", "true");
-        BitmapEncoder.saveBitmap(chart(r), dir.resolve(base + "-ratios").toString(), BitmapEncoder.BitmapFormat.PNG);
+        final CategoryChart chart = chart(r);
+        OutputFile.write(png, temporary -> {
+            try (OutputStream out = Files.newOutputStream(temporary)) {
+                BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+            }
+        });
         final Path md = dir.resolve(base + ".md");
-        Files.writeString(md, markdown(r, png.getFileName().toString()));
+        OutputFile.writeString(md, markdown(r, png.getFileName().toString()));
         return List.of(json, md, png);
     }
 

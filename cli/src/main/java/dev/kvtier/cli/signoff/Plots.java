@@ -1,5 +1,8 @@
 package dev.kvtier.cli.signoff;
 
+import dev.kvtier.realio.files.OutputFile;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import dev.kvtier.harness.metrics.RunMetrics;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -30,8 +33,13 @@ final class Plots {
 
     private static Path save(final org.knowm.xchart.internal.chartpart.Chart<?, ?> chart,
                              final Path file) throws IOException {
-        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-        return Path.of(file + ".png");
+        final Path png = Path.of(file + ".png");
+        OutputFile.write(png, temporary -> {
+            try (OutputStream out = Files.newOutputStream(temporary)) {
+                BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+            }
+        });
+        return png;
     }
 
     /** GB/s per phase: bytes stored over the cold phase, bytes loaded over the warm phase; real and simulated. */

@@ -1,5 +1,6 @@
 package dev.kvtier.cli.signoff;
 
+import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.cli.ReportJson;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.scenarios.Scenario;
@@ -93,14 +94,13 @@ public final class Results {
 
     /** Writes {@code base}.json, {@code base}.md and the plots into {@code dir}; returns the files written. */
     public static List<Path> write(final SignoffReport r, final Path dir, final String base) throws IOException {
-        Files.createDirectories(dir);
         final List<Path> files = new ArrayList<>();
         final Path json = dir.resolve(base + ".json");
-        Files.writeString(json, ReportJson.toJson(r) + "\n");
+        OutputFile.writeString(json, ReportJson.toJson(r) + "\n");
         files.add(json);
         final List<Path> plots = Plots.write(r, dir, base);
         final Path md = dir.resolve(base + ".md");
-        Files.writeString(md, Markdown.of(r, plots.stream().map(p -> p.getFileName().toString()).toList()));
+        OutputFile.writeString(md, Markdown.of(r, plots.stream().map(p -> p.getFileName().toString()).toList()));
         files.add(md);
         files.addAll(plots);
         return files;

@@ -1,7 +1,9 @@
 package dev.kvtier.cli.sweep;
 
 import dev.kvtier.cli.ReportJson;
+import dev.kvtier.realio.files.OutputFile;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,7 +14,10 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
 
-/** A sweep's table (text and Markdown), its JSON, and a plot of the ratio against the first varied key. */
+/**
+ * A sweep's table (text and Markdown), its JSON, and a plot of the ratio against the first varied key; each file is
+ * written whole or not at all ({@link OutputFile}).
+ */
 public final class SweepReport {
     private SweepReport() {}
 
@@ -31,19 +36,15 @@ public final class SweepReport {
 
     /** Writes {@code prefix.md}, {@code prefix.json} and {@code prefix.png}; returns the files written. */
     public static List<Path> write(final Sweep.Result r, final Path prefix, final String command) throws IOException {
-        final Path dir = prefix.toAbsolutePath().getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
-        }
         final List<Path> out = new ArrayList<>();
         final Path md = Path.of(prefix + ".md");
-        Files.writeString(md, "# Sweep: " + r.candidate() + " against " + r.baseline() + "\n\n"
+        OutputFile.writeString(md, "# Sweep: " + r.candidate() + " against " + r.baseline() + "\n\n"
             + "Metric `" + r.metric() + "`, virtual time, seed " + r.seed() + ". Command:\n\n```sh\n" + command
             + "\n```\n\n" + table(r) + "\nThe ratio " + (r.monotone() ? "rises" : "does NOT rise")
             + " monotonically over the sweep.\n");
         out.add(md);
         final Path json = Path.of(prefix + ".json");
-        Files.writeString(json, ReportJson.toJson(r) + "\n");
+        OutputFile.writeString(json, ReportJson.toJson(r) + "\n");
         out.add(json);
         System.setProperty("java.awt.headless", "true");
         final XYChart c = new XYChartBuilder().width(900).height(500)
@@ -57,8 +58,13 @@ public final class SweepReport {
             y.add(p.ratio());
         }
         c.addSeries("ratio", x, y);
-        BitmapEncoder.saveBitmap(c, prefix + ".png", BitmapEncoder.BitmapFormat.PNG);
-        out.add(Path.of(prefix + ".png"));
+        final Path png = Path.of(prefix + ".png");
+        OutputFile.write(png, temporary -> {
+            try (OutputStream o = Files.newOutputStream(temporary)) {
+                BitmapEncoder.saveBitmap(c, o, BitmapEncoder.BitmapFormat.PNG);
+            }
+        });
+        out.add(png);
         return out;
     }
 }

@@ -30,12 +30,12 @@ public final class JournalDump {
     public static int dump(final Path dir, final long from, final long to, final Set<String> types,
                            final PrintStream out, final PrintStream err) {
         if (from < 0 || to < from) {
-            err.println("bad sequence range " + from + ".." + to);
+            err.println("kvtier: bad sequence range " + from + ".." + to);
             return BAD;
         }
         for (final String type : types) {
             if (EventLayout.tagOf(type) < 0) {
-                err.println("unknown event type '" + type + "'; known: " + String.join(",",
+                err.println("kvtier: unknown event type '" + type + "'; known: " + String.join(",",
                     new TreeSet<>(EventLayout.TYPE_NAMES.subList(1, EventLayout.TYPE_NAMES.size()))));
                 return BAD;
             }
@@ -54,7 +54,7 @@ public final class JournalDump {
             return OK;
         } catch (final JournalException e) {
             out.flush();
-            err.println(e.getMessage());
+            err.println("kvtier: " + e.getMessage());
             return BAD;
         }
     }

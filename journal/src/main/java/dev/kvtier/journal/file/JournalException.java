@@ -22,7 +22,9 @@ public final class JournalException extends Exception {
         CORRUPTED,
         /** Written by a newer format version than this reader knows. */
         NEWER_VERSION,
-        /** The journal could not be written (the directory is in use, or an I/O error). */
+        /** Another writer holds the journal directory. */
+        IN_USE,
+        /** The journal could not be written (the directory is not empty, or an I/O error). */
         WRITE_FAILED
     }
 
@@ -53,6 +55,7 @@ public final class JournalException extends Exception {
             case TRUNCATED -> "truncated journal";
             case CORRUPTED -> "corrupted journal";
             case NEWER_VERSION -> "journal from a newer format version";
+            case IN_USE -> "journal in use";
             case WRITE_FAILED -> "cannot write journal";
         };
     }

@@ -75,13 +75,18 @@ public final class JournalReader implements AutoCloseable {
         try {
             queue = ChronicleSupport.open(dir, true);
         } catch (final RuntimeException | InternalError e) {
-            throw new JournalException(Problem.CORRUPTED, dir, "the queue does not open: " + e);
+            throw new JournalException(Problem.CORRUPTED, dir, "the queue does not open: " + brief(e));
         }
         try {
             return new JournalReader(dir, seal, queue);
-        } catch (final JournalException | RuntimeException e) {
-            queue.close();
+        } catch (final JournalException e) {
+            closeQuietly(queue);
             throw e;
+        } catch (final RuntimeException | InternalError e) {
+            // Chronicle reads the queue file's own header when a tailer is made: a damaged one throws from there.
+            closeQuietly(queue);
+            throw new JournalException(Problem.CORRUPTED, dir, "the queue file's header does not decode: "
+                + brief(e));
         }
     }
 
@@ -167,8 +172,12 @@ public final class JournalReader implements AutoCloseable {
 
     @Override
     public void close() {
-        tailer.close();
-        queue.close();
+        try {
+            tailer.close();
+        } catch (final RuntimeException e) {
+            // a damaged queue may fail to close its tailer; the queue below is closed regardless
+        }
+        closeQuietly(queue);
     }
 
     private JournalEntry readEvent() throws JournalException {
@@ -321,7 +330,28 @@ public final class JournalReader implements AutoCloseable {
             return true;
         } catch (final RuntimeException | InternalError e) {
             throw new JournalException(Problem.CORRUPTED, dir, "the queue is unreadable after " + nextSequence
-                + " events: " + e);
+                + " events: " + brief(e));
+        }
+    }
+
+    /**
+     * What Chronicle said, in a few words for a user: the first line of its message without the names of exception
+     * classes, cut at 160 characters ("Chronicle Queue could not read it" when it said nothing more).
+     */
+    static String brief(final Throwable e) {
+        final String message = e.getMessage() == null ? "" : e.getMessage().strip().lines().findFirst().orElse("");
+        final String text = message.replaceAll("([A-Za-z_$][\\w$]*\\.)*[A-Za-z_$][\\w$]*(Exception|Error)(: )?", "")
+            .strip();
+        final String said = text.isEmpty() || text.matches("\\d+") ? "Chronicle Queue could not read it"
+            : "Chronicle Queue says: " + text;
+        return said.length() > 160 ? said.substring(0, 157) + "..." : said;
+    }
+
+    private static void closeQuietly(final SingleChronicleQueue queue) {
+        try {
+            queue.close();
+        } catch (final RuntimeException e) {
+            // the queue was unreadable already; the caller reports that
         }
     }
 

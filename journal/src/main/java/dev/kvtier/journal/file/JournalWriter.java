@@ -9,10 +9,8 @@ import dev.kvtier.journal.codec.EventLayout;
 import dev.kvtier.journal.codec.KeyDictionary;
 import dev.kvtier.journal.file.JournalException.Problem;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
-import java.util.stream.Stream;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -48,6 +46,7 @@ public final class JournalWriter implements EventSink, AutoCloseable {
     private final EventBuffer scratch = new EventBuffer(EventLayout.MAX_EVENT_BYTES);
     private final KeyDictionary keys = new KeyDictionary();
     private final EventDigest digest = new EventDigest();
+    private final JournalLock lock;
     private long nextSequence;
     private long blockFirstSequence;
     private long lastTimeNs = Long.MIN_VALUE;
@@ -61,21 +60,28 @@ public final class JournalWriter implements EventSink, AutoCloseable {
 
     /** Creates a journal in {@code dir} (absent or empty) and writes {@code header}. */
     public JournalWriter(final Path dir, final JournalHeader header, final Clock clock) throws JournalException {
-        this(dir, header, clock, Long.MAX_VALUE);
+        this(dir, header, clock, Long.MAX_VALUE, "a kvtier run");
+    }
+
+    /** As below, held by "a kvtier run". */
+    public JournalWriter(final Path dir, final JournalHeader header, final Clock clock,
+                         final long maxBytes) throws JournalException {
+        this(dir, header, clock, maxBytes, "a kvtier run");
     }
 
     /**
      * As above, on a disk that holds at most {@code maxBytes} of excerpts (a full disk, injected): events that would
-     * not leave room for the end record are not written.
+     * not leave room for the end record are not written. {@code holder} (one line: the process and its command) is
+     * what a second writer of the same directory is told while this one holds it ({@link JournalLock}).
      */
-    public JournalWriter(final Path dir, final JournalHeader header, final Clock clock,
-                         final long maxBytes) throws JournalException {
-        this(dir, header, clock, maxBytes, ExcerptLayout.BLOCK_EVENTS_MAX);
+    public JournalWriter(final Path dir, final JournalHeader header, final Clock clock, final long maxBytes,
+                         final String holder) throws JournalException {
+        this(dir, header, clock, maxBytes, holder, ExcerptLayout.BLOCK_EVENTS_MAX);
     }
 
     /** As above, with blocks of at most {@code blockEventsMax} events (tests make small blocks to reach several). */
     JournalWriter(final Path dir, final JournalHeader header, final Clock clock, final long maxBytes,
-                  final int blockEventsMax) throws JournalException {
+                  final String holder, final int blockEventsMax) throws JournalException {
         if (blockEventsMax < 1 || blockEventsMax > ExcerptLayout.BLOCK_EVENTS_MAX) {
             throw new IllegalArgumentException("blockEventsMax " + blockEventsMax + " outside [1, "
                 + ExcerptLayout.BLOCK_EVENTS_MAX + "]");
@@ -84,17 +90,19 @@ public final class JournalWriter implements EventSink, AutoCloseable {
         this.dir = dir;
         this.clock = clock;
         this.maxBytes = maxBytes;
-        prepare(dir);
+        this.lock = JournalLock.take(dir, holder);
         excerpts.header(header, buffer);
         try {
             queue = ChronicleSupport.open(dir, false);
         } catch (final RuntimeException e) {
+            lock.release();
             throw new JournalException(Problem.WRITE_FAILED, dir, "cannot open queue: " + e);
         }
         appender = queue.createAppender();
         append();
         if (failure != null) {
             queue.close();
+            lock.release();
             throw new JournalException(Problem.WRITE_FAILED, dir, failure);
         }
     }
@@ -168,13 +176,40 @@ public final class JournalWriter implements EventSink, AutoCloseable {
         return digest.finish();
     }
 
-    /** Writes the end record, closes the queue and writes the seal. */
+    /** Writes the end record, closes the queue, writes the seal and releases the directory. */
     @Override
     public void close() throws JournalException {
         if (closed) {
             return;
         }
         closed = true;
+        try {
+            seal();
+        } finally {
+            lock.release();
+        }
+    }
+
+    /**
+     * Gives the journal up (the run never started): closes the queue without an end record or a seal and removes
+     * every file this writer made, and the directory when it made it. The directory was absent or empty when the
+     * writer took it, so nothing else is removed.
+     */
+    public void discard() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            appender.close();
+            queue.close();
+            lock.discard();
+        } finally {
+            lock.release();
+        }
+    }
+
+    private void seal() throws JournalException {
         final String failed = failure;
         final boolean ended;
         try {
@@ -211,24 +246,6 @@ public final class JournalWriter implements EventSink, AutoCloseable {
         } catch (final RuntimeException e) {
             failure = "append of excerpt " + nextSequence + " failed: " + e;
             return false;
-        }
-    }
-
-    private static void prepare(final Path dir) throws JournalException {
-        try {
-            if (Files.exists(dir)) {
-                if (!Files.isDirectory(dir)) {
-                    throw new JournalException(Problem.WRITE_FAILED, dir, "exists and is not a directory");
-                }
-                try (Stream<Path> files = Files.list(dir)) {
-                    if (files.findAny().isPresent()) {
-                        throw new JournalException(Problem.WRITE_FAILED, dir, "directory is not empty");
-                    }
-                }
-            }
-            Files.createDirectories(dir);
-        } catch (final IOException e) {
-            throw new JournalException(Problem.WRITE_FAILED, dir, e.toString());
         }
     }
 }

@@ -36,7 +36,7 @@ public final class Replay {
      */
     public static int replay(final Path dir, final long untilSequence, final PrintStream out, final PrintStream err) {
         if (untilSequence < 0) {
-            err.println("bad --until " + untilSequence + ": a sequence number is >= 0");
+            err.println("kvtier: bad --until " + untilSequence + ": a sequence number is >= 0");
             return BAD;
         }
         try {
@@ -56,7 +56,7 @@ public final class Replay {
             }
         } catch (final JournalException e) {
             out.flush();
-            err.println(e.getMessage());
+            err.println("kvtier: " + e.getMessage());
             return BAD;
         }
     }

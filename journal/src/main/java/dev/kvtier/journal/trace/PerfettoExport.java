@@ -80,18 +80,31 @@ public final class PerfettoExport implements AutoCloseable {
 
     /** Exports the journal in {@code dir} to {@code traceFile}; returns 0, or 2 after one line on {@code err}. */
     public static int export(final Path dir, final Path traceFile, final PrintStream err) {
+        try (OutputStream out = Files.newOutputStream(traceFile)) {
+            return export(dir, out, traceFile, err);
+        } catch (final IOException e) {
+            err.println("kvtier: " + traceFile + ": cannot write trace: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    /**
+     * Exports the journal in {@code dir} to {@code out} (not closed), which messages call {@code traceFile}; returns
+     * 0, or 2 after one line on {@code err}. The whole journal is checked: a trace of a bad journal is incomplete, and
+     * the caller must not keep it.
+     */
+    public static int export(final Path dir, final OutputStream out, final Path traceFile, final PrintStream err) {
         try (JournalReader reader = JournalReader.open(dir);
-             OutputStream out = Files.newOutputStream(traceFile);
              PerfettoExport trace = new PerfettoExport(out)) {
             for (JournalEntry entry = reader.next(); entry != null; entry = reader.next()) {
                 trace.add(entry);
             }
             return 0;
         } catch (final JournalException e) {
-            err.println(e.getMessage());
+            err.println("kvtier: " + e.getMessage());
             return 2;
-        } catch (final IOException | JacksonException e) {
-            err.println(traceFile + ": cannot write trace: " + e.getMessage());
+        } catch (final JacksonException e) {
+            err.println("kvtier: " + traceFile + ": cannot write trace: " + e.getMessage());
             return 2;
         }
     }

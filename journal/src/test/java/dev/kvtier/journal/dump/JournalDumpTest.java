@@ -87,7 +87,7 @@ class JournalDumpTest {
         final Path empty = Files.createDirectory(temp.resolve("empty"));
         assertEquals(JournalDump.BAD, dump(empty, 0, 10, Set.of()));
         final String message = err.toString(StandardCharsets.UTF_8);
-        assertTrue(message.startsWith(empty + ": not a journal"), message);
+        assertTrue(message.startsWith("kvtier: " + empty + ": not a journal"), message);
         assertEquals(1, message.split("\n").length);
         err.reset();
         assertEquals(JournalDump.BAD, dump(temp.resolve("nothing"), 0, 10, Set.of()));
@@ -98,7 +98,7 @@ class JournalDumpTest {
     void shouldRejectAnUnknownTypeAndABadRange() throws Exception {
         final Path dir = journal();
         assertEquals(JournalDump.BAD, dump(dir, 0, 10, Set.of("Nope")));
-        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("unknown event type 'Nope'"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("kvtier: unknown event type 'Nope'"));
         assertEquals(JournalDump.BAD, dump(dir, 5, 4, Set.of()));
         assertTrue(lines().isEmpty());
     }

@@ -53,7 +53,7 @@ class JournalFileTest {
                         final List<CoreEvent> events) throws JournalException {
         final ManualClock clock = new ManualClock();
         clock.advance(1_000_000);
-        final JournalWriter writer = new JournalWriter(dir, header, clock, Long.MAX_VALUE, BLOCK_EVENTS);
+        final JournalWriter writer = new JournalWriter(dir, header, clock, Long.MAX_VALUE, "a test", BLOCK_EVENTS);
         for (int i = 0; i < events.size(); i++) {
             clock.advance(i % 3 == 0 ? 0 : 250 * i);
             writer.emit(events.get(i));

@@ -92,7 +92,7 @@ class PerfettoExportTest {
         final Path empty = Files.createDirectory(temp.resolve("empty"));
         assertEquals(2, PerfettoExport.export(empty, temp.resolve("t.json"),
             new PrintStream(err, true, StandardCharsets.UTF_8)));
-        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith(empty + ": not a journal"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("kvtier: " + empty + ": not a journal"));
     }
 
     /** Checks the trace-event format; returns how many events of each phase. */

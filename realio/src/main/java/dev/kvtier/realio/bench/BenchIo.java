@@ -1,5 +1,7 @@
 package dev.kvtier.realio.bench;
 
+import dev.kvtier.realio.ffi.LibcKernel;
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.core.port.IoOp;
 import dev.kvtier.realio.calibrate.FioRunner;
 import dev.kvtier.realio.calibrate.IoMeter;
@@ -49,23 +51,33 @@ public final class BenchIo {
      */
     public static int run(final Path file, final long sizeBytes, final long seconds, final boolean fio,
                           final boolean quick, final PrintStream out) {
+        return run(file, 0, sizeBytes, seconds, fio, quick, out, out);
+    }
+
+    /**
+     * As above, on {@code file} from {@code baseOffset} on (kvtier's header of a claimed scratch file lies before it;
+     * fio is given the same offset); a device failure is one line on {@code err}.
+     */
+    public static int run(final Path file, final long baseOffset, final long sizeBytes, final long seconds,
+                          final boolean fio, final boolean quick, final PrintStream out, final PrintStream err) {
         final long size = quick ? 64 * MIB : sizeBytes;
         final List<Long> blocks = quick ? List.of(4 * KIB, 64 * KIB) : List.of(4 * KIB, 64 * KIB, MIB);
         final List<Integer> depths = quick ? List.of(1, 16) : List.of(1, 16, 32);
         final long cellNs = quick ? 100_000_000L : seconds * 1_000_000_000L;
         final int depthMax = depths.stream().mapToInt(Integer::intValue).max().orElseThrow();
         final NativeMemory memory = new NativeMemory(64 * MIB);
-        final OpenResult u = Devices.open(file, size, depthMax, IoChoice.URING, memory);
+        final DeviceFile device = new DeviceFile(file, baseOffset, size);
+        final OpenResult u = Devices.open(LibcKernel.create(), device, depthMax, IoChoice.URING, memory, err);
         if (u instanceof OpenResult.Failed f) {
             memory.close();
-            out.println("benchmark needs io_uring with O_DIRECT: " + f.message());
+            err.println("kvtier: benchmark needs io_uring with O_DIRECT: " + f.message());
             return 2;
         }
         final boolean withFio = fio && !quick && FioRunner.available();
         final FioRunner.Buffers fioBuffers = FioRunner.hugePagesFree(MIB * 32) ? FioRunner.Buffers.HUGE_PAGES
             : FioRunner.Buffers.SMALL_PAGES;
         try (memory; PolledDevice uring = u.orThrow();
-             PolledDevice fc = FileChannelDevice.open(file, size, depthMax, 256, memory).orThrow()) {
+             PolledDevice fc = FileChannelDevice.open(device, depthMax, 256, memory).orThrow()) {
             final NativeRegion buffers = memory.allocate("bench", 32 * MIB);
             final int rc = ((IoUringDevice) uring).registerBuffers(List.of(buffers.segment()));
             final IoMeter uringMeter = new IoMeter(uring, buffers, size);
@@ -87,7 +99,7 @@ public final class BenchIo {
                         final Measurement m1 = uringMeter.measure(op, block, depth, cellNs, seed++);
                         final Measurement m2 = fcMeter.measure(op, block, depth, cellNs, seed++);
                         final Optional<Measurement> m3 = withFio
-                            ? FioRunner.run(file, size, op, block, depth, Math.max(1, cellNs / 1_000_000L), false,
+                            ? FioRunner.run(device, op, block, depth, Math.max(1, cellNs / 1_000_000L), false,
                                 fioBuffers)
                             : Optional.empty();
                         rows.add(new Row(op, block, depth, m1, m2, m3));

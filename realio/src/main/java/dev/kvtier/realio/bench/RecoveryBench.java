@@ -1,5 +1,7 @@
 package dev.kvtier.realio.bench;
 
+import dev.kvtier.realio.ffi.LibcKernel;
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.geometry.PrefixKey;
@@ -107,6 +109,14 @@ public final class RecoveryBench {
 
     /** Writes the index file for {@code spec} (created or emptied first) and makes it durable. */
     public static Built write(final Path path, final Spec spec) throws IOException {
+        return write(path, 0, spec);
+    }
+
+    /**
+     * Writes the index for {@code spec} into {@code path} from {@code baseOffset} on (kvtier's header of a claimed
+     * file lies before it and is kept; everything after it is dropped first) and makes it durable.
+     */
+    public static Built write(final Path path, final long baseOffset, final Spec spec) throws IOException {
         final IndexLayout layout = spec.layout();
         final long[] owner = new long[spec.slots()];
         final List<IndexChunk> base = new ArrayList<>(spec.chunks());
@@ -136,12 +146,11 @@ public final class RecoveryBench {
                 + " of the log area of a " + spec.slots() + "-slot ring (" + layout.logBytes() / 2 + " B); use at "
                 + "least " + slotsFor(spec.records()) + " slots");
         }
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
-            ch.truncate(0);
-            writeAt(ch, ByteBuffer.wrap(checkpoint), layout.checkpointOffset(0));
-            writeAt(ch, ByteBuffer.wrap(log.toByteArray()), layout.logOffset());
-            writeAt(ch, ByteBuffer.allocate(1), layout.deviceBytes() - 1);
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            ch.truncate(baseOffset);
+            writeAt(ch, ByteBuffer.wrap(checkpoint), baseOffset + layout.checkpointOffset(0));
+            writeAt(ch, ByteBuffer.wrap(log.toByteArray()), baseOffset + layout.logOffset());
+            writeAt(ch, ByteBuffer.allocate(1), baseOffset + layout.deviceBytes() - 1);
             ch.force(true);
         }
         return new Built(live, spec.records(), log.size());
@@ -152,19 +161,30 @@ public final class RecoveryBench {
      * the built checkpoint and records again.
      */
     public static void reset(final Path path, final Spec spec) throws IOException {
+        reset(path, 0, spec);
+    }
+
+    /** As above, for an index written from {@code baseOffset} on. */
+    public static void reset(final Path path, final long baseOffset, final Spec spec) throws IOException {
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.WRITE)) {
-            writeAt(ch, ByteBuffer.allocate(4096), spec.layout().checkpointOffset(1));
+            writeAt(ch, ByteBuffer.allocate(4096), baseOffset + spec.layout().checkpointOffset(1));
             ch.force(true);
         }
     }
 
     /** Opens a core on the index file with recover, on the wall clock. */
     public static Timing open(final Path path, final Spec spec, final IoChoice choice) {
+        return open(path, 0, spec, choice);
+    }
+
+    /** As above, for an index written from {@code baseOffset} on. */
+    public static Timing open(final Path path, final long baseOffset, final Spec spec, final IoChoice choice) {
         final CoreConfig config = CoreConfig.builder(spec.slotBytes()).l2Bytes(spec.l2Bytes())
             .l1Bytes(spec.slotBytes()).build();
         final long bufferBytes = RealRun.indexBufferBytes(config);
         final NativeMemory memory = new NativeMemory(config.l1PoolBytes() + bufferBytes);
-        final OpenResult opened = Devices.open(path, spec.layout().deviceBytes(), 1, choice, memory);
+        final OpenResult opened = Devices.open(LibcKernel.create(), new DeviceFile(path, baseOffset,
+            spec.layout().deviceBytes()), 1, choice, memory, System.err);
         final Recovered recovered = new Recovered();
         try (memory; PolledDevice index = opened.orThrow()) {
             final KvServer server = new KvServer(config, memory, refusingDevice(config.l2Bytes()), index, recovered);

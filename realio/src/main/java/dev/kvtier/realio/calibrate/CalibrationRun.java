@@ -1,21 +1,26 @@
 package dev.kvtier.realio.calibrate;
 
 import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.realio.device.IoUringDevice;
+import dev.kvtier.realio.device.IoUringLimits;
 import dev.kvtier.realio.device.OpenResult;
 import dev.kvtier.realio.device.PolledDevice;
+import dev.kvtier.realio.ffi.LibcKernel;
+import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.realio.memory.NativeMemory;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 
 /**
  * {@code kvtier calibrate}'s device half: opens the file with io_uring and O_DIRECT, calibrates it
  * ({@link DeviceCalibration}) and writes the profile, unless a figure is suspect: then the profile is written only
- * when asked ({@link Options#acceptSuspect}), with the reasons in it. Argument parsing is the CLI's.
+ * when asked ({@link Options#acceptSuspect}), with the reasons in it. The file is measured from
+ * {@link Options#baseOffset} on (kvtier's header of a claimed scratch file lies before it, and neither the meter nor
+ * fio touches it); the profile is written whole or not at all ({@link OutputFile}). Argument parsing, and claiming
+ * the file, is the CLI's.
  */
 public final class CalibrationRun {
     /** The profile was written and nothing is suspect (or the suspect one was accepted). */
@@ -30,7 +35,9 @@ public final class CalibrationRun {
     /**
      * What to calibrate and where the profile goes.
      *
-     * @param file          the scratch file (created) or block device; its contents are lost
+     * @param file          the scratch file (claimed by the caller) or block device; its contents after
+     *                      {@code baseOffset} are lost
+     * @param baseOffset    where the measured bytes start in {@code file} (0, or past kvtier's header)
      * @param profile       the profile to write
      * @param name          the profile's name
      * @param quick         the quick plan (seconds) rather than the full one (about a minute)
@@ -39,17 +46,25 @@ public final class CalibrationRun {
      * @param checks        fio side by side and limits
      * @param acceptSuspect write the profile even when a figure is suspect (the reasons go into it)
      */
-    public record Options(Path file, Path profile, String name, boolean quick, RunShape shape, long fileBytes,
-                          DeviceCalibration.Checks checks, boolean acceptSuspect) {
+    public record Options(Path file, long baseOffset, Path profile, String name, boolean quick, RunShape shape,
+                          long fileBytes, DeviceCalibration.Checks checks, boolean acceptSuspect) {
         public Options {
             Objects.requireNonNull(file, "file");
             Objects.requireNonNull(profile, "profile");
             Objects.requireNonNull(shape, "shape");
             Objects.requireNonNull(checks, "checks");
+            if (baseOffset < 0 || baseOffset % 4096 != 0) {
+                throw new IllegalArgumentException("base offset must be a multiple of 4096, got " + baseOffset);
+            }
             if (fileBytes < 0 || fileBytes % MIB != 0) {
                 throw new IllegalArgumentException("calibration file size must be a multiple of 1 MiB, got "
                     + fileBytes);
             }
+        }
+
+        /** These options measuring from {@code offset} on (past the header of the claimed scratch file). */
+        public Options at(final long offset) {
+            return new Options(file, offset, profile, name, quick, shape, fileBytes, checks, acceptSuspect);
         }
 
         /** The plan these options ask for. */
@@ -69,21 +84,31 @@ public final class CalibrationRun {
 
     private CalibrationRun() {}
 
-    /** Calibrates and writes the profile; what happened goes to {@code out}, one line a step. */
+    /** Calibrates and writes the profile; what happened goes to {@code out}, one line a step, refusals too. */
     public static Outcome run(final Options o, final PrintStream out) {
+        return run(o, out, out);
+    }
+
+    /**
+     * Calibrates and writes the profile; what happened goes to {@code out}, one line a step; why it was refused (the
+     * device, the read-back or the profile's write) goes to {@code err} as one {@code kvtier: } line.
+     */
+    public static Outcome run(final Options o, final PrintStream out, final PrintStream err) {
         final DeviceCalibration.Plan plan = o.plan();
+        final DeviceFile target = new DeviceFile(o.file(), o.baseOffset(), plan.fileBytes());
         final NativeMemory memory = new NativeMemory(plan.bufferBytes() + 64 * MIB);
-        final OpenResult opened = IoUringDevice.open(o.file(), plan.fileBytes(), plan.depthMax(), memory);
+        final OpenResult opened = IoUringDevice.open(LibcKernel.create(), target, IoUringLimits.of(plan.depthMax()),
+            memory);
         if (opened instanceof OpenResult.Failed f) {
             memory.close();
-            out.println("calibration needs io_uring with O_DIRECT: " + f.message());
+            err.println("kvtier: calibration needs io_uring with O_DIRECT: " + f.message());
             return new Outcome(REFUSED, null);
         }
         final Calibration calibration;
         try (memory; PolledDevice device = opened.orThrow()) {
-            calibration = DeviceCalibration.calibrate(device, memory, o.name(), plan, o.checks(), o.file(), out);
+            calibration = DeviceCalibration.calibrate(device, memory, o.name(), plan, o.checks(), target, out);
         } catch (final DeviceCalibration.NotPreconditioned e) {
-            out.println("calibration refused: " + e.getMessage());
+            err.println("kvtier: calibration refused: " + e.getMessage());
             return new Outcome(REFUSED, null);
         }
         for (final String note : calibration.notes()) {
@@ -98,11 +123,11 @@ public final class CalibrationRun {
             return new Outcome(SUSPECT, calibration);
         }
         try {
-            Files.writeString(o.profile(), ProfileToml.write(calibration, "kvtier device profile of "
-                + o.file().toAbsolutePath() + " (io_uring, O_DIRECT, " + (o.quick() ? "quick" : "full") + " plan)"),
-                StandardCharsets.UTF_8);
+            OutputFile.writeString(o.profile(), ProfileToml.write(calibration, ("kvtier device profile of "
+                + o.file().toAbsolutePath() + " (io_uring, O_DIRECT, " + (o.quick() ? "quick" : "full") + " plan)")
+                .replace('\n', ' ').replace('\r', ' ')));
         } catch (final IOException e) {
-            out.println("cannot write " + o.profile() + ": " + e.getMessage());
+            err.println("kvtier: " + OutputFile.describe(o.profile(), e));
             return new Outcome(REFUSED, calibration);
         }
         out.println("profile " + p.name() + ": read " + p.readLatencyNs() + " ns, write " + p.writeLatencyNs()

@@ -2,6 +2,7 @@ package dev.kvtier.realio.calibrate;
 
 import dev.kvtier.core.port.IoOp;
 import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.realio.device.IoUringDevice;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeMemory;
@@ -133,13 +134,14 @@ public final class DeviceCalibration {
     }
 
     /**
-     * Runs {@code plan} on {@code device} (the file at {@code target}) with I/O memory from {@code memory}; logs one
+     * Runs {@code plan} on {@code device} (the bytes of the file {@code target} describes: fio side by side gets the
+     * same base offset, so kvtier's header before it is never written) with I/O memory from {@code memory}; logs one
      * line per cell.
      *
      * @throws NotPreconditioned when the file does not read back what the fill wrote
      */
     public static Calibration calibrate(final PolledDevice device, final NativeMemory memory, final String name,
-                                        final Plan plan, final Checks checks, final java.nio.file.Path target,
+                                        final Plan plan, final Checks checks, final DeviceFile target,
                                         final PrintStream log) throws NotPreconditioned {
         final NativeRegion buffers = memory.allocate("calibration", plan.bufferBytes());
         if (device instanceof IoUringDevice u) {

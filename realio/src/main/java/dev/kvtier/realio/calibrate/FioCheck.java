@@ -2,8 +2,8 @@ package dev.kvtier.realio.calibrate;
 
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeMemory;
+import dev.kvtier.realio.device.DeviceFile;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,7 +21,7 @@ final class FioCheck {
 
     static List<SideBySide.Comparison> compare(final PolledDevice device, final IoMeter meter,
                                                final DeviceCalibration.Plan plan, final List<Cell> cells,
-                                               final DeviceCalibration.Checks checks, final Path file,
+                                               final DeviceCalibration.Checks checks, final DeviceFile file,
                                                final List<String> notes, final PrintStream log) {
         if (!FioRunner.available()) {
             notes.add("fio: not installed (apt-get install fio); the figures were not compared with fio");
@@ -33,7 +33,7 @@ final class FioCheck {
         }
         final boolean huge = FioRunner.hugePagesFree(bufferBytes);
         final FioRunner.Buffers kind = huge ? FioRunner.Buffers.HUGE_PAGES : FioRunner.Buffers.SMALL_PAGES;
-        final SideBySide.Target target = new SideBySide.Target(file, plan.fileBytes(), checks.repeats(),
+        final SideBySide.Target target = new SideBySide.Target(file, checks.repeats(),
             checks.compareNs());
         final List<SideBySide.Comparison> out = new ArrayList<>();
         final long smallBytes = Math.max(4096, cells.stream().mapToLong(c -> c.blockBytes() * Math.min(8, c.depth()))

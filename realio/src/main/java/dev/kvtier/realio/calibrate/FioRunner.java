@@ -1,6 +1,7 @@
 package dev.kvtier.realio.calibrate;
 
 import dev.kvtier.core.port.IoOp;
+import dev.kvtier.realio.device.DeviceFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,7 +16,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runs fio for one cell (reads or writes of one block size at one depth, O_DIRECT, ioengine io_uring, one job, time
- * based) on an existing file and reads bandwidth and IOPS from its JSON output.
+ * based) on an existing file and reads bandwidth and IOPS from its JSON output. fio works on the bytes a
+ * {@link DeviceFile} describes: {@code --offset=} its base offset and {@code --size=} its size, so kvtier's header at
+ * the start of a file kvtier created is never written.
  *
  * <p>fio's I/O buffers are plain {@code malloc} memory (4 KiB pages) unless it is told to use huge pages. That
  * matters on a virtual disk: on this project's VM (virtio-blk, at most 254 segments a request) a 1 MiB read in 4 KiB
@@ -74,16 +77,16 @@ public final class FioRunner {
     }
 
     /** One random-offset cell of whole seconds, or empty (with the reason on stderr) when fio fails. */
-    public static Optional<Measurement> run(final Path file, final long fileBytes, final IoOp op, final long block,
+    public static Optional<Measurement> run(final DeviceFile device, final IoOp op, final long block,
                                             final int depth, final long seconds) {
-        return run(file, fileBytes, op, block, depth, seconds * 1000, false, Buffers.SMALL_PAGES);
+        return run(device, op, block, depth, seconds * 1000, false, Buffers.SMALL_PAGES);
     }
 
     /** One cell, sequential or at random offsets, or empty (with the reason on stderr) when fio fails. */
-    public static Optional<Measurement> run(final Path file, final long fileBytes, final IoOp op, final long block,
+    public static Optional<Measurement> run(final DeviceFile device, final IoOp op, final long block,
                                             final int depth, final long millis, final boolean sequential,
                                             final Buffers buffers) {
-        final List<String> cmd = command(file, fileBytes, op, block, depth, millis, sequential, buffers);
+        final List<String> cmd = command(device, op, block, depth, millis, sequential, buffers);
         try {
             final Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             final String json = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -101,16 +104,17 @@ public final class FioRunner {
         }
     }
 
-    /** The fio command line for one cell. */
-    static List<String> command(final Path file, final long fileBytes, final IoOp op, final long block,
+    /** The fio command line for one cell: {@code --offset} the device's base offset, {@code --size} its size. */
+    static List<String> command(final DeviceFile device, final IoOp op, final long block,
                                 final int depth, final long millis, final boolean sequential, final Buffers buffers) {
         if (op == IoOp.FLUSH || millis <= 0) {
             throw new IllegalArgumentException("fio measures reads and writes for a positive time, not " + op + " for "
                 + millis + " ms");
         }
         final String rw = (sequential ? "" : "rand") + op.name().toLowerCase(Locale.ROOT);
-        final List<String> cmd = new ArrayList<>(List.of("fio", "--name=kvtier", "--filename=" + file,
-            "--size=" + fileBytes, "--direct=1", "--ioengine=io_uring", "--rw=" + rw, "--bs=" + block,
+        final List<String> cmd = new ArrayList<>(List.of("fio", "--name=kvtier", "--filename=" + device.path(),
+            "--offset=" + device.baseOffset(), "--size=" + device.sizeBytes(), "--direct=1", "--ioengine=io_uring",
+            "--rw=" + rw, "--bs=" + block,
             "--iodepth=" + depth, "--runtime=" + millis + "ms", "--time_based", "--numjobs=1", "--norandommap",
             "--randrepeat=0", "--output-format=json"));
         if (buffers == Buffers.HUGE_PAGES) {

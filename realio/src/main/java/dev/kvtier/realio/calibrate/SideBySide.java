@@ -1,7 +1,7 @@
 package dev.kvtier.realio.calibrate;
 
+import dev.kvtier.realio.device.DeviceFile;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -81,7 +81,7 @@ public final class SideBySide {
     }
 
     /** Where and how long to compare. */
-    record Target(Path file, long fileBytes, int repeats, long cellNs) {
+    record Target(DeviceFile file, int repeats, long cellNs) {
         Target {
             if (repeats < 1 || cellNs < 1_000_000L) {
                 throw new IllegalArgumentException("compare at least once for at least 1 ms: " + repeats + " x "
@@ -104,7 +104,7 @@ public final class SideBySide {
         for (int round = 0; round < t.repeats(); round++) {
             kvtier.add(likeFio.measure(cell.op(), cell.blockBytes(), cell.depth(), t.cellNs(), seed + round)
                 .bytesPerSec());
-            final Optional<Measurement> f = FioRunner.run(t.file(), t.fileBytes(), cell.op(), cell.blockBytes(),
+            final Optional<Measurement> f = FioRunner.run(t.file(), cell.op(), cell.blockBytes(),
                 cell.depth(), t.cellNs() / 1_000_000L, false, fioBuffers);
             if (f.isEmpty()) {
                 return Optional.empty();

@@ -36,18 +36,31 @@ public final class Devices {
     public static OpenResult open(final Kernel kernel, final Path path, final long sizeBytes, final int depth,
                                   final IoChoice choice, final RegionResolver<NativeRegion> memory,
                                   final PrintStream notices) {
+        return open(kernel, DeviceFile.whole(path, sizeBytes), depth, choice, memory, notices);
+    }
+
+    /**
+     * Opens the device {@code file} describes with {@code depth} operations at the device: its offsets land from the
+     * file's base offset on (kvtier's header lies before it).
+     *
+     * @param kernel  the system-call layer (a test may substitute one)
+     * @param memory  the native memory whose regions the device moves bytes of
+     * @param notices where the one-line fallback notice goes
+     */
+    public static OpenResult open(final Kernel kernel, final DeviceFile file, final int depth, final IoChoice choice,
+                                  final RegionResolver<NativeRegion> memory, final PrintStream notices) {
         final int maxRequests = Math.max(MAX_REQUESTS_DEFAULT, depth);
         return switch (choice) {
-            case URING -> uring(kernel, path, sizeBytes, depth, maxRequests, memory);
-            case FILECHANNEL -> FileChannelDevice.open(path, sizeBytes, Math.min(depth, 64), maxRequests, memory);
+            case URING -> uring(kernel, file, depth, maxRequests, memory);
+            case FILECHANNEL -> FileChannelDevice.open(file, Math.min(depth, 64), maxRequests, memory);
             case AUTO -> {
-                final OpenResult uring = uring(kernel, path, sizeBytes, depth, maxRequests, memory);
+                final OpenResult uring = uring(kernel, file, depth, maxRequests, memory);
                 if (uring instanceof OpenResult.Failed f && f.failure() == OpenResult.Failure.URING_UNAVAILABLE) {
                     final String notice = "kvtier: io_uring unavailable (" + f.message()
                         + "); using the FileChannel device";
                     notices.println(notice);
-                    final OpenResult fallback = FileChannelDevice.open(path, sizeBytes, Math.min(depth, 64),
-                        maxRequests, memory);
+                    final OpenResult fallback = FileChannelDevice.open(file, Math.min(depth, 64), maxRequests,
+                        memory);
                     yield fallback instanceof OpenResult.Opened o ? new OpenResult.Opened(o.device(), notice)
                         : fallback;
                 }
@@ -56,8 +69,8 @@ public final class Devices {
         };
     }
 
-    private static OpenResult uring(final Kernel kernel, final Path path, final long sizeBytes, final int depth,
+    private static OpenResult uring(final Kernel kernel, final DeviceFile file, final int depth,
                                     final int maxRequests, final RegionResolver<NativeRegion> memory) {
-        return IoUringDevice.open(kernel, path, sizeBytes, new IoUringLimits(depth, maxRequests, 64), memory);
+        return IoUringDevice.open(kernel, file, new IoUringLimits(depth, maxRequests, 64), memory);
     }
 }

@@ -40,6 +40,7 @@ public final class FileChannelDevice implements PolledDevice {
     private final Path path;
     private final FileChannel channel;
     private final long capacityBytes;
+    private final long baseOffset;
     private final int depth;
     private final DeviceGuard guard;
     private final ArrayDeque<Job> pool;
@@ -52,11 +53,14 @@ public final class FileChannelDevice implements PolledDevice {
     private final int maxRequests;
     private volatile String lastError = "";
 
-    private FileChannelDevice(final Path path, final FileChannel channel, final long capacityBytes, final int depth,
+    private FileChannelDevice(final DeviceFile file, final FileChannel channel, final int depth,
                               final int maxRequests, final RegionResolver<NativeRegion> memory) {
+        final Path path = file.path();
+        final long capacityBytes = file.sizeBytes();
         this.path = path;
         this.channel = channel;
         this.capacityBytes = capacityBytes;
+        this.baseOffset = file.baseOffset();
         this.depth = depth;
         this.maxRequests = maxRequests;
         this.guard = new DeviceGuard("FileChannel device", path, capacityBytes, memory);
@@ -81,17 +85,22 @@ public final class FileChannelDevice implements PolledDevice {
      */
     public static OpenResult open(final Path path, final long sizeBytes, final int depth, final int maxRequests,
                                   final RegionResolver<NativeRegion> memory) {
+        return open(DeviceFile.whole(path, sizeBytes), depth, maxRequests, memory);
+    }
+
+    /** As above, on the device {@code file} describes (its offsets land from the file's base offset on). */
+    public static OpenResult open(final DeviceFile file, final int depth, final int maxRequests,
+                                  final RegionResolver<NativeRegion> memory) {
         if (depth < 1 || depth > 64) {
             throw new IllegalArgumentException("FileChannel device depth (threads) must be in [1, 64], got " + depth);
         }
         if (maxRequests < depth) {
             throw new IllegalArgumentException("maxRequests must be at least depth=" + depth + ", got " + maxRequests);
         }
-        DeviceGuard.checkSize(sizeBytes);
-        return switch (DirectFile.channel(path, sizeBytes)) {
+        return switch (DirectFile.channel(file.path(), file.fileBytes())) {
             case DirectFile.Refused<FileChannel>(final OpenResult.Failed failure) -> failure;
             case DirectFile.Opened<FileChannel>(final FileChannel ch) -> new OpenResult.Opened(
-                new FileChannelDevice(path, ch, sizeBytes, depth, maxRequests, memory), "");
+                new FileChannelDevice(file, ch, depth, maxRequests, memory), "");
         };
     }
 
@@ -271,7 +280,7 @@ public final class FileChannelDevice implements PolledDevice {
     /** Moves all of {@code buffer}; the byte count, or -EIO for a short transfer. */
     private long transfer(final IoOp op, final MemorySegment buffer, final long position) throws IOException {
         final ByteBuffer bb = buffer.asByteBuffer();
-        long at = position;
+        long at = baseOffset + position;
         while (bb.hasRemaining()) {
             final int n = op == IoOp.READ ? channel.read(bb, at) : channel.write(bb, at);
             if (n <= 0) {

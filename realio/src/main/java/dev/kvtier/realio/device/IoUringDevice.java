@@ -50,6 +50,7 @@ public final class IoUringDevice implements PolledDevice {
     private final int sqeFd;
     private final byte sqeFlags;
     private final long capacityBytes;
+    private final long baseOffset;
     private final int depth;
     private final DeviceGuard guard;
     private final FixedBuffers buffers;
@@ -62,14 +63,16 @@ public final class IoUringDevice implements PolledDevice {
     private long shortTransfers;
     private long enterCalls;
 
-    private IoUringDevice(final Kernel kernel, final IoUring ring, final Path path, final int fileFd,
-                          final long sizeBytes, final IoUringLimits limits,
-                          final RegionResolver<NativeRegion> memory) {
+    private IoUringDevice(final Kernel kernel, final IoUring ring, final DeviceFile file, final int fileFd,
+                          final IoUringLimits limits, final RegionResolver<NativeRegion> memory) {
+        final Path path = file.path();
+        final long sizeBytes = file.sizeBytes();
         this.kernel = kernel;
         this.ring = ring;
         this.path = path;
         this.fileFd = fileFd;
         this.capacityBytes = sizeBytes;
+        this.baseOffset = file.baseOffset();
         this.depth = limits.depth();
         this.guard = new DeviceGuard("io_uring device", path, sizeBytes, memory);
         this.buffers = new FixedBuffers(ring);
@@ -94,7 +97,12 @@ public final class IoUringDevice implements PolledDevice {
      */
     public static OpenResult open(final Kernel kernel, final Path path, final long sizeBytes,
                                   final IoUringLimits limits, final RegionResolver<NativeRegion> memory) {
-        DeviceGuard.checkSize(sizeBytes);
+        return open(kernel, DeviceFile.whole(path, sizeBytes), limits, memory);
+    }
+
+    /** As above, on the device {@code file} describes (its offsets land from the file's base offset on). */
+    public static OpenResult open(final Kernel kernel, final DeviceFile file, final IoUringLimits limits,
+                                  final RegionResolver<NativeRegion> memory) {
         final IoUring ring;
         switch (UringSetup.create(kernel, Integer.highestOneBit(limits.depth() * 2 - 1))) {
             case UringSetup.Unavailable u -> {
@@ -102,13 +110,13 @@ public final class IoUringDevice implements PolledDevice {
             }
             case UringSetup.Ready r -> ring = r.ring();
         }
-        return switch (DirectFile.descriptor(kernel, path, sizeBytes)) {
+        return switch (DirectFile.descriptor(kernel, file.path(), file.fileBytes())) {
             case DirectFile.Refused<Integer>(final OpenResult.Failed failure) -> {
                 ring.close();
                 yield failure;
             }
             case DirectFile.Opened<Integer>(final Integer fd) -> new OpenResult.Opened(
-                new IoUringDevice(kernel, ring, path, fd, sizeBytes, limits, memory), "");
+                new IoUringDevice(kernel, ring, file, fd, limits, memory), "");
         };
     }
 
@@ -246,7 +254,7 @@ public final class IoUringDevice implements PolledDevice {
                 final int fixed = buffers.indexOf(addr, len);
                 final byte opcode = op == IoOp.READ ? (fixed >= 0 ? OP_READ_FIXED : OP_READ)
                     : (fixed >= 0 ? OP_WRITE_FIXED : OP_WRITE);
-                ring.prep(opcode, sqeFlags, sqeFd, slots.fileOffset(slot), addr, (int) len, 0, userData,
+                ring.prep(opcode, sqeFlags, sqeFd, baseOffset + slots.fileOffset(slot), addr, (int) len, 0, userData,
                     Math.max(fixed, 0));
             }
             sqesInFlight++;
@@ -264,7 +272,7 @@ public final class IoUringDevice implements PolledDevice {
         final long partBytes = slots.cursor(slot) - fileOffset;
         final boolean last = slots.nextSegment(slot) == request.segments().size();
         final byte opcode = slots.op(slot) == IoOp.READ ? OP_READV : OP_WRITEV;
-        ring.prep(opcode, sqeFlags, sqeFd, fileOffset, vectors.address(index), count, 0,
+        ring.prep(opcode, sqeFlags, sqeFd, baseOffset + fileOffset, vectors.address(index), count, 0,
             (long) slot << 32 | partBytes, 0);
         sqesInFlight++;
         slots.partIssued(slot, last);

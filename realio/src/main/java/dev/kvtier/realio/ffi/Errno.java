@@ -13,6 +13,8 @@ public final class Errno {
     public static final int ENXIO = 6;
     public static final int EBADF = 9;
     public static final int EAGAIN = 11;
+    /** {@code EWOULDBLOCK} is {@code EAGAIN} on Linux (a non-blocking flock that would wait). */
+    public static final int EWOULDBLOCK = EAGAIN;
     public static final int ENOMEM = 12;
     public static final int EACCES = 13;
     public static final int EFAULT = 14;
@@ -21,6 +23,7 @@ public final class Errno {
     public static final int ENODEV = 19;
     public static final int EISDIR = 21;
     public static final int EINVAL = 22;
+    public static final int ENOTDIR = 20;
     public static final int EMFILE = 24;
     public static final int EFBIG = 27;
     public static final int ENOSPC = 28;
@@ -49,6 +52,7 @@ public final class Errno {
         NAMES[ENODEV] = "ENODEV";
         NAMES[EISDIR] = "EISDIR";
         NAMES[EINVAL] = "EINVAL";
+        NAMES[ENOTDIR] = "ENOTDIR";
         NAMES[EMFILE] = "EMFILE";
         NAMES[EFBIG] = "EFBIG";
         NAMES[ENOSPC] = "ENOSPC";

@@ -43,4 +43,22 @@ public interface Kernel {
 
     /** libc {@code lseek(fd, 0, SEEK_END)}: the size of the file or block device, or -errno. */
     long sizeOf(int fd);
+
+    /**
+     * libc {@code flock(fd, operation)}: 0 or -errno ({@code EWOULDBLOCK}, which is {@code EAGAIN} on Linux, when
+     * {@code LOCK_NB} is set and another open file description holds a conflicting lock).
+     */
+    int flock(int fd, int operation);
+
+    /** libc {@code pread(fd, buf, count, offset)}: the bytes read (fewer at the end of the file), or -errno. */
+    long pread(int fd, long bufferAddress, long countBytes, long offset);
+
+    /** libc {@code pwrite(fd, buf, count, offset)}: the bytes written (possibly fewer than asked), or -errno. */
+    long pwrite(int fd, long bufferAddress, long countBytes, long offset);
+
+    /** libc {@code fsync(fd)}: 0 or -errno. */
+    int fsync(int fd);
+
+    /** libc {@code unlink(path)}: 0 or -errno. */
+    int unlink(String path);
 }

@@ -47,6 +47,13 @@ public final class LibcKernel implements Kernel {
         JAVA_INT, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle FTRUNCATE = libc("ftruncate", FunctionDescriptor.of(JAVA_INT, JAVA_INT,
         JAVA_LONG));
+    private static final MethodHandle FLOCK = libc("flock", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle PREAD = libc("pread", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG,
+        JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle PWRITE = libc("pwrite", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG,
+        JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle FSYNC = libc("fsync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle UNLINK = libc("unlink", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle LSEEK = libc("lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG,
         JAVA_INT));
 
@@ -196,6 +203,51 @@ public final class LibcKernel implements Kernel {
     public long sizeOf(final int fd) {
         try {
             return checked((long) LSEEK.invokeExact(capture, fd, 0L, SEEK_END));
+        } catch (final Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int flock(final int fd, final int operation) {
+        try {
+            return checked((int) FLOCK.invokeExact(capture, fd, operation));
+        } catch (final Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long pread(final int fd, final long bufferAddress, final long countBytes, final long offset) {
+        try {
+            return checked((long) PREAD.invokeExact(capture, fd, bufferAddress, countBytes, offset));
+        } catch (final Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long pwrite(final int fd, final long bufferAddress, final long countBytes, final long offset) {
+        try {
+            return checked((long) PWRITE.invokeExact(capture, fd, bufferAddress, countBytes, offset));
+        } catch (final Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int fsync(final int fd) {
+        try {
+            return checked((int) FSYNC.invokeExact(capture, fd));
+        } catch (final Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int unlink(final String path) {
+        try (Arena arena = Arena.ofConfined()) {
+            return checked((int) UNLINK.invokeExact(capture, arena.allocateFrom(path)));
         } catch (final Throwable t) {
             throw rethrow(t);
         }

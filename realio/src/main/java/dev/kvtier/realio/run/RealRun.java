@@ -20,6 +20,8 @@ import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.harness.workload.WorkloadDriver;
 import dev.kvtier.realio.device.IoUringDevice;
+import dev.kvtier.realio.ffi.Kernel;
+import dev.kvtier.realio.ffi.LibcKernel;
 import dev.kvtier.realio.loop.Completion;
 import dev.kvtier.realio.loop.RealLoop;
 import dev.kvtier.realio.loop.RealTransport;
@@ -143,7 +145,13 @@ public final class RealRun implements AutoCloseable {
      */
     public static RealRun open(final RunSpec spec, final long seed, final RealTarget target,
                                final List<EventSink> extraSinks, final PrintStream log) throws BadDevice {
-        final RealDevices opened = RealDevices.open(spec.core(), memoryBytes(spec), target, log);
+        return open(LibcKernel.create(), spec, seed, target, extraSinks, log);
+    }
+
+    /** As above, with the system calls of the claims and the devices made through {@code kernel}. */
+    public static RealRun open(final Kernel kernel, final RunSpec spec, final long seed, final RealTarget target,
+                               final List<EventSink> extraSinks, final PrintStream log) throws BadDevice {
+        final RealDevices opened = RealDevices.open(kernel, spec.core(), memoryBytes(spec), target, log);
         try {
             return new RealRun(spec, seed, target, opened, extraSinks, log);
         } catch (final RuntimeException | Error e) {

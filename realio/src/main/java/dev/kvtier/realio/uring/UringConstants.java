@@ -57,8 +57,13 @@ public final class UringConstants {
     public static final int O_RDONLY = 0;
     public static final int O_RDWR = 2;
     public static final int O_CREAT = 0100;
+    public static final int O_EXCL = 0200;
     public static final int O_DIRECT = 040000;
     public static final int O_CLOEXEC = 02000000;
+
+    // flock operations.
+    public static final int LOCK_EX = 2;
+    public static final int LOCK_NB = 4;
 
     /** The largest buffer one fixed-buffer registration entry may cover (the kernel's limit). */
     public static final long FIXED_BUFFER_BYTES_MAX = 1L << 30;

@@ -9,6 +9,7 @@ import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.realio.device.CompletionSink;
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.realio.device.IoUringDevice;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeMemory;
@@ -36,7 +37,7 @@ class DeviceCalibrationTest {
         try (Scratch scratch = new Scratch()) {
             final Path toml = scratch.file("profile.toml");
             final ByteArrayOutputStream log = new ByteArrayOutputStream();
-            final CalibrationRun.Outcome o = CalibrationRun.run(new CalibrationRun.Options(scratch.file("cal.bin"),
+            final CalibrationRun.Outcome o = CalibrationRun.run(new CalibrationRun.Options(scratch.file("cal.bin"), 0,
                 toml, "test-disk", true, RunShape.DEFAULT, 0, DeviceCalibration.Checks.NONE, false),
                 new PrintStream(log, true, StandardCharsets.UTF_8));
             assertEquals(CalibrationRun.OK, o.code(), log.toString(StandardCharsets.UTF_8));
@@ -65,7 +66,7 @@ class DeviceCalibrationTest {
         Assumptions.assumeTrue(FioRunner.available(), "fio is not installed (apt-get install fio)");
         try (Scratch scratch = new Scratch()) {
             final ByteArrayOutputStream log = new ByteArrayOutputStream();
-            final CalibrationRun.Outcome o = CalibrationRun.run(new CalibrationRun.Options(scratch.file("fio.bin"),
+            final CalibrationRun.Outcome o = CalibrationRun.run(new CalibrationRun.Options(scratch.file("fio.bin"), 0,
                 scratch.file("fio.toml"), "fio-disk", true, new RunShape(MIB, 4 * MIB, 4 * MIB, 4), 0,
                 new DeviceCalibration.Checks(true, 2, 200_000_000L, 0, 0), true),
                 new PrintStream(log, true, StandardCharsets.UTF_8));
@@ -85,6 +86,32 @@ class DeviceCalibrationTest {
             assertEquals(2, toml.split("\\[\\[comparison]]", -1).length - 1, toml);
             assertEquals(o.calibration().profile().readBytesPerSec(), c.getFirst().profile().median(),
                 "the profile takes the side-by-side median");
+        }
+    }
+
+    /** A claimed scratch file keeps kvtier's header: the meter and fio (when installed) start at the base offset. */
+    @Test
+    void shouldNeverWriteBeforeTheBaseOffset() throws Exception {
+        Uring.assumeAvailable();
+        try (Scratch scratch = new Scratch()) {
+            final Path file = scratch.file("claimed.bin");
+            final byte[] header = new byte[4096];
+            for (int i = 0; i < header.length; i++) {
+                header[i] = (byte) (i * 31 + 7);
+            }
+            Files.write(file, header);
+            final ByteArrayOutputStream log = new ByteArrayOutputStream();
+            final PrintStream ps = new PrintStream(log, true, StandardCharsets.UTF_8);
+            final CalibrationRun.Outcome o = CalibrationRun.run(new CalibrationRun.Options(file, 4096,
+                scratch.file("offset.toml"), "offset-disk", true, new RunShape(MIB, 4 * MIB, 4 * MIB, 4), 0,
+                new DeviceCalibration.Checks(FioRunner.available(), 1, 100_000_000L, 0, 0), true), ps, ps);
+            assertEquals(CalibrationRun.OK, o.code(), log.toString(StandardCharsets.UTF_8));
+            final byte[] after = new byte[4096];
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                assertEquals(4096, in.readNBytes(after, 0, 4096));
+            }
+            assertTrue(java.util.Arrays.equals(header, after), "the 4096 bytes before the base offset changed");
+            assertEquals(4096 + 64 * MIB, Files.size(file), "the file holds the base offset and the plan's 64 MiB");
         }
     }
 
@@ -135,7 +162,8 @@ class DeviceCalibrationTest {
                  PolledDevice dropping = new WriteDropping(real)) {
                 final DeviceCalibration.NotPreconditioned e = assertThrows(DeviceCalibration.NotPreconditioned.class,
                     () -> DeviceCalibration.calibrate(dropping, memory, "sparse", plan, DeviceCalibration.Checks.NONE,
-                        scratch.file("sparse.bin"), new PrintStream(new ByteArrayOutputStream(), true,
+                        DeviceFile.whole(scratch.file("sparse.bin"), plan.fileBytes()),
+                        new PrintStream(new ByteArrayOutputStream(), true,
                             StandardCharsets.UTF_8)));
                 assertTrue(e.getMessage().startsWith("64 of 64 sampled pages"), e.getMessage());
             }

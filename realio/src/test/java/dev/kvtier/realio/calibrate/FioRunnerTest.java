@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.port.IoOp;
+import dev.kvtier.realio.device.DeviceFile;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,12 +30,21 @@ class FioRunnerTest {
 
     @Test
     void shouldAskForHugePagesOnlyWhenTold() {
-        final List<String> small = FioRunner.command(Path.of("/f"), 1 << 30, IoOp.READ, 1 << 20, 8, 500, false,
+        final List<String> small = FioRunner.command(DeviceFile.whole(Path.of("/f"), 1 << 30), IoOp.READ, 1 << 20, 8,
+            500, false,
             FioRunner.Buffers.SMALL_PAGES);
-        final List<String> huge = FioRunner.command(Path.of("/f"), 1 << 30, IoOp.WRITE, 1 << 20, 8, 500, true,
+        final List<String> huge = FioRunner.command(DeviceFile.whole(Path.of("/f"), 1 << 30), IoOp.WRITE, 1 << 20, 8,
+            500, true,
             FioRunner.Buffers.HUGE_PAGES);
         assertTrue(small.contains("--rw=randread") && small.contains("--runtime=500ms"), small.toString());
         assertTrue(small.stream().noneMatch(a -> a.startsWith("--mem=")), small.toString());
         assertTrue(huge.contains("--rw=write") && huge.contains("--mem=shmhuge"), huge.toString());
+    }
+
+    @Test
+    void shouldKeepFioOffKvtiersHeader() {
+        final List<String> cmd = FioRunner.command(new DeviceFile(Path.of("/f"), 4096, 1 << 20), IoOp.WRITE, 4096,
+            1, 500, true, FioRunner.Buffers.SMALL_PAGES);
+        assertTrue(cmd.contains("--offset=4096") && cmd.contains("--size=1048576"), cmd.toString());
     }
 }

@@ -9,12 +9,17 @@ import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
 import dev.kvtier.realio.ffi.Errno;
+import dev.kvtier.realio.ffi.LibcKernel;
 import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.memory.NativeRegion;
 import dev.kvtier.realio.testkit.Completions;
 import dev.kvtier.realio.testkit.Scratch;
 import java.io.RandomAccessFile;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -33,6 +38,9 @@ abstract class DeviceContract {
 
     /** Opens the device under test. */
     abstract OpenResult open(Path path, long sizeBytes, int depth);
+
+    /** Which implementation this is. */
+    abstract IoChoice choice();
 
     @BeforeEach
     void setUp() {
@@ -164,6 +172,38 @@ abstract class DeviceContract {
                 List.of(new IoSegment(mine, 0, BLOCK), new IoSegment(theirs, 0, BLOCK)))), "a vectored request");
             assertEquals(0, device.outstanding(), "nothing was accepted");
         }
+    }
+
+    @Test
+    void shouldPutOffsetZeroAtTheBaseOffsetAndNeverTouchTheBytesBefore() throws Exception {
+        final Path headed = scratch.file("headed.bin");
+        final byte[] header = new byte[(int) BLOCK];
+        Arrays.fill(header, (byte) 0x5A);
+        Files.write(headed, header);
+        final PolledDevice d = Devices.open(LibcKernel.create(), new DeviceFile(headed, BLOCK, FILE_BYTES), 4,
+            choice(), memory, System.err).orThrow();
+        try {
+            assertEquals(FILE_BYTES, d.capacityBytes(), "the device is its size, not the file's");
+            final NativeRegion src = memory.allocate("src", 2 * BLOCK);
+            memory.stamp(src, 0, src.sizeBytes(), 3);
+            final Completions c = new Completions();
+            d.submitBlock(1, IoOp.WRITE, 0, src, 0, 2 * BLOCK);
+            d.submitBlock(2, IoOp.WRITE, FILE_BYTES - 2 * BLOCK, src, 0, 2 * BLOCK);
+            c.awaitCount(d, 2);
+            assertEquals(2 * BLOCK, c.result(1));
+            assertEquals(2 * BLOCK, c.result(2), "the device's last bytes lie past the header too");
+            assertThrows(IllegalArgumentException.class, () -> d.submitBlock(3, IoOp.WRITE, FILE_BYTES, src, 0,
+                BLOCK), "nothing past the device's end");
+        } finally {
+            d.close();
+        }
+        final byte[] file = Files.readAllBytes(headed);
+        assertEquals(BLOCK + FILE_BYTES, file.length, "the file is sized to the base offset and the device");
+        assertTrue(Arrays.equals(header, 0, (int) BLOCK, file, 0, (int) BLOCK), "the header is untouched");
+        final NativeRegion back = memory.allocate("back", 2 * BLOCK);
+        MemorySegment.copy(file, (int) BLOCK, back.segment(), ValueLayout.JAVA_BYTE,
+            0, (int) (2 * BLOCK));
+        assertEquals(-1, memory.firstMismatch(back, 0, back.sizeBytes(), 3), "offset 0 is the file's byte 4096");
     }
 
     @Test

@@ -10,6 +10,11 @@ import org.junit.jupiter.api.Test;
 class FileChannelDeviceTest extends DeviceContract {
 
     @Override
+    IoChoice choice() {
+        return IoChoice.FILECHANNEL;
+    }
+
+    @Override
     OpenResult open(final Path path, final long sizeBytes, final int depth) {
         return Devices.open(path, sizeBytes, depth, IoChoice.FILECHANNEL, memory);
     }

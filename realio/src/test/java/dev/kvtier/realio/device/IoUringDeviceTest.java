@@ -28,6 +28,11 @@ import org.junit.jupiter.api.Test;
 class IoUringDeviceTest extends DeviceContract {
 
     @Override
+    IoChoice choice() {
+        return IoChoice.URING;
+    }
+
+    @Override
     OpenResult open(final Path path, final long sizeBytes, final int depth) {
         Uring.assumeAvailable();
         return Devices.open(path, sizeBytes, depth, IoChoice.URING, memory);

@@ -79,4 +79,29 @@ public final class FailingKernel implements Kernel {
     public long sizeOf(final int fd) {
         return real.sizeOf(fd);
     }
+
+    @Override
+    public int flock(final int fd, final int operation) {
+        return real.flock(fd, operation);
+    }
+
+    @Override
+    public long pread(final int fd, final long bufferAddress, final long countBytes, final long offset) {
+        return real.pread(fd, bufferAddress, countBytes, offset);
+    }
+
+    @Override
+    public long pwrite(final int fd, final long bufferAddress, final long countBytes, final long offset) {
+        return real.pwrite(fd, bufferAddress, countBytes, offset);
+    }
+
+    @Override
+    public int fsync(final int fd) {
+        return real.fsync(fd);
+    }
+
+    @Override
+    public int unlink(final String path) {
+        return real.unlink(path);
+    }
 }
