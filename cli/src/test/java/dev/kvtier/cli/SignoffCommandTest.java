@@ -34,7 +34,7 @@ class SignoffCommandTest {
 
     @Test
     void shouldWriteResultsAndCompareWithTheEarlierOne(@TempDir final Path tmp) throws IOException {
-        final Path dir = Path.of("target", "signoff-test");
+        final Path dir = tmp.resolve("signoff-test");
         Files.createDirectories(dir);
         final Path scenario = dir.resolve("signoff-small.toml");
         // Bands wide enough for any disk: this test is about the files and the comparison, not fidelity.
@@ -132,7 +132,7 @@ class SignoffCommandTest {
     /** The simulator on a deliberately wrong device profile (about 100 times too slow) fails the sign-off: exit 4. */
     @Test
     void shouldFailTheSignoffOnADeliberatelyWrongProfile(@TempDir final Path tmp) throws IOException {
-        final Path dir = Path.of("target", "signoff-test");
+        final Path dir = tmp.resolve("signoff-test");
         Files.createDirectories(dir);
         final Path scenario = dir.resolve("signoff-wrong.toml");
         Files.writeString(scenario, TinyScenario.text("signoff-wrong", ""));
