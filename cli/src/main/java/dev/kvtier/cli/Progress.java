@@ -9,6 +9,7 @@ import java.io.Console;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -32,18 +33,23 @@ final class Progress implements EventSink, AutoCloseable {
     private final boolean terminal;
     private final long totalRequests;
     private final String what;
-    private final long startNs = System.nanoTime();
+    private final LongSupplier clockNs;
+    private final long startNs;
     private long events;
     private long finished;
     private String phase = "";
     private long nextLineNs;
     private ProgressBar bar;
 
-    private Progress(final PrintStream out, final boolean terminal, final long totalRequests, final String what) {
+    /** Progress printed to {@code out}, timed by {@code clockNs} (wall-clock nanoseconds; tests give their own). */
+    Progress(final PrintStream out, final boolean terminal, final long totalRequests, final String what,
+             final LongSupplier clockNs) {
         this.out = out;
         this.terminal = terminal;
         this.totalRequests = totalRequests;
         this.what = what;
+        this.clockNs = clockNs;
+        this.startNs = clockNs.getAsLong();
         this.nextLineNs = startNs + QUIET_NS;
     }
 
@@ -53,7 +59,7 @@ final class Progress implements EventSink, AutoCloseable {
         return new Progress(out, terminal(), total, switch (mode) {
             case VIRTUAL -> "virtual run";
             case REAL -> "real run";
-        });
+        }, System::nanoTime);
     }
 
     /** True when standard output is a terminal (a bar), false for a pipe or a file (lines). */
@@ -83,7 +89,7 @@ final class Progress implements EventSink, AutoCloseable {
             }
         }
         if (++events % CHECK_EVERY == 0) {
-            look(System.nanoTime());
+            look(clockNs.getAsLong());
         }
     }
 
