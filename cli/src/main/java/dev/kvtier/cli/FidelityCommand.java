@@ -62,17 +62,8 @@ public final class FidelityCommand implements Callable<Integer> {
     @Option(names = "--results", paramLabel = "DIR", description = "where the files go (default kvtier-out/fidelity)")
     Path results = Outputs.ROOT.resolve("fidelity");
 
-    @Option(names = "--profile", paramLabel = "DEVICE.toml", description = "use this device profile, do not calibrate")
-    Path profile;
-
-    @Option(names = "--host-profile", paramLabel = "HOST.toml", description = "use this host cost profile")
-    Path hostProfile;
-
-    @Option(names = "--quick-calibration", description = "calibrate the disk in seconds rather than minutes")
-    boolean quickCalibration;
-
-    @Option(names = "--no-fio", description = "do not run fio side by side in the calibration")
-    boolean noFio;
+    @Mixin
+    CalibrationOptions calibration = new CalibrationOptions();
 
     @Mixin
     ForceOptions forceOptions = new ForceOptions();
@@ -95,7 +86,7 @@ public final class FidelityCommand implements Callable<Integer> {
             return SignoffCommand.refuse("nothing to run (--only " + only + ", --repeat " + repeat + ")");
         }
         try {
-            SignoffCommand.checkProfiles(profile, hostProfile);
+            calibration.check();
         } catch (final ScenarioException e) {
             return SignoffCommand.refuse(e.getMessage());
         }
@@ -105,7 +96,7 @@ public final class FidelityCommand implements Callable<Integer> {
         }
         final Claim scratch;
         try {
-            scratch = profile != null ? null : Outputs.claimScratch(SignoffCommand.scratchPath(device),
+            scratch = calibration.profile != null ? null : Outputs.claimScratch(SignoffCommand.scratchPath(device),
                 "calibration scratch file", forceOptions.force(), spec);
         } catch (final ClaimRefused e) {
             return SignoffCommand.refuse(e.getMessage());
@@ -126,8 +117,9 @@ public final class FidelityCommand implements Callable<Integer> {
         final String base = LocalDate.now(ZoneId.systemDefault()) + "-fidelity-" + host;
         Files.createDirectories(results);
         final Optional<Calibrated> p = Calibrated.of(new Calibrated.Request(scratch, RunShape.DEFAULT, 8L << 30,
-            profile, hostProfile, results.resolve(base + "-device.toml"), results.resolve(base + "-host.toml"), host,
-            quickCalibration, !noFio), out);
+            calibration.profile, calibration.hostProfile, results.resolve(base + "-device.toml"),
+            results.resolve(base + "-host.toml"), host,
+            calibration.quickCalibration, !calibration.noFio), out);
         if (p.isEmpty()) {
             return ExitCodes.BAD_INPUT;
         }

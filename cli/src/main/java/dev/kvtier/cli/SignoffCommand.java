@@ -14,7 +14,6 @@ import dev.kvtier.realio.files.Claim;
 import dev.kvtier.realio.files.ClaimRefused;
 import dev.kvtier.realio.files.HeaderLayout;
 import dev.kvtier.realio.files.OutputFile;
-import dev.kvtier.scenarios.Profiles;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
@@ -74,18 +73,8 @@ public final class SignoffCommand implements Callable<Integer> {
         + "pass --results results to add them to the committed ones)")
     Path results = Outputs.ROOT.resolve("signoff");
 
-    @Option(names = "--profile", paramLabel = "DEVICE.toml", description = "use this device profile, do not calibrate")
-    Path profile;
-
-    @Option(names = "--host-profile", paramLabel = "HOST.toml",
-        description = "use this host cost profile, do not measure the core")
-    Path hostProfileFile;
-
-    @Option(names = "--quick-calibration", description = "calibrate the disk in seconds rather than a minute")
-    boolean quickCalibration;
-
-    @Option(names = "--no-fio", description = "skip fio even when it is installed")
-    boolean noFio;
+    @Mixin
+    CalibrationOptions calibration = new CalibrationOptions();
 
     @Mixin
     ForceOptions forceOptions = new ForceOptions();
@@ -99,7 +88,7 @@ public final class SignoffCommand implements Callable<Integer> {
         final Scenario sc;
         try {
             sc = ScenarioLoader.load(scenario, sets);
-            checkProfiles(profile, hostProfileFile);
+            calibration.check();
         } catch (final ScenarioException e) {
             return refuse(e.getMessage());
         }
@@ -114,8 +103,9 @@ public final class SignoffCommand implements Callable<Integer> {
         final String base = LocalDate.now(ZoneId.systemDefault()) + "-" + sc.name() + "-" + host;
         final Claim scratch;
         try {
-            scratch = profile != null ? null : Outputs.claimScratch(scratchPath(device), "calibration scratch file",
-                forceOptions.force(), spec);
+            scratch = calibration.profile != null ? null
+                : Outputs.claimScratch(scratchPath(device), "calibration scratch file",
+                    forceOptions.force(), spec);
         } catch (final ClaimRefused e) {
             return refuse(e.getMessage());
         }
@@ -138,9 +128,10 @@ public final class SignoffCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         final Optional<Calibrated> profiles = Calibrated.of(new Calibrated.Request(scratch,
-            RunShape.of(sc.spec().core()), sc.spec().core().l2Bytes(), profile, hostProfileFile,
-            results.resolve(base + "-device.toml"), results.resolve(base + "-host.toml"), host, quickCalibration,
-            !noFio), out);
+            RunShape.of(sc.spec().core()), sc.spec().core().l2Bytes(), calibration.profile, calibration.hostProfile,
+            results.resolve(base + "-device.toml"), results.resolve(base + "-host.toml"), host,
+            calibration.quickCalibration,
+            !calibration.noFio), out);
         if (profiles.isEmpty()) {
             return ExitCodes.BAD_INPUT;
         }
@@ -160,16 +151,6 @@ public final class SignoffCommand implements Callable<Integer> {
         return device.resolveSibling(device.getFileName() + ".calibration");
     }
 
-    /** Loads the given profiles (either may be null) so that a bad one is refused before anything is written. */
-    static void checkProfiles(final Path deviceProfile, final Path hostProfile) throws ScenarioException {
-        if (deviceProfile != null) {
-            Profiles.device("signoff", "--profile", deviceProfile.toAbsolutePath().toString(), null);
-        }
-        if (hostProfile != null) {
-            Profiles.host("signoff", "--host-profile", hostProfile.toAbsolutePath().toString(), null);
-        }
-    }
-
     /** Null, or why results cannot go into {@code dir} (a file, or a path that holds {@code device}). */
     static String badOutputs(final Path dir, final Path device) {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
@@ -185,8 +166,9 @@ public final class SignoffCommand implements Callable<Integer> {
     }
 
     private SignoffReport.Fio fio(final Scenario sc, final PrintStream out) {
-        if (noFio || !FioRunner.available()) {
-            out.println("fio: not run (" + (noFio ? "--no-fio" : "not installed: apt-get install fio") + ")");
+        if (calibration.noFio || !FioRunner.available()) {
+            out.println(
+                "fio: not run (" + (calibration.noFio ? "--no-fio" : "not installed: apt-get install fio") + ")");
             return null;
         }
         final long size = sc.spec().core().l2Bytes();
