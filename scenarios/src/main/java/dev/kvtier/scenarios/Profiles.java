@@ -18,6 +18,8 @@ import tools.jackson.dataformat.toml.TomlMapper;
 public final class Profiles {
     /** The longest latency or per-item cost a profile may give (an hour): virtual times stay far from 64 bits. */
     public static final long NS_MAX = 3_600_000_000_000L;
+    /** Bound of a per-item cost overridden in a scenario's {@code [host]} table. */
+    private static final long OVERRIDE_NS_MAX = 1_000_000_000_000L;
     private static final TomlMapper TOML = new TomlMapper();
 
     private Profiles() {}
@@ -58,10 +60,34 @@ public final class Profiles {
                 s.requiredLong("dmaBytesPerSec", 1, Long.MAX_VALUE), s.bool("copiesOnServerThread", true),
                 s.longValue("checksumBytesPerSec", 0, 0, Long.MAX_VALUE),
                 s.longValue("verifyBytesPerSec", 0, 0, Long.MAX_VALUE),
-                s.longValue("stampBytesPerSec", 0, 0, Long.MAX_VALUE), s.longValue("eventNs", 0, 0, Long.MAX_VALUE));
+                s.longValue("stampBytesPerSec", 0, 0, Long.MAX_VALUE), s.longValue("eventNs", 0, 0, Long.MAX_VALUE),
+                s.bool("engineOnServerThread", false));
         } catch (final IllegalArgumentException e) {
             throw new ScenarioException(file + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * A scenario's {@code [host]} table: any field of the host cost profile {@code sim.host} names, overridden (a
+     * sweep over the per-span cost, say); the profile is then named after its base with {@code +overrides}.
+     */
+    static HostCostProfile hostOverrides(final Section s, final HostCostProfile base) throws ScenarioException {
+        final long span = s.longValue("spanNs", base.spanNs(), 0, OVERRIDE_NS_MAX);
+        final long entry = s.longValue("entryNs", base.entryNs(), 0, OVERRIDE_NS_MAX);
+        final long submit = s.longValue("ioSubmitNs", base.ioSubmitNs(), 0, OVERRIDE_NS_MAX);
+        final long complete = s.longValue("ioCompleteNs", base.ioCompleteNs(), 0, OVERRIDE_NS_MAX);
+        final long request = s.longValue("requestNs", base.requestNs(), 0, OVERRIDE_NS_MAX);
+        final long memcpy = s.longValue("memcpyBytesPerSec", base.memcpyBytesPerSec(), 1, Long.MAX_VALUE);
+        final long dma = s.longValue("dmaBytesPerSec", base.dmaBytesPerSec(), 1, Long.MAX_VALUE);
+        final boolean onThread = s.bool("copiesOnServerThread", base.copiesOnServerThread());
+        final long checksum = s.longValue("checksumBytesPerSec", base.checksumBytesPerSec(), 0, Long.MAX_VALUE);
+        final long verify = s.longValue("verifyBytesPerSec", base.verifyBytesPerSec(), 0, Long.MAX_VALUE);
+        final long stamp = s.longValue("stampBytesPerSec", base.stampBytesPerSec(), 0, Long.MAX_VALUE);
+        final long event = s.longValue("eventNs", base.eventNs(), 0, OVERRIDE_NS_MAX);
+        final boolean engineOnThread = s.bool("engineOnServerThread", base.engineOnServerThread());
+        s.rejectUnknown();
+        return new HostCostProfile(base.name() + "+overrides", span, entry, submit, complete, request, memcpy, dma,
+            onThread, checksum, verify, stamp, event, engineOnThread);
     }
 
     private static String describe(final String nameOrPath, final Path base) {

@@ -317,30 +317,13 @@ public final class ScenarioLoader {
             return new SimTable(new SimModel(device, host, faults(), maxEvents), bound * 1_000_000_000L);
         }
 
-        /**
-         * {@code [host]}: any field of the host cost profile {@code sim.host} names, overridden (a sweep over the
-         * per-span cost, say); the profile is then named after its base with a {@code +} per override.
-         */
+        /** {@code [host]} ({@link Profiles#hostOverrides}); a present table's profile is a knob. */
         private HostCostProfile hostOverrides(final HostCostProfile base) throws ScenarioException {
             final Section s = section("host");
             if (!s.present()) {
                 return base;
             }
-            final long span = s.longValue("spanNs", base.spanNs(), 0, 1_000_000_000_000L);
-            final long entry = s.longValue("entryNs", base.entryNs(), 0, 1_000_000_000_000L);
-            final long submit = s.longValue("ioSubmitNs", base.ioSubmitNs(), 0, 1_000_000_000_000L);
-            final long complete = s.longValue("ioCompleteNs", base.ioCompleteNs(), 0, 1_000_000_000_000L);
-            final long request = s.longValue("requestNs", base.requestNs(), 0, 1_000_000_000_000L);
-            final long memcpy = s.longValue("memcpyBytesPerSec", base.memcpyBytesPerSec(), 1, Long.MAX_VALUE);
-            final long dma = s.longValue("dmaBytesPerSec", base.dmaBytesPerSec(), 1, Long.MAX_VALUE);
-            final boolean onThread = s.bool("copiesOnServerThread", base.copiesOnServerThread());
-            final long checksum = s.longValue("checksumBytesPerSec", base.checksumBytesPerSec(), 0, Long.MAX_VALUE);
-            final long verify = s.longValue("verifyBytesPerSec", base.verifyBytesPerSec(), 0, Long.MAX_VALUE);
-            final long stamp = s.longValue("stampBytesPerSec", base.stampBytesPerSec(), 0, Long.MAX_VALUE);
-            final long event = s.longValue("eventNs", base.eventNs(), 0, 1_000_000_000_000L);
-            s.rejectUnknown();
-            final HostCostProfile p = new HostCostProfile(base.name() + "+overrides", span, entry, submit, complete,
-                request, memcpy, dma, onThread, checksum, verify, stamp, event);
+            final HostCostProfile p = Profiles.hostOverrides(s, base);
             knobs.put("host", p.toString());
             return p;
         }

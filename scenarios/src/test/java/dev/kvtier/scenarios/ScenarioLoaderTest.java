@@ -73,6 +73,37 @@ class ScenarioLoaderTest {
         assertEquals("false", s.knobs().get("core.coalesceStoreSpans"));
     }
 
+    /**
+     * Whether the engine's work shares the server's thread: off in the bundled profiles, read from a host profile
+     * file (calibrate writes it on), and overridable in {@code [host]} like every other host field.
+     */
+    @Test
+    void shouldReadWhetherTheEngineSharesTheServersThread(@TempDir final Path dir) throws Exception {
+        assertFalse(ScenarioLoader.parse("t.toml", MINIMAL, List.of(), null).sim().host().engineOnServerThread());
+        final String profile = """
+            name = "measured"
+            spanNs = 1
+            entryNs = 1
+            ioSubmitNs = 1
+            ioCompleteNs = 1
+            requestNs = 1
+            memcpyBytesPerSec = 1000
+            dmaBytesPerSec = 1000
+            """;
+        Files.writeString(dir.resolve("own.toml"), profile);
+        Files.writeString(dir.resolve("shared.toml"), profile + "engineOnServerThread = true\n");
+        assertFalse(ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=own.toml"), dir).sim().host()
+            .engineOnServerThread());
+        assertTrue(ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=shared.toml"), dir).sim().host()
+            .engineOnServerThread());
+        final Scenario overridden = ScenarioLoader.parse("t.toml", MINIMAL + "[host]\nengineOnServerThread = true\n",
+            List.of(), null);
+        assertTrue(overridden.sim().host().engineOnServerThread());
+        assertEquals("java-core+overrides", overridden.sim().host().name());
+        assertFalse(ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=shared.toml",
+            "host.engineOnServerThread=false"), dir).sim().host().engineOnServerThread());
+    }
+
     @Test
     void shouldTakeTheCoreDefaultsFromTheConfigBuilder() throws ScenarioException {
         final CoreConfig core = ScenarioLoader.parse("t.toml", MINIMAL, List.of(), null).spec().core();

@@ -4,14 +4,14 @@ package dev.kvtier.harness.profile;
  * What the core's own work costs on the (single) server thread, in virtual time. An admission change that adds
  * per-span work shows up in virtual time even when the disk is not the bottleneck.
  *
- * <p>The last four costs are what a real run pays on its one thread besides the core's bookkeeping and copies: the
- * core's checksums (XXH3-64 of every whole slot a store puts in L1 and of every slot read back from L2), the
- * workload's byte check of every loaded slot and its fill of every computed slot with the key's pattern, and the
- * run's own observers of every event (invariant checkers, metrics, event digest). 0 means not charged: the bundled
- * profiles leave them at 0 (their virtual time is what it was before they existed); {@code kvtier calibrate}
- * measures them. Charges land on the server thread only while it runs a step: a stamp happens when the simulated
- * GPU finishes a prefill, outside any step, so {@code stampBytesPerSec} is measured and reported but not charged
- * in virtual time until the engine model runs the workload's steps on the server's thread (as a real run does).
+ * <p>Four costs are what a real run pays on its one thread besides the core's bookkeeping and copies: the core's
+ * checksums (XXH3-64 of every whole slot a store puts in L1 and of every slot read back from L2), the workload's
+ * byte check of every loaded slot and its fill of every computed slot with the key's pattern, and the run's own
+ * observers of every event (invariant checkers, metrics, event digest). 0 means not charged: the bundled profiles
+ * leave them at 0 (their virtual time is what it was before they existed); {@code kvtier calibrate} measures them.
+ * Work done while the server runs a step is charged to the server; work outside a step (a fill when the simulated
+ * GPU finishes a prefill, a finished request's copy into staging, the check of loaded bytes) is the engine's, charged
+ * to the engine's own worker or, with {@code engineOnServerThread}, to the server's one thread as well.
  *
  * @param name                for reports
  * @param spanNs              per span admitted into L1 (reserve, insert, batch append)
@@ -29,11 +29,28 @@ package dev.kvtier.harness.profile;
  * @param verifyBytesPerSec   the workload's check of loaded bytes, bandwidth (0: not charged)
  * @param stampBytesPerSec    the workload's fill of computed slots, bandwidth (0: not charged)
  * @param eventNs             per event, the run's own observers (checkers, metrics, digest) (0: not charged)
+ * @param engineOnServerThread whether the engine's client-side work (filling computed slots, copying a finished
+ *                             request's KV into staging, checking loaded bytes, and the observers of the events it
+ *                             causes) runs on the server's one thread, one task after another with the server's
+ *                             inputs, as in kvtier's real mode, where engine and server share one loop thread; or on
+ *                             the engine's own worker beside the server, as with an inference engine in a process of
+ *                             its own (the reference, and the bundled profiles). {@code kvtier calibrate} measures
+ *                             kvtier's real mode, so its profiles set it.
  */
 public record HostCostProfile(String name, long spanNs, long entryNs, long ioSubmitNs, long ioCompleteNs,
                               long requestNs, long memcpyBytesPerSec, long dmaBytesPerSec,
                               boolean copiesOnServerThread, long checksumBytesPerSec, long verifyBytesPerSec,
-                              long stampBytesPerSec, long eventNs) {
+                              long stampBytesPerSec, long eventNs, boolean engineOnServerThread) {
+
+    /** A profile whose engine has its own worker (as the bundled ones). */
+    public HostCostProfile(final String name, final long spanNs, final long entryNs, final long ioSubmitNs,
+                           final long ioCompleteNs, final long requestNs, final long memcpyBytesPerSec,
+                           final long dmaBytesPerSec, final boolean copiesOnServerThread,
+                           final long checksumBytesPerSec, final long verifyBytesPerSec, final long stampBytesPerSec,
+                           final long eventNs) {
+        this(name, spanNs, entryNs, ioSubmitNs, ioCompleteNs, requestNs, memcpyBytesPerSec, dmaBytesPerSec,
+            copiesOnServerThread, checksumBytesPerSec, verifyBytesPerSec, stampBytesPerSec, eventNs, false);
+    }
 
     /** A profile whose copies run on the server thread and that charges none of the last four costs. */
     public HostCostProfile(final String name, final long spanNs, final long entryNs, final long ioSubmitNs,

@@ -39,6 +39,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * (invariant checkers, metrics and digest, as {@link RunRecorder} wires them in a real run): the same store with and
  * without them, the difference over its events. The one-slot spans above are 4 KiB, so their checksums (a few
  * hundred nanoseconds each) stay inside the per-span figure.
+ *
+ * <p>The profile says {@code engineOnServerThread}: kvtier's real mode runs the engine's steps and the server's
+ * inputs on one loop thread, so the simulator charges the engine's work to that thread too.
  */
 public final class HostCalibration {
     private static final long SLOT = 4096;
@@ -90,7 +93,7 @@ public final class HostCalibration {
             final long event = Math.round(eventNs(memory, rounds));
             return new HostCostProfile(name, Math.max(0, Math.round(span)), Math.max(0, Math.round(hit)), io / 2,
                 io - io / 2, Math.max(0, Math.round(call)), memcpy, memcpy, true, content.checksumBytesPerSec(),
-                content.verifyBytesPerSec(), content.stampBytesPerSec(), event);
+                content.verifyBytesPerSec(), content.stampBytesPerSec(), event, true);
         }
     }
 
@@ -110,9 +113,11 @@ public final class HostCalibration {
             verifyBytesPerSec = %d
             stampBytesPerSec = %d
             eventNs = %d
+            # kvtier's real mode runs the engine's work on the server's one loop thread
+            engineOnServerThread = %b
             """, p.name(), p.spanNs(), p.entryNs(), p.ioSubmitNs(), p.ioCompleteNs(), p.requestNs(),
             p.memcpyBytesPerSec(), p.dmaBytesPerSec(), p.checksumBytesPerSec(), p.verifyBytesPerSec(),
-            p.stampBytesPerSec(), p.eventNs());
+            p.stampBytesPerSec(), p.eventNs(), p.engineOnServerThread());
     }
 
     private interface Timed {

@@ -17,6 +17,7 @@ public final class ServerThread implements Clock {
     private final EventLoop loop;
     private final ArrayDeque<Runnable> inputs = new ArrayDeque<>();
     private long busyUntilNs;
+    private long heldUntilNs;
     private long stepStartNs;
     private long chargedNs;
     private long busyTotalNs;
@@ -64,6 +65,22 @@ public final class ServerThread implements Clock {
         return inStep ? Math.max(nowNs(), stepCopiesEndNs) : nowNs();
     }
 
+    /** When the thread is free for other work: the end of the running step's work so far, or of its last work. */
+    public long freeAtNs() {
+        return inStep ? stepStartNs + chargedNs : Math.max(busyUntilNs, heldUntilNs);
+    }
+
+    /**
+     * Work other than the server's inputs holds the thread until {@code endNs} (the engine's work in a mode where the
+     * engine runs on the server's thread): the next input starts no earlier. Only outside a step.
+     */
+    public void holdUntil(final long endNs) {
+        if (inStep) {
+            throw new IllegalStateException("the server thread is running a step; work in it is charged to it");
+        }
+        heldUntilNs = Math.max(heldUntilNs, endNs);
+    }
+
     /** Whether an input is running (work now is the server's). */
     public boolean inStep() {
         return inStep;
@@ -88,6 +105,7 @@ public final class ServerThread implements Clock {
             busyUntilNs = Math.max(busyUntilNs, stepStartNs + chargedNs);
         }
         inputs.clear();
+        heldUntilNs = Math.min(heldUntilNs, loop.nowNs());
         drainScheduled = false;
         inStep = false;
         copyFreeNs = Math.min(copyFreeNs, busyUntilNs);
@@ -102,10 +120,14 @@ public final class ServerThread implements Clock {
             return;
         }
         drainScheduled = true;
-        loop.at(Math.max(loop.nowNs(), busyUntilNs), this::runOne);
+        loop.at(Math.max(loop.nowNs(), Math.max(busyUntilNs, heldUntilNs)), this::runOne);
     }
 
     private void runOne() {
+        if (heldUntilNs > loop.nowNs()) {
+            loop.at(heldUntilNs, this::runOne);
+            return;
+        }
         drainScheduled = false;
         final Runnable input = inputs.poll();
         if (input == null) {

@@ -110,7 +110,8 @@ public final class SimRun {
         this.seed = seed;
         this.loop = new EventLoop(model.maxEvents());
         this.serverThread = new ServerThread(loop);
-        this.worker = new EngineWorker(loop);
+        this.worker = model.host().engineOnServerThread() ? EngineWorker.onServerThread(loop, serverThread)
+            : EngineWorker.own(loop);
         this.transport = new SimTransport(loop, serverThread, worker, spec.workload().engine().rpcOneWayNs());
         this.costs = new HostCostModel(model.host(), serverThread, worker, GPU_REGION);
         memory.setListener(costs);

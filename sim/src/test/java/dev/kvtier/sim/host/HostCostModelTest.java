@@ -62,6 +62,29 @@ class HostCostModelTest {
         assertTrue(ttftMean(stamps, "cold") > ttftMean(base, "cold"), "computed slots are filled in the cold phase");
     }
 
+    /**
+     * kvtier's real mode runs the engine's work on the server's one thread: the same costs then take turns with the
+     * server instead of overlapping it: the server's calls wait behind the engine's checks and copies, the warm
+     * phase takes longer and its requests reach their first tokens later; what is stored does not change.
+     */
+    @Test
+    void shouldMakeEngineAndServerTakeTurnsWhenTheyShareOneThread() {
+        final HostCostProfile own = with(0, 200_000_000L, 200_000_000L, 0);
+        final HostCostProfile shared = new HostCostProfile("t-shared", own.spanNs(), own.entryNs(),
+            own.ioSubmitNs(), own.ioCompleteNs(), own.requestNs(), own.memcpyBytesPerSec(), own.dmaBytesPerSec(),
+            true, own.checksumBytesPerSec(), own.verifyBytesPerSec(), own.stampBytesPerSec(), own.eventNs(), true);
+        final RunReport apart = run(own);
+        final RunReport turns = run(shared);
+        assertTrue(apart.ok(), apart.violation());
+        assertTrue(turns.ok(), turns.violation());
+        assertNotEquals(apart.eventDigest(), turns.eventDigest());
+        // The warm phase's loads are checked on the thread that serves the next loads.
+        assertTrue(ttftMean(turns, "warm") > ttftMean(apart, "warm"),
+            ttftMean(turns, "warm") + " vs " + ttftMean(apart, "warm"));
+        assertTrue(turns.metrics().warmPhaseNanos() > apart.metrics().warmPhaseNanos(), "warm phase");
+        assertEquals(apart.metrics().storedBytes(), turns.metrics().storedBytes());
+    }
+
     private static double ttftMean(final RunReport r, final String phase) {
         return r.metrics().ttftNanos().get(phase).mean();
     }
