@@ -129,6 +129,9 @@ class KvClientTransportTest {
             expected.add(new CoreEvent.Delivered(500 + 2L * call + 1, false));
         }
         assertEquals(expected, delivered);
+        assertEquals(List.of(500L, 501L, 502L),
+            rig.events.of(CoreEvent.BatchSent.class).stream().map(CoreEvent.BatchSent::storeId).toList(),
+            "store ids count up from the base");
         assertEquals(0, client.batchesInSaveQueue());
     }
 
@@ -161,8 +164,12 @@ class KvClientTransportTest {
     void shouldRefuseANonPositiveSlotOrBatchSize() {
         final AllocationRef a = Rig.slots(4, 8).claimOne("a");
         final List<StoreSpec> specs = List.of(StoreSpec.of(a, List.of(0), SLOT));
-        assertThrows(IllegalArgumentException.class, () -> StagingBuilder.build(specs, 0, 4));
-        assertThrows(IllegalArgumentException.class, () -> StagingBuilder.build(specs, SLOT, 0));
+        // Refused up front, not later by a span or batch of no bytes.
+        final String why = "slotBytes and batchSlots must be positive";
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> StagingBuilder.build(specs, 0, 4)).getMessage()
+            .startsWith(why));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> StagingBuilder.build(specs, SLOT, 0))
+            .getMessage().startsWith(why));
         assertEquals(1, StagingBuilder.build(specs, 1, 1).size(), "one byte and one slot are enough");
     }
 }

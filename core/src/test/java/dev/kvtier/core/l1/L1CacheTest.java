@@ -116,4 +116,21 @@ class L1CacheTest {
         assertSame(l1.region(), l1.segment(0, P).region());
         assertEquals(1, ((OrderedClassesPolicy) l1.access().policy()).size());
     }
+
+    /**
+     * Fixed example (issue #15 item 5): a hit makes an entry the most recent, so the next reservation evicts another.
+     * Only the chains whose requests exceed the ring found a lost hit.
+     */
+    @Test
+    void shouldEvictTheLeastRecentlyHitEntryFirst() {
+        final L1Cache l1 = cache(3, ReplacementKind.LRU);
+        final Entry a = resident(l1, 0);
+        final Entry b = resident(l1, P);
+        resident(l1, 2 * P);
+        l1.hit(a);
+        assertNotNull(l1.reserve(P, null));
+        final CoreEvent.EntryEvicted evicted = sink.of(CoreEvent.EntryEvicted.class).getFirst();
+        assertEquals(b.fileOffset(), evicted.fileOffset(), "a was hit after b was inserted");
+        assertTrue(l1.nextEpoch() < l1.nextEpoch(), "every group gets a fresh epoch");
+    }
 }

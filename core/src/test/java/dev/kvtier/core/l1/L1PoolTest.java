@@ -108,4 +108,16 @@ class L1PoolTest {
         assertThrows(IllegalStateException.class, () -> pool.free(0, 2 * P));
         assertEquals(3 * P, pool.usedBytes());
     }
+
+    /** Fixed example (issue #15 item 5): the last block of the pool frees (only random frees found this bound). */
+    @Test
+    void shouldFreeTheLastBlockOfAFullPool() {
+        final L1Pool pool = new L1Pool(4 * P);
+        for (int i = 0; i < 4; i++) {
+            pool.allocate(P);
+        }
+        pool.free(3 * P, P);
+        assertEquals(3 * P, pool.usedBytes());
+        assertEquals(3 * P, pool.allocate(P));
+    }
 }
