@@ -259,4 +259,28 @@ class IndexLogTest {
         assertEquals(2, o.records());
         assertEquals(List.of(3L, 6L), o.chunks().stream().map(IndexChunk::allocationId).toList());
     }
+
+    /**
+     * Fixed example (issue #15 item 5): a flush covers only the records written before it, so the next record is not
+     * durable until its own write and flush. A written sequence one too high after the open (or after a checkpoint)
+     * let the first flush cover a record not yet appended; only some seeds of CrashPropertyTest found it.
+     */
+    @Test
+    void shouldNotCallTheNextRecordDurableWithTheFlushBeforeIt() {
+        final Io io = new Io(new byte[Math.toIntExact(LAYOUT.deviceBytes())]);
+        final IndexLog log = open(io, new RecordingSink(), List.of());
+        log.appendCommit(chunk(1));
+        final AtomicReference<Boolean> first = new AtomicReference<>();
+        log.whenDurable(1, first::set);
+        io.runAll();
+        assertEquals(true, first.get());
+        assertEquals(1, log.durableSeq(), "the flush covered record 1 and nothing more");
+        log.appendCommit(chunk(2));
+        final AtomicReference<Boolean> second = new AtomicReference<>();
+        log.whenDurable(2, second::set);
+        assertNull(second.get(), "record 2 is neither written nor flushed");
+        io.runAll();
+        assertEquals(true, second.get());
+        assertEquals(2, log.durableSeq());
+    }
 }
