@@ -68,4 +68,56 @@ class L1PoolTest {
     void shouldRejectUnalignedCapacity() {
         assertThrows(IllegalArgumentException.class, () -> new L1Pool(5000));
     }
+
+    @Test
+    void shouldRefuseAnEmptyLease() {
+        final L1Pool pool = new L1Pool(4 * P);
+        assertThrows(IllegalArgumentException.class, () -> pool.allocate(0));
+        assertEquals(0, pool.allocate(1), "one byte leases one aligned block");
+        assertEquals(P, pool.usedBytes());
+    }
+
+    @Test
+    void shouldRefuseAFreeRunningPastThePool() {
+        final L1Pool pool = new L1Pool(4 * P);
+        for (int i = 0; i < 4; i++) {
+            pool.allocate(P);
+        }
+        final IllegalStateException e = assertThrows(IllegalStateException.class, () -> pool.free(3 * P, 2 * P));
+        assertTrue(e.getMessage().contains("outside"), e.getMessage());
+    }
+
+    @Test
+    void shouldDetectAFreeOverlappingTheFreeBlockBeforeIt() {
+        final L1Pool pool = new L1Pool(4 * P);
+        for (int i = 0; i < 4; i++) {
+            pool.allocate(P);
+        }
+        pool.free(0, 2 * P);
+        assertThrows(IllegalStateException.class, () -> pool.free(P, P));
+        assertEquals(2 * P, pool.usedBytes());
+    }
+
+    @Test
+    void shouldDetectAFreeOverlappingTheFreeBlockAfterIt() {
+        final L1Pool pool = new L1Pool(4 * P);
+        for (int i = 0; i < 4; i++) {
+            pool.allocate(P);
+        }
+        pool.free(P, P);
+        assertThrows(IllegalStateException.class, () -> pool.free(0, 2 * P));
+        assertEquals(3 * P, pool.usedBytes());
+    }
+
+    /** Fixed example (issue #15 item 5): the last block of the pool frees (only random frees found this bound). */
+    @Test
+    void shouldFreeTheLastBlockOfAFullPool() {
+        final L1Pool pool = new L1Pool(4 * P);
+        for (int i = 0; i < 4; i++) {
+            pool.allocate(P);
+        }
+        pool.free(3 * P, P);
+        assertEquals(3 * P, pool.usedBytes());
+        assertEquals(3 * P, pool.allocate(P));
+    }
 }

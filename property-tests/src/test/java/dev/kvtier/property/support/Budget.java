@@ -13,7 +13,7 @@ public final class Budget {
     /** Tries are multiplied by this under {@code -Dkvtier.quick=true} (the mutation-testing profile). */
     public static final double QUICK_FACTOR = 0.1;
 
-    /** The seed of quick (mutation-testing) runs. */
+    /** The seed of quick (mutation-testing) runs, unless {@code -Dkvtier.quick.seed} names another. */
     public static final String QUICK_SEED = "20261130";
 
     private static final AtomicLong CHAIN_ACTIONS = new AtomicLong();
@@ -28,6 +28,14 @@ public final class Budget {
 
     public static boolean quick() {
         return Boolean.getBoolean("kvtier.quick");
+    }
+
+    /**
+     * The seed of quick runs: {@link #QUICK_SEED} or {@code -Dkvtier.quick.seed} (running the mutation profile under
+     * a second seed shows which mutants the properties find only by luck).
+     */
+    public static String quickSeed() {
+        return System.getProperty("kvtier.quick.seed", QUICK_SEED);
     }
 
     /** The tries to run for a property annotated with {@code declared} tries. */

@@ -28,7 +28,7 @@ public final class BudgetHook implements AroundPropertyHook {
         if (Budget.quick()) {
             // Mutation testing: every mutant must meet the same chains, and a failure under one mutant must not
             // change what the next one is tried with.
-            attributes.setSeed(Budget.QUICK_SEED);
+            attributes.setSeed(Budget.quickSeed());
             attributes.setAfterFailure(AfterFailureMode.RANDOM_SEED);
         }
         final PropertyExecutionResult result = property.execute();
