@@ -16,6 +16,9 @@ final class Chunk {
     /** Its COMMIT record is in the index log (so its removal is logged too). */
     boolean logged;
     int leases;
+    /** The next older and newer live chunk in the ring's allocation order (null at either end, or when not live). */
+    Chunk older;
+    Chunk newer;
 
     Chunk(final PrefixKey key, final int modelId, final long allocationId, final int startSlot, final int slotCount) {
         this.key = key;

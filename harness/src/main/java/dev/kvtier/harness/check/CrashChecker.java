@@ -76,7 +76,15 @@ public final class CrashChecker implements Checker {
                     committed.put(e.key(), ref);
                 }
             }
-            case CoreEvent.RingEvicted e -> evicted(ctx, e);
+            case CoreEvent.RingEvicted e -> {
+                allocations.remove(e.allocationId());
+                evicted(ctx, e);
+            }
+            case CoreEvent.ClaimReleased e -> {
+                if (e.released()) {
+                    allocations.remove(e.ref().allocationId());
+                }
+            }
             case CoreEvent.ShutdownCompleted e -> shutDownDurably = e.durable();
             case CoreEvent.IndexOpenRequested e -> shutDownDurably = false;
             default -> {
@@ -111,6 +119,9 @@ public final class CrashChecker implements Checker {
         crashes++;
         mustSurvive = durable || shutDownDurably ? new LinkedHashMap<>(committed) : new LinkedHashMap<>();
         committed.clear();
+        // The dead core's allocations end here (no eviction event will come for them); the restarted core's
+        // recovered chunks come back as ChunkRecovered.
+        allocations.clear();
         shutDownDurably = false;
     }
 

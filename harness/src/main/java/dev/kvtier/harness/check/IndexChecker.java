@@ -5,7 +5,6 @@ import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.geometry.PrefixKey;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Invariants 11 (which includes: an uncommitted allocation is never visible), 13 (commits only of current
@@ -18,6 +17,10 @@ import java.util.TreeMap;
  * (SPACE); evictions for space or wrap take the oldest live chunk. A skip says why truly (claimed, committed, larger
  * than the ring). Every Lookup's answer must equal the model's longest committed prefix of the caller's model. After a
  * restart, head follows the newest recovered chunk. The key map is used for point look-ups only.
+ *
+ * <p>The model's age order is a list threaded through its chunks, sorted by allocation id (appending is the normal
+ * case); its slots are a {@link ModelSlots} of start slots, searched no further below a slot than the widest chunk
+ * seen. An event costs what it touches, never the number of live chunks.
  */
 public final class IndexChecker implements Checker {
     private static final class Chunk {
@@ -27,6 +30,9 @@ public final class IndexChecker implements Checker {
         final int startSlot;
         final int slotCount;
         boolean committed;
+        /** Neighbours in allocation-id order among live chunks (null at either end). */
+        Chunk older;
+        Chunk newer;
 
         Chunk(final PrefixKey key, final long allocationId, final int modelId, final int startSlot,
               final int slotCount) {
@@ -39,8 +45,10 @@ public final class IndexChecker implements Checker {
     }
 
     private final Map<PrefixKey, Chunk> byKey = new HashMap<>();
-    private final TreeMap<Long, Chunk> byAge = new TreeMap<>();
-    private final TreeMap<Integer, Chunk> bySlot = new TreeMap<>();
+    private ModelSlots<Chunk> bySlot;
+    private Chunk oldest;
+    private Chunk newest;
+    private int widestSlots = 1;
     private int model;
     private int slotsPerKey;
     private int head;
@@ -103,18 +111,59 @@ public final class IndexChecker implements Checker {
         if (!(!byKey.containsKey(e.key()))) {
             ctx.fail(Invariant.STALE_NOTHING, "second writer for key " + e.key());
         }
-        final Map.Entry<Integer, Chunk> below = bySlot.floorEntry(e.startSlot() + e.slotCount() - 1);
-        if (!(below == null || below.getKey() + below.getValue().slotCount <= e.startSlot())) {
+        if (!(e.startSlot() >= 0 && e.slotCount() > 0)) {
+            ctx.fail(Invariant.RING, "allocation of slots [" + e.startSlot() + ", +" + e.slotCount() + ")");
+        }
+        final Chunk below = highestStartIn(ctx, e.startSlot(), e.startSlot() + e.slotCount() - 1);
+        if (!(below == null || below.startSlot + below.slotCount <= e.startSlot())) {
             ctx.fail(Invariant.RING, "allocation at slot " + e.startSlot() + " overlaps live chunk at "
-                + (below == null ? -1 : below.getKey()));
+                + (below == null ? -1 : below.startSlot));
         }
         if (!(e.startSlot() + e.slotCount() <= slots(ctx))) {
             ctx.fail(Invariant.RING, "allocation past the ring's end");
         }
         final Chunk c = new Chunk(e.key(), e.allocationId(), modelId, e.startSlot(), e.slotCount());
         byKey.put(c.key, c);
-        byAge.put(c.allocationId, c);
-        bySlot.put(c.startSlot, c);
+        linkByAge(c);
+        slotTable(ctx).put(c.startSlot, c);
+        widestSlots = Math.max(widestSlots, c.slotCount);
+    }
+
+    /**
+     * The live chunk with the highest start at or below {@code last} among those that could reach {@code first}
+     * (one starting lower ends before it), or null: the floor entry of a map by start slot, where it matters.
+     */
+    private Chunk highestStartIn(final CheckContext ctx, final int first, final int last) {
+        final ModelSlots<Chunk> table = slotTable(ctx);
+        final int found = table.highestIn((int) Math.max(0, (long) first - widestSlots + 1), last);
+        return found < 0 ? null : table.get(found);
+    }
+
+    private ModelSlots<Chunk> slotTable(final CheckContext ctx) {
+        if (bySlot == null) {
+            bySlot = new ModelSlots<>(slots(ctx));
+        }
+        return bySlot;
+    }
+
+    /** Inserts into the age list in allocation-id order (after any equal id); normally at the newest end. */
+    private void linkByAge(final Chunk c) {
+        Chunk after = newest;
+        while (after != null && after.allocationId > c.allocationId) {
+            after = after.older;
+        }
+        c.older = after;
+        c.newer = after == null ? oldest : after.newer;
+        if (c.older == null) {
+            oldest = c;
+        } else {
+            c.older.newer = c;
+        }
+        if (c.newer == null) {
+            newest = c;
+        } else {
+            c.newer.older = c;
+        }
     }
 
     private void evicted(final CheckContext ctx, final CoreEvent.RingEvicted e) {
@@ -123,9 +172,10 @@ public final class IndexChecker implements Checker {
             ctx.fail(Invariant.RING, "evicted chunk " + e.allocationId() + " is not live");
         }
         if (e.reason() == RingEvictReason.SPACE || e.reason() == RingEvictReason.WRAP) {
-            if (!(byAge.firstKey() == e.allocationId())) {
+            if (!(oldest.allocationId == e.allocationId())) {
                 ctx.fail(Invariant.RING,
-                    "ring evicted allocation " + e.allocationId() + " but the oldest live one is " + byAge.firstKey());
+                    "ring evicted allocation " + e.allocationId() + " but the oldest live one is "
+                        + oldest.allocationId);
             }
         }
         if (e.reason() == RingEvictReason.WRAP && !(head + slotsPerKey > slots(ctx) && c.startSlot >= head)) {
@@ -165,7 +215,8 @@ public final class IndexChecker implements Checker {
             ctx.fail(Invariant.RING, "the wrap skipped [" + e.fromSlot() + ", +" + e.slotCount() + "), the tail from"
                 + " head is [" + head + ", +" + (slots(ctx) - head) + ")");
         }
-        final Integer left = bySlot.ceilingKey(head);
+        final int found = slotTable(ctx).lowestIn(head, slots(ctx) - 1);
+        final Integer left = found < 0 ? null : found;
         if (!(left == null)) {
             ctx.fail(Invariant.RING, "the wrap left the chunk at slot " + left + " of the previous lap live in the "
                 + "SKIP region");
@@ -217,7 +268,18 @@ public final class IndexChecker implements Checker {
 
     private void remove(final Chunk c) {
         byKey.remove(c.key);
-        byAge.remove(c.allocationId);
+        if (c.older == null) {
+            oldest = c.newer;
+        } else {
+            c.older.newer = c.newer;
+        }
+        if (c.newer == null) {
+            newest = c.older;
+        } else {
+            c.newer.older = c.older;
+        }
+        c.older = null;
+        c.newer = null;
         bySlot.remove(c.startSlot);
     }
 }

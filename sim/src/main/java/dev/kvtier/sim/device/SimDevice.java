@@ -92,6 +92,12 @@ public final class SimDevice implements Device {
                 }
 
                 @Override
+                public void persistPieces(final RunMap content, final long fileOffset, final long[] pieces,
+                                          final int count) {
+                    durable.copyPieces(content, 0, fileOffset, pieces, count);
+                }
+
+                @Override
                 public void revertToDurable() {
                     if (durable != disk) {
                         disk.copyAllFrom(durable, capacityBytes);

@@ -3,6 +3,7 @@ package dev.kvtier.sim.device;
 import dev.kvtier.core.port.Entropy;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +36,16 @@ final class WriteCache<C> {
     interface Image<C> {
         /** Makes bytes {@code [from, from + lengthBytes)} of a write's content durable at {@code fileOffset + from}. */
         void persist(C content, long fileOffset, long from, long lengthBytes);
+
+        /**
+         * As {@link #persist} for each piece {@code (from, lengthBytes)} of {@code pieces} (pairs of longs, ascending
+         * and disjoint), in order; a device may do it in one pass.
+         */
+        default void persistPieces(final C content, final long fileOffset, final long[] pieces, final int count) {
+            for (int k = 0; k < count; k++) {
+                persist(content, fileOffset, pieces[2 * k], pieces[2 * k + 1]);
+            }
+        }
 
         /** After a power loss: the visible image becomes the durable image (a no-op when they are one). */
         void revertToDurable();
@@ -177,7 +188,8 @@ final class WriteCache<C> {
                     final int mask = 1 + entropy.nextInt((1 << (PAGE_BYTES / SECTOR_BYTES)) - 2);
                     int garbled = -1;
                     if (fate == IndexCrashPages.GARBLED) {
-                        runs.flush();
+                        // Garbling reads the durable image: what this write persisted so far must be in it.
+                        runs.persist();
                         garbled = garbleOne(p, content, page, mask, entropy);
                         pages[3] += garbled >= 0 ? 1 : 0;
                     }
@@ -191,7 +203,7 @@ final class WriteCache<C> {
                 }
             }
         }
-        runs.flush();
+        runs.persist();
     }
 
     /**
@@ -212,12 +224,17 @@ final class WriteCache<C> {
         return -1;
     }
 
-    /** Merges adjacent written pieces of one write into one persist each. */
+    /**
+     * Merges adjacent written pieces of one write into one piece each, and persists the pieces gathered so far in
+     * one call ({@link #persist}).
+     */
     private final class Runs {
         private final Pending<C> write;
         private final C content;
         private long from = -1;
         private long to = -1;
+        private long[] pieces = new long[32];
+        private int count;
 
         Runs(final Pending<C> write, final C content) {
             this.write = write;
@@ -232,12 +249,27 @@ final class WriteCache<C> {
             to = at + lengthBytes;
         }
 
+        /** Ends the current piece. */
         void flush() {
             if (from >= 0 && to > from) {
-                image.persist(content, write.fileOffset, from, to - from);
+                if (2 * count + 2 > pieces.length) {
+                    pieces = Arrays.copyOf(pieces, pieces.length * 2);
+                }
+                pieces[2 * count] = from;
+                pieces[2 * count + 1] = to - from;
+                count++;
             }
             from = -1;
             to = -1;
+        }
+
+        /** Ends the current piece and persists every piece gathered, in order. */
+        void persist() {
+            flush();
+            if (count > 0) {
+                image.persistPieces(content, write.fileOffset, pieces, count);
+            }
+            count = 0;
         }
     }
 }

@@ -59,6 +59,10 @@ final class RunBlocks {
 
     /** Becomes a copy of {@code src} without its empty runs, in full blocks: one pass, no search. */
     void copyNonEmpty(final RunBlocks src) {
+        // This map's block arrays are reused (their old runs are overwritten), so a crash's revert allocates little.
+        final long[][] spare = blocks;
+        final int spareCount = blockCount;
+        int reused = 0;
         blocks = new long[Math.max(16, src.blockCount)][];
         sizes = new int[blocks.length];
         firsts = new long[blocks.length];
@@ -72,7 +76,13 @@ final class RunBlocks {
                     continue;
                 }
                 if (to == null || sizes[blockCount - 1] == RUNS_PER_BLOCK) {
-                    addBlock(blockCount);
+                    if (blockCount == blocks.length) {
+                        addBlock(blockCount);
+                    } else {
+                        blocks[blockCount] = reused < spareCount ? spare[reused++] : new long[RUNS_PER_BLOCK * LONGS];
+                        sizes[blockCount] = 0;
+                        blockCount++;
+                    }
                     to = blocks[blockCount - 1];
                     firsts[blockCount - 1] = from[i * LONGS];
                 }
@@ -199,6 +209,51 @@ final class RunBlocks {
         }
     }
 
+    /**
+     * Inserts {@code count} runs (four longs each in {@code src}, in start order) right after {@code cursor} (-1:
+     * before every run); their starts must keep the order. The block there keeps its runs before the cursor and takes
+     * what fits; the rest and its old tail go into new full blocks, added with one shift of the block list.
+     */
+    void insertAllAfter(final long cursor, final long[] src, final int count) {
+        if (count <= 0) {
+            return;
+        }
+        if (blockCount == 0) {
+            addBlock(0);
+        }
+        final int b = cursor < 0 ? 0 : block(cursor);
+        final int i = cursor < 0 ? 0 : index(cursor) + 1;
+        final long[] data = blocks[b];
+        final int tail = sizes[b] - i;
+        if (sizes[b] + count <= RUNS_PER_BLOCK) {
+            System.arraycopy(data, i * LONGS, data, (i + count) * LONGS, tail * LONGS);
+            System.arraycopy(src, 0, data, i * LONGS, count * LONGS);
+            sizes[b] += count;
+        } else {
+            // The new runs then the old tail, in order: as many as fit stay here, the rest fill new blocks.
+            final long[] all = new long[(count + tail) * LONGS];
+            System.arraycopy(src, 0, all, 0, count * LONGS);
+            System.arraycopy(data, i * LONGS, all, count * LONGS, tail * LONGS);
+            final int here = RUNS_PER_BLOCK - i;
+            System.arraycopy(all, 0, data, i * LONGS, here * LONGS);
+            sizes[b] = RUNS_PER_BLOCK;
+            final int rest = count + tail - here;
+            final int added = (rest + RUNS_PER_BLOCK - 1) / RUNS_PER_BLOCK;
+            addBlocks(b + 1, added);
+            for (int k = 0; k < added; k++) {
+                final int n = Math.min(RUNS_PER_BLOCK, rest - k * RUNS_PER_BLOCK);
+                final long[] to = blocks[b + 1 + k];
+                System.arraycopy(all, (here + k * RUNS_PER_BLOCK) * LONGS, to, 0, n * LONGS);
+                sizes[b + 1 + k] = n;
+                firsts[b + 1 + k] = to[0];
+            }
+        }
+        if (i == 0) {
+            firsts[b] = data[0];
+        }
+        size += count;
+    }
+
     /** Removes every run whose start is in {@code [from, to)}: trims the end blocks, drops the ones between at once. */
     void removeStartsIn(final long from, final long to) {
         final long f = floor(from);
@@ -256,6 +311,27 @@ final class RunBlocks {
         sizes[b + 1] = sizes[b] - half;
         sizes[b] = half;
         firsts[b + 1] = blocks[b + 1][0];
+    }
+
+    /** Adds {@code n} empty blocks at {@code at}, shifting the block list once. */
+    private void addBlocks(final int at, final int n) {
+        if (n <= 0) {
+            return;
+        }
+        if (blockCount + n > blocks.length) {
+            final int capacity = Math.max(blocks.length * 2, blockCount + n);
+            blocks = Arrays.copyOf(blocks, capacity);
+            sizes = Arrays.copyOf(sizes, capacity);
+            firsts = Arrays.copyOf(firsts, capacity);
+        }
+        System.arraycopy(blocks, at, blocks, at + n, blockCount - at);
+        System.arraycopy(sizes, at, sizes, at + n, blockCount - at);
+        System.arraycopy(firsts, at, firsts, at + n, blockCount - at);
+        for (int k = at; k < at + n; k++) {
+            blocks[k] = new long[RUNS_PER_BLOCK * LONGS];
+            sizes[k] = 0;
+        }
+        blockCount += n;
     }
 
     private void addBlock(final int at) {

@@ -1,6 +1,7 @@
 package dev.kvtier.sim.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +83,71 @@ class RunMapTest {
             assertEquals(viaCopyFrom.runCount(), viaCopyAll.runCount());
             assertEquals(pieces(viaCopyFrom, 0, Long.MAX_VALUE), pieces(viaCopyAll, 0, Long.MAX_VALUE));
         }
+    }
+
+    @Test
+    void shouldCopyPiecesRunForRunAsOneCopyFromEach() {
+        final Random random = new Random(23);
+        for (int round = 0; round < 300; round++) {
+            final RunMap content = new RunMap();
+            final RunMap viaCopyFrom = new RunMap();
+            final RunMap viaPieces = new RunMap();
+            final TreeRunMap model = new TreeRunMap();
+            final TreeRunMap contentModel = new TreeRunMap();
+            final long writeBytes = 4096L * (1 + random.nextInt(round % 7 == 0 ? 600 : 40));
+            for (int i = 0; i < 1 + random.nextInt(40); i++) {
+                final long at = random.nextLong(writeBytes);
+                final long length = 1 + random.nextLong(Math.min(writeBytes - at, 9000));
+                final long tag = 1L + random.nextInt(5);
+                content.put(at, length, tag, at * 3);
+                contentModel.put(at, length, tag, at * 3);
+            }
+            final int background = round % 3 == 0 ? 3000 : 300;
+            for (int i = 0; i < background; i++) {
+                final long at = random.nextLong(SPACE_BYTES);
+                // Whole runs only: a run of no bytes inside another is not a state the maps are built for.
+                final long length = 1 + random.nextLong(random.nextBoolean() ? 600 : 20_000);
+                final long tag = 100L + random.nextInt(9);
+                viaCopyFrom.put(at, length, tag, at);
+                viaPieces.put(at, length, tag, at);
+                model.put(at, length, tag, at);
+            }
+            final long[] pieces = new long[2 * 4096];
+            int count = 0;
+            long at = random.nextInt(4) * 512L;
+            while (at < writeBytes && count < 4096) {
+                final long length = Math.min(writeBytes - at, 512L * (1 + random.nextInt(round % 2 == 0 ? 3 : 40)));
+                pieces[2 * count] = at;
+                pieces[2 * count + 1] = length;
+                count++;
+                at += length + 512L * random.nextInt(3);
+            }
+            final long fileOffset = 4096L * random.nextInt(200);
+            for (int k = 0; k < count; k++) {
+                viaCopyFrom.copyFrom(content, pieces[2 * k], fileOffset + pieces[2 * k], pieces[2 * k + 1]);
+                model.copyFrom(contentModel, pieces[2 * k], fileOffset + pieces[2 * k], pieces[2 * k + 1]);
+            }
+            viaPieces.copyPieces(content, 0, fileOffset, pieces, count);
+            assertEquals(pieces(model, 0, Long.MAX_VALUE), pieces(viaPieces, 0, Long.MAX_VALUE), "round " + round);
+            assertEquals(viaCopyFrom.runCount(), viaPieces.runCount(), "round " + round);
+            assertEquals(model.runCount(), viaPieces.runCount(), "round " + round);
+            assertEquals(model.contentHash(0, 4 * SPACE_BYTES), viaPieces.contentHash(0, 4 * SPACE_BYTES));
+            for (int probe = 0; probe < 50; probe++) {
+                final long offset = random.nextLong(SPACE_BYTES);
+                assertEquals(model.tagAt(offset), viaPieces.tagAt(offset));
+            }
+            viaPieces.put(fileOffset + 100, 7000, 99, 1);
+            model.put(fileOffset + 100, 7000, 99, 1);
+            assertEquals(pieces(model, 0, Long.MAX_VALUE), pieces(viaPieces, 0, Long.MAX_VALUE), "round " + round);
+        }
+    }
+
+    @Test
+    void shouldRefusePiecesOutOfOrder() {
+        final RunMap map = new RunMap();
+        assertThrows(IllegalArgumentException.class,
+            () -> map.copyPieces(new RunMap(), 0, 0, new long[] {4096, 512, 0, 512}, 2));
+        assertThrows(IllegalArgumentException.class, () -> map.copyPieces(new RunMap(), 0, 0, new long[] {0, 0}, 1));
     }
 
     @Test
