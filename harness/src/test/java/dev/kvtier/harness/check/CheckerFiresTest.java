@@ -232,6 +232,31 @@ class CheckerFiresTest {
     }
 
     @Test
+    void boundaryFiresWhenAMisalignedSpanIsAdmitted() {
+        assertEquals(Invariant.STALE_NOTHING, fired(new SpanChecker(), CONFIG,
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(ref(1), 0, S + 512, S))),
+            new CoreEvent.SpansCoalesced(9, 1, 1)));
+    }
+
+    @Test
+    void boundaryFiresWhenASpanInsideItsAllocationIsRejectedAsOutside() {
+        assertEquals(Invariant.STALE_NOTHING, fired(new SpanChecker(), CONFIG,
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(ref(1), 0, S, S))),
+            new CoreEvent.SpanRejected(9, k(1), 1, S, S, RejectReason.OUTSIDE_ALLOCATION),
+            new CoreEvent.SpansCoalesced(9, 1, 0)));
+    }
+
+    @Test
+    void boundaryIsQuietWhenBadSpansAreRejectedForTheirReason() {
+        feed(new SpanChecker(), CONFIG,
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(ref(1), 0, 2 * S, S),
+                new SpanPiece(ref(2), S, 2 * S + 512, S))),
+            new CoreEvent.SpanRejected(9, k(1), 1, 2 * S, S, RejectReason.OUTSIDE_ALLOCATION),
+            new CoreEvent.SpanRejected(9, k(2), 2, 2 * S + 512, S, RejectReason.MISALIGNED),
+            new CoreEvent.SpansCoalesced(9, 2, 0));
+    }
+
+    @Test
     void staleFiresWhenAStaleAllocationIsCommitted() {
         assertEquals(Invariant.STALE_NOTHING, fired(new SpanChecker(), CONFIG,
             new CoreEvent.SpanRejected(9, k(1), 1, 0, S, RejectReason.STALE),
