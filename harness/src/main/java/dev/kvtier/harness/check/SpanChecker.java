@@ -25,7 +25,8 @@ import java.util.Set;
  *   <li>13: an allocation with a rejected span (stale, or any other reason) is never committed; and the boundary
  *   rejects exactly the spans STORAGE-CORE.md calls bad, for the reason it names: a span not 4096-aligned in file
  *   offset, length or source offset is MISALIGNED, an aligned one not inside its allocation's slots is
- *   OUTSIDE_ALLOCATION (this checker's own arithmetic, not the server's).</li>
+ *   OUTSIDE_ALLOCATION, and one longer than L1's pool (not stale) LARGER_THAN_L1 (this checker's own arithmetic, not
+ *   the server's).</li>
  * </ul>
  * Skips: the bytes themselves (invariant 12 checks them on load). Maps are used for point look-ups only.
  */
@@ -167,19 +168,25 @@ public final class SpanChecker implements Checker {
         }
     }
 
-    /** Every span of a store the boundary is done with: rejected as misaligned or outside exactly when it is. */
+    /**
+     * Every span of a store the boundary is done with: rejected as misaligned, outside its allocation or larger than
+     * L1 exactly when it is (staleness is the directory's to say).
+     */
     private void boundaryRejections(final CheckContext ctx, final long storeId) {
         final ArrayDeque<SpanPiece> spans = sent.get(storeId);
         final Map<String, RejectReason> got = reasons.remove(storeId);
         for (final SpanPiece p : spans == null ? List.<SpanPiece>of() : spans) {
             final RejectReason want = badReason(ctx, p);
             final RejectReason seen = got == null ? null : got.get(pieceId(p));
-            final boolean ok = want == null
-                ? seen != RejectReason.MISALIGNED && seen != RejectReason.OUTSIDE_ALLOCATION
-                : seen == want;
+            // A span fit to store may still be stale (the directory knows); one larger than L1's pool, if not stale,
+            // must be rejected as such, and no other span may be.
+            final boolean larger = want == null && p.lengthBytes() > SpecModel.poolBytes(ctx.config());
+            final boolean ok = want != null ? seen == want
+                : seen == null ? !larger : seen == RejectReason.STALE || larger && seen == RejectReason.LARGER_THAN_L1;
             if (!ok) {
                 ctx.fail(Invariant.STALE_NOTHING, "store " + storeId + " span " + p + " is "
-                    + (want == null ? "aligned and inside its allocation" : want) + " but the boundary said " + seen);
+                    + (want != null ? want : larger ? "larger than L1" : "aligned, inside its allocation and fits L1")
+                    + " but the boundary said " + seen);
             }
         }
     }
