@@ -181,8 +181,9 @@ public final class SpanChecker implements Checker {
             // A span fit to store may still be stale (the directory knows); one larger than L1's pool, if not stale,
             // must be rejected as such, and no other span may be.
             final boolean larger = want == null && p.lengthBytes() > SpecModel.poolBytes(ctx.config());
-            final boolean ok = want != null ? seen == want
-                : seen == null ? !larger : seen == RejectReason.STALE || larger && seen == RejectReason.LARGER_THAN_L1;
+            final boolean staleOrLarger = seen == RejectReason.STALE
+                || (larger && seen == RejectReason.LARGER_THAN_L1);
+            final boolean ok = want != null ? seen == want : seen == null ? !larger : staleOrLarger;
             if (!ok) {
                 ctx.fail(Invariant.STALE_NOTHING, "store " + storeId + " span " + p + " is "
                     + (want != null ? want : larger ? "larger than L1" : "aligned, inside its allocation and fits L1")
