@@ -1,12 +1,15 @@
 package dev.kvtier.scenarios;
 
 import dev.kvtier.harness.probe.ProbeCatalogue;
+import dev.kvtier.harness.workload.ConnectorSpec;
 import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.sim.device.IndexCrashPages;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Readers of the tables that need nothing else of the scenario: {@code [faults]} and {@code [coverage]}. Kept apart
+ * Readers of the tables that need nothing else of the scenario: {@code [faults]}, {@code [coverage]} and the
+ * connector's keys of {@code [engine]}. Kept apart
  * from {@link ScenarioLoader} so that the loader stays within its length.
  */
 final class ExtraTables {
@@ -62,5 +65,21 @@ final class ExtraTables {
             }
         }
         return required;
+    }
+
+    /**
+     * The connector's keys of {@code [engine]} ({@link ConnectorSpec}: chunked keys, sub-slot loads, stores of loaded
+     * blocks, duplicate specs, cancelled requests, bad spans), read last: then every unknown key of the table is
+     * refused. Recorded as one knob only when one is set, so a scenario that sets none keeps its config digest.
+     */
+    static ConnectorSpec connector(final Section s, final Map<String, String> knobs) throws ScenarioException {
+        final ConnectorSpec c = new ConnectorSpec(s.intValue("blocksPerKey", 1, 1, 1 << 20),
+            s.bool("partialLoads", false), s.bool("storeLoaded", false), s.bool("duplicateSpecs", false),
+            s.intValue("abortEvery", 0, 0, Integer.MAX_VALUE), s.intValue("badSpanEvery", 0, 0, Integer.MAX_VALUE));
+        s.rejectUnknown();
+        if (!c.equals(ConnectorSpec.DEFAULT)) {
+            knobs.put("engine.connector", c.toString());
+        }
+        return c;
     }
 }

@@ -210,7 +210,7 @@ public final class ScenarioLoader {
             final int kvBlocks = s.intValue("kvBlocks", d.kvBlocks(), 0, Integer.MAX_VALUE);
             final int loads = s.intValue("loadsInFlight", d.loadsInFlight(), 1, 4096);
             final long rpc = s.longValue("rpcNs", d.rpcNs(), 0, 3_600_000_000_000L);
-            s.rejectUnknown();
+            final dev.kvtier.harness.workload.ConnectorSpec connector = ExtraTables.connector(s, knobs);
             if (kvBlocks > 0 && kvBlocks < blocksPerPrompt) {
                 throw s.fail("kvBlocks", "must hold one prompt's " + blocksPerPrompt + " blocks (or be 0), got "
                     + kvBlocks);
@@ -221,7 +221,7 @@ public final class ScenarioLoader {
             record("engine", "kvBlocks", kvBlocks);
             record("engine", "loadsInFlight", loads);
             record("engine", "rpcNs", rpc);
-            return new EngineSpec(budget, prefill, fixed, kvBlocks, loads, rpc);
+            return new EngineSpec(budget, prefill, fixed, kvBlocks, loads, rpc, connector);
         }
 
         private List<PhaseSpec> phases() throws ScenarioException {

@@ -9,7 +9,8 @@ import java.util.Set;
 /**
  * Invariant 16: every request that arrives finishes exactly once, within {@code boundNs} on the run's clock (virtual
  * time in a simulated run, wall time in a real one); every save is released exactly once and then committed; every
- * grouped store that reached the server completes (a store that waited for memory proceeded); every load finishes.
+ * grouped store that reached the server completes (a store that waited for memory proceeded); every load finishes;
+ * a shutdown that was asked for completes (its data flush and index records done, or failed and said so).
  * Checked as events arrive (a second release, a late finish) and at the end of the run (anything left open). Skips:
  * the time bound for requests that arrived while device faults were still being injected (before
  * {@code faultsUntilNs}); they must still finish. Maps are used for point look-ups only.
@@ -22,6 +23,7 @@ public final class LivenessChecker implements Checker {
     private final Set<Long> released = new HashSet<>();
     private final Set<Long> storesOpen = new HashSet<>();
     private final Set<Long> loadsOpen = new HashSet<>();
+    private boolean shutdownOpen;
 
     public LivenessChecker(final long boundNs) {
         this(boundNs, 0);
@@ -71,6 +73,8 @@ public final class LivenessChecker implements Checker {
             case CoreEvent.LoadRequested e -> loadsOpen.add(e.loadId());
             case CoreEvent.LoadCompleted e -> loadsOpen.remove(e.loadId());
             case CoreEvent.LoadFailed e -> loadsOpen.remove(e.loadId());
+            case CoreEvent.ShutdownRequested _ -> shutdownOpen = true;
+            case CoreEvent.ShutdownCompleted _ -> shutdownOpen = false;
             default -> {
                 // no effect on liveness
             }
@@ -90,6 +94,9 @@ public final class LivenessChecker implements Checker {
         }
         if (!(loadsOpen.isEmpty())) {
             ctx.fail(Invariant.LIVENESS, loadsOpen.size() + " loads never finished");
+        }
+        if (shutdownOpen) {
+            ctx.fail(Invariant.LIVENESS, "the shutdown was asked for and never completed (durable or not)");
         }
     }
 }

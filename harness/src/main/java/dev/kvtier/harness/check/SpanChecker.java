@@ -22,7 +22,11 @@ import java.util.Set;
  *   <li>9: a request's staging batches (BatchSent + StoreSent) hold at most {@code stagingBatchSlots} slots, tile
  *   their staging buffer from 0, and together write the request's de-duplicated specs slot by slot in prefix
  *   order.</li>
- *   <li>13: an allocation with a stale span is never committed.</li>
+ *   <li>13: an allocation with a rejected span (stale, or any other reason) is never committed; and the boundary
+ *   rejects exactly the spans STORAGE-CORE.md calls bad, for the reason it names: a span not 4096-aligned in file
+ *   offset, length or source offset is MISALIGNED, an aligned one not inside its allocation's slots is
+ *   OUTSIDE_ALLOCATION, and one longer than L1's pool (not stale) LARGER_THAN_L1 (this checker's own arithmetic, not
+ *   the server's).</li>
  * </ul>
  * Skips: the bytes themselves (invariant 12 checks them on load). Maps are used for point look-ups only.
  */
@@ -31,6 +35,7 @@ public final class SpanChecker implements Checker {
 
     private final Map<Long, ArrayDeque<SpanPiece>> sent = new HashMap<>();
     private final Map<Long, Set<String>> rejected = new HashMap<>();
+    private final Map<Long, Map<String, RejectReason>> reasons = new HashMap<>();
     private final Map<Long, ArrayDeque<Slot>> expectedSlots = new HashMap<>();
     private final Map<Long, Integer> nextBatch = new HashMap<>();
     private final Map<Long, Long> storeToRequest = new HashMap<>();
@@ -45,10 +50,11 @@ public final class SpanChecker implements Checker {
             case CoreEvent.SpanRejected e -> {
                 rejected.computeIfAbsent(e.storeId(), k -> new HashSet<>()).add(pieceId(e.allocationId(),
                     e.fileOffset()));
-                if (e.reason() == RejectReason.STALE) {
-                    staleAllocations.add(e.allocationId());
-                }
+                reasons.computeIfAbsent(e.storeId(), k -> new HashMap<>()).put(pieceId(e.allocationId(),
+                    e.fileOffset()), e.reason());
+                staleAllocations.add(e.allocationId());
             }
+            case CoreEvent.SpansCoalesced e -> boundaryRejections(ctx, e.storeId());
             case CoreEvent.EntryInserted e -> {
                 if (!e.headroom()) {
                     inserted(ctx, e);
@@ -58,7 +64,7 @@ public final class SpanChecker implements Checker {
             case CoreEvent.Committed e -> {
                 if (staleAllocations.contains(e.allocationId())) {
                     ctx.fail(Invariant.STALE_NOTHING, "allocation " + e.allocationId() + " of key " + e.key()
-                        + " had a stale span and was committed");
+                        + " had a rejected span and was committed");
                 }
             }
             case CoreEvent.RequestCommitted e -> {
@@ -160,6 +166,45 @@ public final class SpanChecker implements Checker {
             ctx.fail(inv, "entry at " + e.fileOffset() + " of " + e.lengthBytes() + " B does not match the spans sent ("
                 + covered + " B): " + run);
         }
+    }
+
+    /**
+     * Every span of a store the boundary is done with: rejected as misaligned, outside its allocation or larger than
+     * L1 exactly when it is (staleness is the directory's to say).
+     */
+    private void boundaryRejections(final CheckContext ctx, final long storeId) {
+        final ArrayDeque<SpanPiece> spans = sent.get(storeId);
+        final Map<String, RejectReason> got = reasons.remove(storeId);
+        for (final SpanPiece p : spans == null ? List.<SpanPiece>of() : spans) {
+            if (p.srcEnd() > ctx.config().stagingPoolBytes()) {
+                continue; // a source other than the client's staging (a calibration): its size is not known here
+            }
+            final RejectReason want = badReason(ctx, p);
+            final RejectReason seen = got == null ? null : got.get(pieceId(p));
+            // A span fit to store may still be stale (the directory knows); one larger than L1's pool, if not stale,
+            // must be rejected as such, and no other span may be.
+            final boolean larger = want == null && p.lengthBytes() > SpecModel.poolBytes(ctx.config());
+            final boolean staleOrLarger = seen == RejectReason.STALE
+                || (larger && seen == RejectReason.LARGER_THAN_L1);
+            final boolean ok = want != null ? seen == want : seen == null ? !larger : staleOrLarger;
+            if (!ok) {
+                ctx.fail(Invariant.STALE_NOTHING, "store " + storeId + " span " + p + " is "
+                    + (want != null ? want : larger ? "larger than L1" : "aligned, inside its allocation and fits L1")
+                    + " but the boundary said " + seen);
+            }
+        }
+    }
+
+    /** MISALIGNED, OUTSIDE_ALLOCATION or null, from STORAGE-CORE.md (alignment 4096; a span inside its slots). */
+    private static RejectReason badReason(final CheckContext ctx, final SpanPiece p) {
+        final long page = 4096;
+        final long slot = ctx.config().slotBytes();
+        if (p.fileOffset() % page != 0 || p.lengthBytes() % page != 0 || p.srcOffset() % page != 0) {
+            return RejectReason.MISALIGNED;
+        }
+        final long start = p.alloc().startSlot() * slot;
+        final long end = (p.alloc().startSlot() + (long) p.alloc().slotCount()) * slot;
+        return p.fileOffset() < start || p.fileEnd() > end ? RejectReason.OUTSIDE_ALLOCATION : null;
     }
 
     /** A rejected span is named by its allocation and file offset: a stale span and a current one may share slots. */

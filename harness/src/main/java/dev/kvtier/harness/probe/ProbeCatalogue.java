@@ -151,6 +151,10 @@ public final class ProbeCatalogue {
                 + "promoted into L1: " + kebab(r).replace('-', ' '), (s, e) -> e.reason() == r));
         }
         for (final LoadFailure r : LoadFailure.values()) {
+            if (r == LoadFailure.CLOSED) {
+                // Dead: no core path fails a load as CLOSED (close() refuses while a load is in progress).
+                continue;
+            }
             p.add(on(CoreEvent.LoadFailed.class, "load.fail." + kebab(r), "a load failed: " + kebab(r).replace('-',
                 ' '), (s, e) -> e.reason() == r));
         }

@@ -11,9 +11,10 @@ package dev.kvtier.harness.workload;
  *                          its first token; 0 = enough for every client's request at once
  * @param loadsInFlight     asynchronous loads the connector runs at once; more wait in its queue
  * @param rpcNs             round trip of one call to the store server besides its queueing and work (half each way)
+ * @param connector         how the connector calls the store ({@link ConnectorSpec#DEFAULT}: the reference's)
  */
 public record EngineSpec(int maxBatchedTokens, long prefillNsPerToken, long stepFixedNs, int kvBlocks,
-                         int loadsInFlight, long rpcNs) {
+                         int loadsInFlight, long rpcNs, ConnectorSpec connector) {
     /**
      * The defaults: vLLM's 8192-token budget; prefill at 36 us a token, the one figure fitted to the reference (its
      * contiguous cold TTFT of 2.8 s with 8192-token prompts at concurrency 8, given this model's other costs); 5 ms of
@@ -35,6 +36,13 @@ public record EngineSpec(int maxBatchedTokens, long prefillNsPerToken, long step
         if (loadsInFlight < 1) {
             throw new IllegalArgumentException("loadsInFlight must be positive, got " + loadsInFlight);
         }
+        java.util.Objects.requireNonNull(connector, "connector");
+    }
+
+    /** An engine with the reference's connector. */
+    public EngineSpec(final int maxBatchedTokens, final long prefillNsPerToken, final long stepFixedNs,
+                      final int kvBlocks, final int loadsInFlight, final long rpcNs) {
+        this(maxBatchedTokens, prefillNsPerToken, stepFixedNs, kvBlocks, loadsInFlight, rpcNs, ConnectorSpec.DEFAULT);
     }
 
     /** One way of a call to the store server. */

@@ -13,9 +13,6 @@ import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.port.Scheduler;
 import dev.kvtier.core.port.Stamping;
 import dev.kvtier.core.server.KvServer;
-import dev.kvtier.core.store.LoadRange;
-import dev.kvtier.core.store.LoadResult;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,19 +63,17 @@ final class StepEngine {
     private final Stamping stamping;
     private final MemoryRegion gpu;
     private final EventSink sink;
-    private final WorkloadDriver.Observer observer;
     private final Listener listener;
     private final long slotBytes;
     private final int blocks;
+    private final ConnectorCalls connector;
+    private final EngineLoads loads;
     private final List<EngineRequest> waiting = new ArrayList<>();
     private final List<EngineRequest> running = new ArrayList<>();
-    private final ArrayDeque<EngineRequest> loadQueue = new ArrayDeque<>();
     private final List<LoadEnd> loadsEnded = new ArrayList<>();
     private final List<Scheduled> scheduled = new ArrayList<>();
     private final List<EngineRequest> finishing = new ArrayList<>();
     private long kvBlocksFree;
-    private int loadsNow;
-    private long nextLoadId;
     private long savesOutstanding;
     private boolean stepping;
     private long steps;
@@ -109,16 +104,28 @@ final class StepEngine {
         this.stamping = parts.stamping();
         this.gpu = parts.gpu();
         this.sink = parts.sink();
-        this.observer = parts.observer();
         this.listener = listener;
         this.slotBytes = server.config().slotBytes();
         this.blocks = spec.blocksPerPrompt();
+        this.connector = new ConnectorCalls(engine.connector(), blocks, spec.blockTokens(), slotBytes,
+            server.config().commitMode());
+        this.loads = new EngineLoads(parts, engine.loadsInFlight(), connector, blocks, new EngineLoads.Listener() {
+            @Override
+            public void loadEnded(final EngineRequest r, final boolean ok, final long endNs) {
+                loadsEnded.add(new LoadEnd(r, ok, endNs));
+            }
+
+            @Override
+            public void handled() {
+                wake();
+            }
+        });
         this.kvBlocksFree = spec.engineKvBlocks();
     }
 
     /** The id of the next load (ids must be unique per server across the workload's lives). */
     void firstLoadId(final long id) {
-        nextLoadId = id;
+        loads.firstLoadId(id);
     }
 
     /** A request arrives: it waits for its first schedule; an idle engine starts a step. */
@@ -202,9 +209,9 @@ final class StepEngine {
     }
 
     private void lookup(final EngineRequest r) {
-        call(() -> server.lookup(spec.modelId(), r.keys).prefix(), prefix -> {
-            r.cached = prefix.size();
-            sink.emit(new CoreEvent.RequestArrived(r.id, listener.phaseName(r.phase), blocks, prefix.size()));
+        call(() -> server.lookup(spec.modelId(), connector.lookupKeys(r.keys)).prefix(), prefix -> {
+            r.cached = ConnectorCalls.blocksOf(prefix);
+            sink.emit(new CoreEvent.RequestArrived(r.id, listener.phaseName(r.phase), blocks, r.cached));
             allocate(r, r.cached, blocks, () -> {
                 r.tokensToCompute = EngineRequest.tokensToCompute(blocks, r.cached, spec.inputTokens(),
                     spec.blockTokens());
@@ -213,7 +220,7 @@ final class StepEngine {
                 } else {
                     r.state = EngineRequest.State.LOADING;
                     r.prefix = List.copyOf(prefix);
-                    startLoad(r);
+                    loads.start(r);
                 }
                 scheduleWaiting();
             });
@@ -233,13 +240,24 @@ final class StepEngine {
             next.run();
             return;
         }
-        call(() -> server.allocate(r.id, spec.modelId(), r.keys.subList(from, to), 1), results -> {
+        allocate(r, connector.allocations(r.keys, from, to), 0, next);
+    }
+
+    /** Makes allocation call {@code index} of {@code runs}, then the next, then {@code next}. */
+    private void allocate(final EngineRequest r, final List<ConnectorCalls.Run> runs, final int index,
+                          final Runnable next) {
+        final ConnectorCalls.Run run = runs.get(index);
+        call(() -> server.allocate(r.id, spec.modelId(), run.keys(), run.slotsPerKey()), results -> {
             for (int i = 0; i < results.size(); i++) {
                 if (results.get(i) instanceof AllocationResult.Claimed c) {
-                    r.claims.put(from + i, c.ref());
+                    r.claims.put(run.fromBlock() + i * run.slotsPerKey(), c.ref());
                 }
             }
-            next.run();
+            if (index + 1 < runs.size()) {
+                allocate(r, runs, index + 1, next);
+            } else {
+                next.run();
+            }
         });
     }
 
@@ -249,48 +267,6 @@ final class StepEngine {
             final T value = onServer.get();
             transport.toClient(-1, () -> onReply.accept(value));
         });
-    }
-
-    // ---------------------------------------------------------------- asynchronous loads
-
-    private void startLoad(final EngineRequest r) {
-        r.loadSentNs = clock.nowNs();
-        if (loadsNow < engine.loadsInFlight()) {
-            sendLoad(r);
-        } else {
-            loadQueue.add(r);
-        }
-    }
-
-    private void sendLoad(final EngineRequest r) {
-        final List<AllocationRef> prefix = r.prefix;
-        loadsNow++;
-        final List<LoadRange> ranges = new ArrayList<>(prefix.size());
-        for (int i = 0; i < prefix.size(); i++) {
-            ranges.add(LoadRange.whole(prefix.get(i), slotBytes, blockOffset(r.client, i)));
-        }
-        final long loadId = nextLoadId++;
-        transport.toServer(-1, () -> server.load(loadId, ranges, gpu,
-            result -> transport.toClient(-1, () -> loadEnded(r, result))));
-    }
-
-    private void loadEnded(final EngineRequest r, final LoadResult result) {
-        loadsNow--;
-        if (result.ok()) {
-            for (int i = 0; i < r.cached; i++) {
-                final long bad = stamping.firstMismatch(gpu, blockOffset(r.client, i), slotBytes,
-                    WorkloadDriver.tagOf(r.keys.get(i)));
-                if (bad >= 0) {
-                    observer.wrongBytes(r.id, i, bad, r.keys.get(i));
-                }
-            }
-        }
-        loadsEnded.add(new LoadEnd(r, result.ok(), clock.nowNs()));
-        final EngineRequest queued = loadQueue.poll();
-        if (queued != null) {
-            sendLoad(queued);
-        }
-        wake();
     }
 
     // ---------------------------------------------------------------- 2. forward
@@ -315,11 +291,15 @@ final class StepEngine {
         loop.at(stepStartNs + scheduleNs + forwardNs, this::getFinished);
     }
 
-    /** The GPU's output: every block the request claimed now holds its key's content in engine memory. */
+    /** The GPU's output: every block the request claimed (and stores) now holds its key's content. */
     private void stampComputed(final EngineRequest r) {
         for (final Map.Entry<Integer, AllocationRef> e : r.claims.entrySet()) {
-            stamping.stamp(gpu, blockOffset(r.client, e.getKey()), slotBytes,
-                WorkloadDriver.tagOf(r.keys.get(e.getKey())));
+            for (int b = e.getKey(); b < e.getKey() + e.getValue().slotCount(); b++) {
+                stamping.stamp(gpu, blockOffset(r.client, b), slotBytes, WorkloadDriver.tagOf(r.keys.get(b)));
+            }
+        }
+        for (int b = 0; connector.storesLoaded(r) && b < r.cached; b++) {
+            stamping.stamp(gpu, blockOffset(r.client, b), slotBytes, WorkloadDriver.tagOf(r.keys.get(b)));
         }
     }
 
@@ -363,11 +343,20 @@ final class StepEngine {
         loadsEnded.clear();
     }
 
+    /** Saves {@code r}'s blocks; a request the connector cancels first releases its claims, then saves nothing. */
     private void save(final EngineRequest r) {
-        final List<StoreSpec> specs = new ArrayList<>(r.claims.size());
-        for (final Map.Entry<Integer, AllocationRef> e : r.claims.entrySet()) {
-            specs.add(StoreSpec.of(e.getValue(), List.of(blockId(r.client, e.getKey())), slotBytes));
+        if (engine.connector().aborts(r.id) && !r.claims.isEmpty()) {
+            final List<AllocationRef> claimed = List.copyOf(r.claims.values());
+            r.claims.clear();
+            call(() -> {
+                for (final AllocationRef ref : claimed) {
+                    server.release(ref);
+                }
+                return claimed;
+            }, released -> save(r));
+            return;
         }
+        final List<StoreSpec> specs = connector.specs(r, b -> blockId(r.client, b));
         savesOutstanding++;
         client.save(r.id, specs, gpu, new SaveListener() {
             @Override

@@ -232,6 +232,56 @@ class CheckerFiresTest {
     }
 
     @Test
+    void boundaryFiresWhenAMisalignedSpanIsAdmitted() {
+        assertEquals(Invariant.STALE_NOTHING, fired(new SpanChecker(), CONFIG,
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(ref(1), 0, S + 512, S))),
+            new CoreEvent.SpansCoalesced(9, 1, 1)));
+    }
+
+    @Test
+    void boundaryFiresWhenASpanInsideItsAllocationIsRejectedAsOutside() {
+        assertEquals(Invariant.STALE_NOTHING, fired(new SpanChecker(), CONFIG,
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(ref(1), 0, S, S))),
+            new CoreEvent.SpanRejected(9, k(1), 1, S, S, RejectReason.OUTSIDE_ALLOCATION),
+            new CoreEvent.SpansCoalesced(9, 1, 0)));
+    }
+
+    @Test
+    void boundaryFiresWhenASpanLargerThanL1IsAdmittedOrAFittingOneIsRejectedAsLarger() {
+        final AllocationRef big = new AllocationRef(k(8), 8, 8, 5);
+        final CoreConfig staging = CONFIG.toBuilder().stagingPoolBytes(8 * S).build();
+        assertEquals(Invariant.STALE_NOTHING, fired(new SpanChecker(), staging,
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(big, 0, 8 * S, 5 * S))),
+            new CoreEvent.SpansCoalesced(9, 1, 1)));
+        assertEquals(Invariant.STALE_NOTHING, fired(new SpanChecker(), CONFIG,
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(ref(1), 0, S, S))),
+            new CoreEvent.SpanRejected(9, k(1), 1, S, S, RejectReason.LARGER_THAN_L1),
+            new CoreEvent.SpansCoalesced(9, 1, 0)));
+        feed(new SpanChecker(), staging,
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(big, 0, 8 * S, 5 * S))),
+            new CoreEvent.SpanRejected(9, k(8), 8, 8 * S, 5 * S, RejectReason.LARGER_THAN_L1),
+            new CoreEvent.SpansCoalesced(9, 1, 0));
+    }
+
+    @Test
+    void livenessFiresWhenAShutdownNeverCompletes() {
+        assertEquals(Invariant.LIVENESS, fired(new LivenessChecker(1_000_000_000L, 0), CONFIG,
+            new CoreEvent.ShutdownRequested()));
+        feed(new LivenessChecker(1_000_000_000L, 0), CONFIG, new CoreEvent.ShutdownRequested(),
+            new CoreEvent.ShutdownCompleted(false));
+    }
+
+    @Test
+    void boundaryIsQuietWhenBadSpansAreRejectedForTheirReason() {
+        feed(new SpanChecker(), CONFIG,
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(ref(1), 0, 2 * S, S),
+                new SpanPiece(ref(2), S, 2 * S + 512, S))),
+            new CoreEvent.SpanRejected(9, k(1), 1, 2 * S, S, RejectReason.OUTSIDE_ALLOCATION),
+            new CoreEvent.SpanRejected(9, k(2), 2, 2 * S + 512, S, RejectReason.MISALIGNED),
+            new CoreEvent.SpansCoalesced(9, 2, 0));
+    }
+
+    @Test
     void staleFiresWhenAStaleAllocationIsCommitted() {
         assertEquals(Invariant.STALE_NOTHING, fired(new SpanChecker(), CONFIG,
             new CoreEvent.SpanRejected(9, k(1), 1, 0, S, RejectReason.STALE),

@@ -1,0 +1,147 @@
+package dev.kvtier.harness.workload;
+
+import dev.kvtier.core.client.StoreSpec;
+import dev.kvtier.core.config.CommitMode;
+import dev.kvtier.core.geometry.Alignment;
+import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.store.LoadRange;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntToLongFunction;
+import java.util.function.IntUnaryOperator;
+
+/**
+ * What the {@link StepEngine}'s connector asks of the store, shaped by its {@link ConnectorSpec}: the keys a lookup
+ * walks, the allocations a request claims, the ranges a load asks for and the specs a save queues. With
+ * {@link ConnectorSpec#DEFAULT} every call is the reference connector's: one key and one slot a block.
+ */
+final class ConnectorCalls {
+    /** One allocation call: {@code keys}, {@code slotsPerKey} slots each, the first for block {@code fromBlock}. */
+    record Run(int fromBlock, List<PrefixKey> keys, int slotsPerKey) {}
+
+    private final ConnectorSpec spec;
+    private final int blocks;
+    private final long slotBytes;
+    private final long partialBytes;
+    private final boolean storeLoaded;
+
+    ConnectorCalls(final ConnectorSpec spec, final int blocks, final int blockTokens, final long slotBytes,
+                   final CommitMode mode) {
+        this.spec = spec;
+        this.blocks = blocks;
+        this.slotBytes = slotBytes;
+        final long leading = slotBytes * (blockTokens - 1) / blockTokens;
+        final long aligned = leading - leading % Alignment.BYTES;
+        this.partialBytes = spec.partialLoads() && aligned > 0 ? aligned : slotBytes;
+        this.storeLoaded = spec.storeLoaded() && mode == CommitMode.L1;
+    }
+
+    /** The keys a lookup walks: a chunk's key is the prefix key of its last block. */
+    List<PrefixKey> lookupKeys(final List<PrefixKey> keys) {
+        final int n = spec.blocksPerKey();
+        if (n == 1) {
+            return keys;
+        }
+        final List<PrefixKey> out = new ArrayList<>();
+        for (int end = n; end < blocks + n; end += n) {
+            out.add(keys.get(Math.min(end, blocks) - 1));
+        }
+        return out;
+    }
+
+    /** Blocks a cached prefix of chunks covers. */
+    static int blocksOf(final List<AllocationRef> prefix) {
+        int n = 0;
+        for (final AllocationRef ref : prefix) {
+            n += ref.slotCount();
+        }
+        return n;
+    }
+
+    /**
+     * The allocation calls for blocks {@code [from, to)} ({@code from} starts a chunk): the whole chunks in one call,
+     * then a prompt's trailing, smaller chunk in a call of its own.
+     */
+    List<Run> allocations(final List<PrefixKey> keys, final int from, final int to) {
+        final int n = spec.blocksPerKey();
+        if (n == 1) {
+            return List.of(new Run(from, keys.subList(from, to), 1));
+        }
+        final List<Run> out = new ArrayList<>(2);
+        final int whole = (to - from) / n;
+        if (whole > 0) {
+            final List<PrefixKey> chunkKeys = new ArrayList<>(whole);
+            for (int i = 1; i <= whole; i++) {
+                chunkKeys.add(keys.get(from + i * n - 1));
+            }
+            out.add(new Run(from, chunkKeys, n));
+        }
+        final int tail = from + whole * n;
+        if (tail < to) {
+            out.add(new Run(tail, List.of(keys.get(to - 1)), to - tail));
+        }
+        return out;
+    }
+
+    /** The ranges that load a cached prefix, chunk by chunk; {@code destOf} gives a block's offset in engine memory. */
+    List<LoadRange> loadRanges(final List<AllocationRef> prefix, final IntToLongFunction destOf) {
+        final List<LoadRange> ranges = new ArrayList<>(prefix.size());
+        int block = 0;
+        for (int i = 0; i < prefix.size(); i++) {
+            final AllocationRef ref = prefix.get(i);
+            final LoadRange whole = LoadRange.whole(ref, slotBytes, destOf.applyAsLong(block));
+            ranges.add(i < prefix.size() - 1 ? whole : new LoadRange(ref, whole.fileOffset(),
+                whole.lengthBytes() - slotBytes + partialBytes, whole.destOffset()));
+            block += ref.slotCount();
+        }
+        return ranges;
+    }
+
+    /** Bytes a load of {@code cached} blocks brought into block {@code block}. */
+    long loadedBytes(final int block, final int cached) {
+        return block == cached - 1 ? partialBytes : slotBytes;
+    }
+
+    /** True when a save stores again the prefix {@code r} loaded (its blocks must be stamped first). */
+    boolean storesLoaded(final EngineRequest r) {
+        return storeLoaded && r.cached > 0;
+    }
+
+    /** The specs of {@code r}'s save, in prefix order; {@code blockId} numbers a block in engine memory. */
+    List<StoreSpec> specs(final EngineRequest r, final IntUnaryOperator blockId) {
+        final List<StoreSpec> specs = new ArrayList<>(r.claims.size() + 1);
+        if (spec.aborts(r.id)) {
+            return specs;
+        }
+        if (storesLoaded(r)) {
+            int block = 0;
+            for (final AllocationRef ref : r.prefix) {
+                specs.add(StoreSpec.of(ref, blockIds(block, ref.slotCount(), blockId), slotBytes));
+                block += ref.slotCount();
+            }
+        }
+        final int firstClaim = specs.size();
+        for (final Map.Entry<Integer, AllocationRef> e : r.claims.entrySet()) {
+            specs.add(StoreSpec.of(e.getValue(), blockIds(e.getKey(), e.getValue().slotCount(), blockId), slotBytes));
+        }
+        if (spec.badSpan(r.id) && firstClaim < specs.size()) {
+            final StoreSpec good = specs.get(firstClaim);
+            final long shift = (r.id / spec.badSpanEvery()) % 2 == 0 ? 512 : good.alloc().lengthBytes(slotBytes);
+            specs.set(firstClaim, new StoreSpec(good.alloc(), good.blocks(), good.fileOffset() + shift));
+        }
+        if (spec.duplicateSpecs() && !specs.isEmpty()) {
+            specs.add(specs.getFirst());
+        }
+        return specs;
+    }
+
+    private static List<Integer> blockIds(final int from, final int count, final IntUnaryOperator blockId) {
+        final List<Integer> ids = new ArrayList<>(count);
+        for (int b = from; b < from + count; b++) {
+            ids.add(blockId.applyAsInt(b));
+        }
+        return ids;
+    }
+}

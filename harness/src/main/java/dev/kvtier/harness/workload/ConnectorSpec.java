@@ -1,0 +1,49 @@
+package dev.kvtier.harness.workload;
+
+/**
+ * How the engine's KV connector calls the store, besides the defaults of the reference's (one key and one slot a
+ * block, whole-slot loads, well-formed saves). Each option reaches a path of the core that the default connector
+ * never takes (STORAGE-CORE.md); all are off by default, and a run with all of them off is the reference's. Some are a
+ * connector's legitimate choices, some inject a client bug that the core must refuse; the swarm draws them.
+ *
+ * @param blocksPerKey   blocks one key covers (chunked keys, as LMCache's chunks): each key claims a chunk of that many
+ *                       slots, keyed by the prefix key of its last block, and a prompt's trailing blocks form a
+ *                       smaller chunk; 1 = a key a block (every allocation one slot)
+ * @param partialLoads   the last range of every load asks only for the leading pages of its slot that hold all but
+ *                       the block's last token (4096-aligned; a slot of one page is loaded whole): a sub-slot load,
+ *                       whose widened read is copied out but never promoted
+ * @param storeLoaded    in {@code l1} commit mode, a request's save also stores again the blocks it loaded, to the
+ *                       allocations it loaded them from (a connector that saves every block it holds); the same bytes
+ *                       overwrite a committed chunk, superseding reads of it in flight
+ * @param duplicateSpecs every save queues its first spec twice (staging writes it once)
+ * @param abortEvery     every request whose id is a multiple of this is cancelled when its prefill ends: its claims
+ *                       are released and nothing is saved; 0 = none
+ * @param badSpanEvery   a client bug: in the save of every request whose id is a multiple of this, the first claimed
+ *                       spec is sent 512 B past its allocation's start (misaligned) or just past its end (outside its
+ *                       allocation), alternately; the server must reject it; 0 = none
+ */
+public record ConnectorSpec(int blocksPerKey, boolean partialLoads, boolean storeLoaded, boolean duplicateSpecs,
+                            int abortEvery, int badSpanEvery) {
+    /** The reference's connector: none of the options. */
+    public static final ConnectorSpec DEFAULT = new ConnectorSpec(1, false, false, false, 0, 0);
+
+    public ConnectorSpec {
+        if (blocksPerKey < 1) {
+            throw new IllegalArgumentException("blocksPerKey must be positive, got " + blocksPerKey);
+        }
+        if (abortEvery < 0 || badSpanEvery < 0) {
+            throw new IllegalArgumentException("abortEvery and badSpanEvery must be >= 0 (0 = never), got "
+                + abortEvery + ", " + badSpanEvery);
+        }
+    }
+
+    /** True when the request {@code requestId} is cancelled at the end of its prefill. */
+    public boolean aborts(final long requestId) {
+        return abortEvery > 0 && requestId % abortEvery == 0;
+    }
+
+    /** True when the save of {@code requestId} carries a bad span. */
+    public boolean badSpan(final long requestId) {
+        return badSpanEvery > 0 && requestId % badSpanEvery == 0;
+    }
+}
