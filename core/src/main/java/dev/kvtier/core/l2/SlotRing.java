@@ -1,5 +1,6 @@
 package dev.kvtier.core.l2;
 
+import dev.kvtier.core.util.SlotTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

@@ -3,6 +3,7 @@ package dev.kvtier.harness.check;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.util.SlotTable;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -19,7 +20,7 @@ import java.util.Map;
  * restart, head follows the newest recovered chunk. The key map is used for point look-ups only.
  *
  * <p>The model's age order is a list threaded through its chunks, sorted by allocation id (appending is the normal
- * case); its slots are a {@link ModelSlots} of start slots, searched no further below a slot than the widest chunk
+ * case); its slots are a {@link SlotTable} of start slots, searched no further below a slot than the widest chunk
  * seen. An event costs what it touches, never the number of live chunks.
  */
 public final class IndexChecker implements Checker {
@@ -45,7 +46,7 @@ public final class IndexChecker implements Checker {
     }
 
     private final Map<PrefixKey, Chunk> byKey = new HashMap<>();
-    private ModelSlots<Chunk> bySlot;
+    private SlotTable<Chunk> bySlot;
     private Chunk oldest;
     private Chunk newest;
     private int widestSlots = 1;
@@ -134,14 +135,14 @@ public final class IndexChecker implements Checker {
      * (one starting lower ends before it), or null: the floor entry of a map by start slot, where it matters.
      */
     private Chunk highestStartIn(final CheckContext ctx, final int first, final int last) {
-        final ModelSlots<Chunk> table = slotTable(ctx);
+        final SlotTable<Chunk> table = slotTable(ctx);
         final int found = table.highestIn((int) Math.max(0, (long) first - widestSlots + 1), last);
         return found < 0 ? null : table.get(found);
     }
 
-    private ModelSlots<Chunk> slotTable(final CheckContext ctx) {
+    private SlotTable<Chunk> slotTable(final CheckContext ctx) {
         if (bySlot == null) {
-            bySlot = new ModelSlots<>(slots(ctx));
+            bySlot = new SlotTable<>(slots(ctx));
         }
         return bySlot;
     }

@@ -1,14 +1,16 @@
-package dev.kvtier.harness.check;
+package dev.kvtier.core.util;
 
 /**
- * The index checker's own table from slot number to the model chunk that starts there (the checker keeps its model
- * apart from the core's structures, so it has its own copy of the core's slot table rather than the core's class):
- * pages of 4096 entries made on first use, so memory follows the slots in use, and no key is boxed. The searches
- * scan only the range they are given and step over a page never made.
+ * A table from slot number to what starts at that slot, for a ring of {@code slotCount} slots: pages of 4096 entries
+ * made on first use, so memory follows the slots in use (a ring of millions of slots costs nothing until allocations
+ * reach it), and no key is boxed. The searches scan only the range they are given and step over a page that was never
+ * made, so a caller that bounds its range by the largest run it holds pays for what its event touches, not for the
+ * number of live entries. Used by the core's slot ring and, as a plain container holding none of the core's rules, by
+ * the index checker's model of it; not thread-safe.
  *
  * @param <T> what a slot holds
  */
-final class ModelSlots<T> {
+public final class SlotTable<T> {
     private static final int PAGE_BITS = 12;
     private static final int PAGE_SLOTS = 1 << PAGE_BITS;
     private static final int PAGE_MASK = PAGE_SLOTS - 1;
@@ -17,7 +19,7 @@ final class ModelSlots<T> {
     private final Object[][] pages;
     private int size;
 
-    ModelSlots(final int slotCount) {
+    public SlotTable(final int slotCount) {
         if (slotCount <= 0) {
             throw new IllegalArgumentException("a slot table needs at least one slot, got " + slotCount);
         }
@@ -25,25 +27,25 @@ final class ModelSlots<T> {
         this.pages = new Object[(int) ((slotCount + (long) PAGE_MASK) >>> PAGE_BITS)][];
     }
 
-    int slotCount() {
+    public int slotCount() {
         return slotCount;
     }
 
     /** Slots that hold a value. */
-    int size() {
+    public int size() {
         return size;
     }
 
     /** What slot {@code slot} holds, or null. */
     @SuppressWarnings("unchecked") // only put() stores into the pages, and it takes a T
-    T get(final int slot) {
+    public T get(final int slot) {
         checkSlot(slot);
         final Object[] page = pages[slot >>> PAGE_BITS];
         return page == null ? null : (T) page[slot & PAGE_MASK];
     }
 
     /** Stores {@code value} (not null) at {@code slot}; returns what the slot held before, or null. */
-    T put(final int slot, final T value) {
+    public T put(final int slot, final T value) {
         if (value == null) {
             throw new IllegalArgumentException("null value at slot " + slot + " (remove it instead)");
         }
@@ -62,7 +64,7 @@ final class ModelSlots<T> {
     }
 
     /** Empties {@code slot}; returns what it held, or null. */
-    T remove(final int slot) {
+    public T remove(final int slot) {
         final T before = get(slot);
         if (before != null) {
             pages[slot >>> PAGE_BITS][slot & PAGE_MASK] = null;
@@ -76,7 +78,7 @@ final class ModelSlots<T> {
      * The highest slot in {@code [low, high]} (clamped to the table) that holds a value, or -1 when none does.
      * Costs at most the range's length.
      */
-    int highestIn(final int low, final int high) {
+    public int highestIn(final int low, final int high) {
         final int from = Math.min(high, slotCount - 1);
         final int to = Math.max(low, 0);
         int slot = from;
@@ -98,7 +100,7 @@ final class ModelSlots<T> {
      * The lowest slot in {@code [low, high]} (clamped to the table) that holds a value, or -1 when none does. Costs
      * at most the range's length.
      */
-    int lowestIn(final int low, final int high) {
+    public int lowestIn(final int low, final int high) {
         final int from = Math.max(low, 0);
         final int to = Math.min(high, slotCount - 1);
         long slot = from;
