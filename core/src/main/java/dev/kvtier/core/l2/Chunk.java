@@ -12,6 +12,8 @@ final class Chunk {
     final int slotCount;
     final long[] sums;
     final boolean[] known;
+    /** What spans of this allocation name: made once, as every field it holds is final. */
+    private final AllocationRef ref;
     boolean committed;
     /** Its COMMIT record is in the index log (so its removal is logged too). */
     boolean logged;
@@ -28,6 +30,7 @@ final class Chunk {
         this.slotCount = slotCount;
         this.sums = new long[slotCount];
         this.known = new boolean[slotCount];
+        this.ref = new AllocationRef(key, allocationId, startSlot, slotCount);
     }
 
     int endSlot() {
@@ -39,12 +42,12 @@ final class Chunk {
     }
 
     AllocationRef ref() {
-        return new AllocationRef(key, allocationId, startSlot, slotCount);
+        return ref;
     }
 
-    boolean matches(final AllocationRef ref) {
-        return ref.allocationId() == allocationId && ref.startSlot() == startSlot && ref.slotCount() == slotCount
-            && ref.key().equals(key);
+    boolean matches(final AllocationRef other) {
+        return other.allocationId() == allocationId && other.startSlot() == startSlot
+            && other.slotCount() == slotCount && other.key().equals(key);
     }
 
     IndexChunk persisted() {

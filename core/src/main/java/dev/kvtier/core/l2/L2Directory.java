@@ -7,11 +7,10 @@ import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.index.IndexChunk;
 import dev.kvtier.core.index.IndexLog;
 import dev.kvtier.core.port.EventSink;
+import dev.kvtier.core.util.KeyTable;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The L2 index over the slot ring, with two-phase publication: {@link #allocate} records a writer claim (the key is
@@ -28,12 +27,13 @@ import java.util.Map;
  * directory (a failed load is recomputed: it allocates), and that call must find the directory consistent, never in
  * the middle of placing an allocation or walking a range.
  *
- * <p>The key map is a {@link HashMap} used for point look-ups only; nothing iterates it.
+ * <p>The key map is a {@link KeyTable} (open addressing over the key's two longs) used for point look-ups only;
+ * nothing iterates it.
  */
 public final class L2Directory {
     private final long slotBytes;
     private final SlotRing ring;
-    private final Map<PrefixKey, Chunk> index = new HashMap<>();
+    private final KeyTable<Chunk> index = new KeyTable<>();
     private final EventSink sink;
     private Listener listener = (ref, reason) -> {};
     private final ArrayDeque<Evicted> notices = new ArrayDeque<>();
@@ -88,7 +88,7 @@ public final class L2Directory {
     public LookupResult lookup(final int modelId, final List<PrefixKey> keys) {
         final List<AllocationRef> prefix = new ArrayList<>();
         for (final PrefixKey key : keys) {
-            final Chunk c = index.get(key);
+            final Chunk c = index.get(key.hi(), key.lo());
             if (c == null || !c.committed || c.modelId != modelId) {
                 break;
             }
@@ -117,7 +117,7 @@ public final class L2Directory {
 
     private AllocationResult allocateOne(final long requestId, final int modelId, final PrefixKey key,
                                          final int slots) {
-        final Chunk existing = index.get(key);
+        final Chunk existing = index.get(key.hi(), key.lo());
         if (existing != null) {
             final SkipReason reason = existing.committed ? SkipReason.COMMITTED : SkipReason.CLAIMED;
             sink.emit(new CoreEvent.AllocationSkipped(requestId, key, reason));
@@ -132,7 +132,7 @@ public final class L2Directory {
             (chunk, wrap) -> evict(chunk, wrap ? RingEvictReason.WRAP : RingEvictReason.SPACE));
         final Chunk chunk = new Chunk(key, modelId, nextAllocationId++, start, slots);
         ring.add(chunk);
-        index.put(key, chunk);
+        index.put(key.hi(), key.lo(), chunk);
         sink.emit(new CoreEvent.Allocated(requestId, key, chunk.allocationId, start, slots));
         return new AllocationResult.Claimed(chunk.ref());
     }
@@ -256,7 +256,7 @@ public final class L2Directory {
         ring.restore(rebuilt);
         for (final Chunk c : rebuilt) {
             sink.emit(new CoreEvent.ChunkRecovered(c.key, c.modelId, c.allocationId, c.startSlot, c.slotCount));
-            if (index.put(c.key, c) != null) {
+            if (index.put(c.key.hi(), c.key.lo(), c) != null) {
                 throw new IllegalArgumentException("recovered index holds key " + c.key + " twice");
             }
         }
@@ -268,7 +268,7 @@ public final class L2Directory {
         final boolean ok = c != null && !c.committed && c.leases == 0;
         if (ok) {
             ring.remove(c);
-            index.remove(c.key);
+            index.remove(c.key.hi(), c.key.lo());
             if (c.logged && log != null) {
                 log.appendEvict(c.allocationId);
             }
@@ -353,7 +353,7 @@ public final class L2Directory {
 
     private void evict(final Chunk chunk, final RingEvictReason reason) {
         ring.remove(chunk);
-        index.remove(chunk.key);
+        index.remove(chunk.key.hi(), chunk.key.lo());
         if (chunk.logged && log != null) {
             log.appendEvict(chunk.allocationId);
         }
@@ -382,7 +382,8 @@ public final class L2Directory {
     }
 
     private Chunk current(final AllocationRef ref) {
-        final Chunk c = index.get(ref.key());
+        final PrefixKey key = ref.key();
+        final Chunk c = index.get(key.hi(), key.lo());
         return c != null && c.matches(ref) ? c : null;
     }
 }

@@ -3,9 +3,8 @@ package dev.kvtier.harness.check;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.util.KeyTable;
 import dev.kvtier.core.util.SlotTable;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Invariants 11 (which includes: an uncommitted allocation is never visible), 13 (commits only of current
@@ -45,7 +44,7 @@ public final class IndexChecker implements Checker {
         }
     }
 
-    private final Map<PrefixKey, Chunk> byKey = new HashMap<>();
+    private final KeyTable<Chunk> byKey = new KeyTable<>();
     private SlotTable<Chunk> bySlot;
     private Chunk oldest;
     private Chunk newest;
@@ -69,7 +68,7 @@ public final class IndexChecker implements Checker {
             case CoreEvent.RingWrapped e -> wrapped(ctx, e);
             case CoreEvent.AllocationSkipped e -> skipped(ctx, e);
             case CoreEvent.Committed e -> {
-                final Chunk c = byKey.get(e.key());
+                final Chunk c = chunkOf(e.key());
                 if (!(c != null && c.allocationId == e.allocationId())) {
                     ctx.fail(Invariant.STALE_NOTHING,
                         "committed allocation " + e.allocationId() + " of " + e.key() + " is not current");
@@ -77,7 +76,7 @@ public final class IndexChecker implements Checker {
                 c.committed = true;
             }
             case CoreEvent.LateCommit e -> {
-                final Chunk c = byKey.get(e.key());
+                final Chunk c = chunkOf(e.key());
                 if (!(c == null || c.allocationId != e.allocationId())) {
                     ctx.fail(Invariant.STALE_NOTHING,
                         "commit of current allocation " + e.allocationId() + " counted as late");
@@ -86,7 +85,7 @@ public final class IndexChecker implements Checker {
             case CoreEvent.RingEvicted e -> evicted(ctx, e);
             case CoreEvent.ClaimReleased e -> {
                 if (e.released()) {
-                    final Chunk c = byKey.get(e.ref().key());
+                    final Chunk c = chunkOf(e.ref().key());
                     if (!(c != null && !c.committed && c.allocationId == e.ref().allocationId())) {
                         ctx.fail(Invariant.STALE_NOTHING,
                             "released claim " + e.ref() + " was not an uncommitted claim");
@@ -98,7 +97,7 @@ public final class IndexChecker implements Checker {
             case CoreEvent.ChunkRecovered e -> {
                 allocated(ctx, new CoreEvent.Allocated(0, e.key(), e.allocationId(), e.startSlot(), e.slotCount()),
                     e.modelId());
-                byKey.get(e.key()).committed = true;
+                chunkOf(e.key()).committed = true;
                 // Recovered chunks come oldest first: head is where the newest ends.
                 head = advance(ctx, e.startSlot() + e.slotCount());
             }
@@ -109,7 +108,7 @@ public final class IndexChecker implements Checker {
     }
 
     private void allocated(final CheckContext ctx, final CoreEvent.Allocated e, final int modelId) {
-        if (!(!byKey.containsKey(e.key()))) {
+        if (!(chunkOf(e.key()) == null)) {
             ctx.fail(Invariant.STALE_NOTHING, "second writer for key " + e.key());
         }
         if (!(e.startSlot() >= 0 && e.slotCount() > 0)) {
@@ -124,7 +123,7 @@ public final class IndexChecker implements Checker {
             ctx.fail(Invariant.RING, "allocation past the ring's end");
         }
         final Chunk c = new Chunk(e.key(), e.allocationId(), modelId, e.startSlot(), e.slotCount());
-        byKey.put(c.key, c);
+        byKey.put(c.key.hi(), c.key.lo(), c);
         linkByAge(c);
         slotTable(ctx).put(c.startSlot, c);
         widestSlots = Math.max(widestSlots, c.slotCount);
@@ -168,7 +167,7 @@ public final class IndexChecker implements Checker {
     }
 
     private void evicted(final CheckContext ctx, final CoreEvent.RingEvicted e) {
-        final Chunk c = byKey.get(e.key());
+        final Chunk c = chunkOf(e.key());
         if (!(c != null && c.allocationId == e.allocationId())) {
             ctx.fail(Invariant.RING, "evicted chunk " + e.allocationId() + " is not live");
         }
@@ -227,7 +226,7 @@ public final class IndexChecker implements Checker {
 
     /** A skip must be for the reason the model sees: the key is claimed, or committed, or n exceeds the ring. */
     private void skipped(final CheckContext ctx, final CoreEvent.AllocationSkipped e) {
-        final Chunk c = byKey.get(e.key());
+        final Chunk c = chunkOf(e.key());
         final boolean ok = switch (e.reason()) {
             case CLAIMED -> c != null && !c.committed;
             case COMMITTED -> c != null && c.committed;
@@ -255,7 +254,7 @@ public final class IndexChecker implements Checker {
     private void lookup(final CheckContext ctx, final CoreEvent.Lookup e) {
         int expected = 0;
         for (final PrefixKey k : e.keys()) {
-            final Chunk c = byKey.get(k);
+            final Chunk c = chunkOf(k);
             if (c == null || !c.committed || c.modelId != e.modelId()) {
                 break;
             }
@@ -267,8 +266,13 @@ public final class IndexChecker implements Checker {
         }
     }
 
+    /** The model's live chunk of {@code key}, or null. */
+    private Chunk chunkOf(final PrefixKey key) {
+        return byKey.get(key.hi(), key.lo());
+    }
+
     private void remove(final Chunk c) {
-        byKey.remove(c.key);
+        byKey.remove(c.key.hi(), c.key.lo());
         if (c.older == null) {
             oldest = c.newer;
         } else {

@@ -1,0 +1,152 @@
+package dev.kvtier.core.util;
+
+/**
+ * A map from a 128-bit key, given as its two longs, to a value, for point look-ups only: open addressing with linear
+ * probing over three parallel arrays (no entry objects, no boxing, no key objects), at most half full, and removal by
+ * shifting back the entries after the removed one (no tombstones, so look-ups never slow down as keys come and go).
+ * Nothing iterates it, so hash order can never leak into a run. Used by the core's L2 directory for its key index and,
+ * as a plain container holding none of the core's rules, by the index checker's model of it; not thread-safe.
+ *
+ * @param <V> what a key maps to
+ */
+public final class KeyTable<V> {
+    private static final int MIN_CAPACITY = 16;
+
+    private long[] his;
+    private long[] los;
+    private Object[] values;
+    private int mask;
+    private int size;
+
+    /** An empty table. */
+    public KeyTable() {
+        allocate(MIN_CAPACITY);
+    }
+
+    /** Keys that map to a value. */
+    public int size() {
+        return size;
+    }
+
+    /** What key {@code (hi, lo)} maps to, or null. */
+    @SuppressWarnings("unchecked") // only put() stores values, and it takes a V
+    public V get(final long hi, final long lo) {
+        final long[] h = his;
+        final long[] l = los;
+        final Object[] v = values;
+        int i = index(hi, lo);
+        while (true) {
+            final Object value = v[i];
+            if (value == null) {
+                return null;
+            }
+            if (h[i] == hi && l[i] == lo) {
+                return (V) value;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /** True when key {@code (hi, lo)} maps to a value. */
+    public boolean containsKey(final long hi, final long lo) {
+        return get(hi, lo) != null;
+    }
+
+    /** Maps key {@code (hi, lo)} to {@code value} (not null); returns what it mapped to before, or null. */
+    @SuppressWarnings("unchecked") // only put() stores values, and it takes a V
+    public V put(final long hi, final long lo, final V value) {
+        if (value == null) {
+            throw new IllegalArgumentException("null value (remove the key instead)");
+        }
+        int i = index(hi, lo);
+        while (values[i] != null) {
+            if (his[i] == hi && los[i] == lo) {
+                final V before = (V) values[i];
+                values[i] = value;
+                return before;
+            }
+            i = (i + 1) & mask;
+        }
+        his[i] = hi;
+        los[i] = lo;
+        values[i] = value;
+        size++;
+        if (size * 2 > values.length) {
+            grow();
+        }
+        return null;
+    }
+
+    /** Removes key {@code (hi, lo)}; returns what it mapped to, or null. */
+    @SuppressWarnings("unchecked") // only put() stores values, and it takes a V
+    public V remove(final long hi, final long lo) {
+        int i = index(hi, lo);
+        while (true) {
+            final Object value = values[i];
+            if (value == null) {
+                return null;
+            }
+            if (his[i] == hi && los[i] == lo) {
+                closeGap(i);
+                size--;
+                return (V) value;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /**
+     * Empties position {@code gap} and moves back every entry after it in its probe run that would otherwise be cut
+     * off from its home position (backward-shift deletion).
+     */
+    private void closeGap(final int gap) {
+        int free = gap;
+        int i = (gap + 1) & mask;
+        while (values[i] != null) {
+            final int home = index(his[i], los[i]);
+            // The entry at i may move to free when its home is not in (free, i] on the ring.
+            if (((i - home) & mask) >= ((i - free) & mask)) {
+                his[free] = his[i];
+                los[free] = los[i];
+                values[free] = values[i];
+                free = i;
+            }
+            i = (i + 1) & mask;
+        }
+        values[free] = null;
+    }
+
+    private void grow() {
+        final long[] oldHis = his;
+        final long[] oldLos = los;
+        final Object[] oldValues = values;
+        allocate(oldValues.length * 2);
+        for (int j = 0; j < oldValues.length; j++) {
+            if (oldValues[j] != null) {
+                int i = index(oldHis[j], oldLos[j]);
+                while (values[i] != null) {
+                    i = (i + 1) & mask;
+                }
+                his[i] = oldHis[j];
+                los[i] = oldLos[j];
+                values[i] = oldValues[j];
+            }
+        }
+    }
+
+    private void allocate(final int capacity) {
+        his = new long[capacity];
+        los = new long[capacity];
+        values = new Object[capacity];
+        mask = capacity - 1;
+    }
+
+    /** The home position of a key: both halves mixed (a key's bits may be anything, not only a hash's). */
+    private int index(final long hi, final long lo) {
+        long h = hi * 0x9E3779B97F4A7C15L + lo;
+        h ^= h >>> 32;
+        h *= 0xD6E8FEB86659FD93L;
+        h ^= h >>> 32;
+        return (int) h & mask;
+    }
+}
