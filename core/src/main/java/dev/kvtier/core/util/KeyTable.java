@@ -95,6 +95,12 @@ public final class KeyTable<V> {
         }
     }
 
+    /** Removes every key (the table shrinks back to its initial size). */
+    public void clear() {
+        allocate(MIN_CAPACITY);
+        size = 0;
+    }
+
     /**
      * Empties position {@code gap} and moves back every entry after it in its probe run that would otherwise be cut
      * off from its home position (backward-shift deletion).

@@ -35,6 +35,22 @@ class KeyTableTest {
     }
 
     @Test
+    void clearForgetsEveryKey() {
+        final KeyTable<Integer> t = new KeyTable<>();
+        for (int i = 0; i < 100; i++) {
+            t.put(i, -i, i);
+        }
+        t.clear();
+        assertEquals(0, t.size());
+        for (int i = 0; i < 100; i++) {
+            assertNull(t.get(i, -i));
+        }
+        assertNull(t.put(7, -7, 70));
+        assertEquals(70, t.get(7, -7));
+        assertEquals(1, t.size());
+    }
+
+    @Test
     void refusesNullValues() {
         assertThrows(IllegalArgumentException.class, () -> new KeyTable<String>().put(0, 0, null));
     }

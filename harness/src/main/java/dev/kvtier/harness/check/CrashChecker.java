@@ -4,8 +4,8 @@ import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.util.KeyTable;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +27,8 @@ public final class CrashChecker implements Checker {
     private final boolean durable;
     private final Predicate<AllocationRef> faultedByDevice;
     private final BooleanSupplier indexFaulted;
-    private final Map<Long, AllocationRef> allocations = new HashMap<>();
+    /** Live allocations by id (the key's second half is 0), for point look-ups only. */
+    private final KeyTable<AllocationRef> allocations = new KeyTable<>();
     private final Map<PrefixKey, AllocationRef> committed = new LinkedHashMap<>();
     private Map<PrefixKey, AllocationRef> mustSurvive = Map.of();
     private int crashes;
@@ -58,31 +59,31 @@ public final class CrashChecker implements Checker {
     @Override
     public void onEvent(final CheckContext ctx, final CoreEvent event) {
         switch (event) {
-            case CoreEvent.Allocated e -> allocations.put(e.allocationId(),
+            case CoreEvent.Allocated e -> allocations.put(e.allocationId(), 0,
                 new AllocationRef(e.key(), e.allocationId(), e.startSlot(), e.slotCount()));
             case CoreEvent.ChunkRecovered e -> {
                 // Only an acknowledged survivor stays owed across a later crash: a recovered chunk whose eviction
                 // record was lost may point at slots overwritten since, and was never promised to anyone.
                 final AllocationRef ref = new AllocationRef(e.key(), e.allocationId(), e.startSlot(), e.slotCount());
-                allocations.put(e.allocationId(), ref);
+                allocations.put(e.allocationId(), 0, ref);
                 final AllocationRef owed = mustSurvive.get(e.key());
                 if (owed != null && owed.allocationId() == e.allocationId()) {
                     committed.put(e.key(), ref);
                 }
             }
             case CoreEvent.Committed e -> {
-                final AllocationRef ref = allocations.get(e.allocationId());
+                final AllocationRef ref = allocations.get(e.allocationId(), 0);
                 if (ref != null) {
                     committed.put(e.key(), ref);
                 }
             }
             case CoreEvent.RingEvicted e -> {
-                allocations.remove(e.allocationId());
+                allocations.remove(e.allocationId(), 0);
                 evicted(ctx, e);
             }
             case CoreEvent.ClaimReleased e -> {
                 if (e.released()) {
-                    allocations.remove(e.ref().allocationId());
+                    allocations.remove(e.ref().allocationId(), 0);
                 }
             }
             case CoreEvent.ShutdownCompleted e -> shutDownDurably = e.durable();

@@ -139,7 +139,7 @@ public final class SpanChecker implements Checker {
             ctx.fail(Invariant.SPAN_ORDER_OFF, "entry inserted by store " + e.opId() + " which sent nothing");
         }
         final Set<String> skip = rejected.getOrDefault(e.opId(), Set.of());
-        while (!queue.isEmpty() && skip.contains(pieceId(queue.peek()))) {
+        while (!skip.isEmpty() && !queue.isEmpty() && skip.contains(pieceId(queue.peek()))) {
             queue.poll();
         }
         final boolean coalesce = ctx.config().coalesceStoreSpans();
