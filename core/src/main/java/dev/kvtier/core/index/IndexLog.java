@@ -257,8 +257,8 @@ public final class IndexLog {
             throw new IllegalStateException("checkpoint of " + bytes.length + " B exceeds its slot of "
                 + layout.checkpointBytes() + " B");
         }
-        // The lap so far is subsumed by the checkpoint; records appended from now on form the next lap.
-        lap = new byte[4096];
+        // The lap so far is subsumed by the checkpoint; records appended from now on form the next lap, in the same
+        // array (nothing is in flight: the log is idle; a lap write copies only the lap's bytes, never past them).
         lapBytes = 0;
         lapWritten = 0;
         state = State.CHECKPOINTING;

@@ -50,7 +50,11 @@ final class Chunk {
             && other.slotCount() == slotCount && other.key().equals(key);
     }
 
+    /**
+     * The chunk as the index persists it, over this chunk's own checksum arrays (not copies): the index log encodes
+     * it at once (a COMMIT record, a checkpoint) and keeps only the bytes, so it must not be kept.
+     */
     IndexChunk persisted() {
-        return new IndexChunk(key, modelId, allocationId, startSlot, slotCount, sums.clone(), known.clone());
+        return new IndexChunk(key, modelId, allocationId, startSlot, slotCount, sums, known);
     }
 }

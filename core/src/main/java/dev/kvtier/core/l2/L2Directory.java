@@ -230,7 +230,10 @@ public final class L2Directory {
         operationDone();
     }
 
-    /** Every chunk whose COMMIT record is logged, oldest first, as a checkpoint persists it. */
+    /**
+     * Every chunk whose COMMIT record is logged, oldest first, as a checkpoint persists it: over the live chunks'
+     * checksum arrays (not copies), to be encoded at once and not kept.
+     */
     public List<IndexChunk> loggedChunks() {
         final List<IndexChunk> out = new ArrayList<>();
         for (final Chunk c : ring.inAgeOrder()) {
