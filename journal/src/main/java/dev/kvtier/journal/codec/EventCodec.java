@@ -123,8 +123,18 @@ public final class EventCodec {
     /** As above, its keys read through {@code keys} (journal format 4), or whole when it is {@code null}. */
     public CoreEvent decode(final byte[] source, final int offset, final int length,
                             final KeyDictionary keys) throws EventFormatException {
+        return decode(source, offset, length, keys, null);
+    }
+
+    /**
+     * As above, and appends the event's canonical bytes (what {@link #encode(CoreEvent, EventBuffer)} writes for it)
+     * to {@code canonical} when it is not {@code null}: the bytes read, with each dictionary key written whole. Only
+     * the keys are written differently in format 4, so this is the event encoded again, without encoding it again.
+     */
+    public CoreEvent decode(final byte[] source, final int offset, final int length, final KeyDictionary keys,
+                            final EventBuffer canonical) throws EventFormatException {
         checkEventLength(length);
-        final EventCursor c = cursor.wrap(source, offset, length).dictionary(keys);
+        final EventCursor c = cursor.wrap(source, offset, length).dictionary(keys).canonical(canonical);
         final int tag = checkTag(c.u8());
         final CoreEvent event;
         try {
@@ -135,6 +145,7 @@ public final class EventCodec {
         if (c.remaining() != 0) {
             throw new EventFormatException(c.remaining() + " trailing bytes after event of tag " + tag);
         }
+        c.endCanonical();
         return event;
     }
 
@@ -222,7 +233,13 @@ public final class EventCodec {
 
     private static PrefixKey key(final EventCursor c) throws EventFormatException {
         final KeyDictionary keys = c.dictionary();
-        return keys != null ? keys.read(c) : new PrefixKey(c.longLe(), c.longLe());
+        if (keys == null) {
+            return new PrefixKey(c.longLe(), c.longLe());
+        }
+        c.beforeKey();
+        final PrefixKey key = keys.read(c);
+        c.afterKey(key);
+        return key;
     }
 
     private static AllocationRef ref(final EventCursor c) throws EventFormatException {

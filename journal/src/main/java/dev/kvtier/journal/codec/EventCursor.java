@@ -1,5 +1,6 @@
 package dev.kvtier.journal.codec;
 
+import dev.kvtier.core.geometry.PrefixKey;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
@@ -19,11 +20,47 @@ public final class EventCursor {
     private int position;
     private int limit;
     private KeyDictionary dictionary;
+    /** Where the event's canonical bytes go while it is decoded, or null. */
+    private EventBuffer canonical;
+    /** The first byte read and not yet copied to {@link #canonical}. */
+    private int canonicalFrom;
 
     /** Keys are read through {@code keys} (journal format 4), or whole when it is {@code null} (canonical). */
     public EventCursor dictionary(final KeyDictionary keys) {
         this.dictionary = keys;
         return this;
+    }
+
+    /**
+     * While an event is decoded, its canonical bytes (the bytes {@code EventCodec.encode(event, out)} writes) are
+     * appended to {@code out}: the bytes read go out as they are, a dictionary key whole; {@code null}: not at all.
+     */
+    EventCursor canonical(final EventBuffer out) {
+        this.canonical = out;
+        return this;
+    }
+
+    /** A dictionary key is read next: the bytes before it go to the canonical bytes as they are. */
+    void beforeKey() {
+        if (canonical != null) {
+            canonical.putBytes(bytes, canonicalFrom, position - canonicalFrom);
+        }
+    }
+
+    /** The dictionary key just read goes to the canonical bytes whole (hi, lo, little-endian). */
+    void afterKey(final PrefixKey key) {
+        if (canonical != null) {
+            canonical.putLongLe(key.hi());
+            canonical.putLongLe(key.lo());
+            canonicalFrom = position;
+        }
+    }
+
+    /** The event is read: its bytes after the last dictionary key go to the canonical bytes as they are. */
+    void endCanonical() {
+        if (canonical != null) {
+            canonical.putBytes(bytes, canonicalFrom, limit - canonicalFrom);
+        }
     }
 
     /** The dictionary keys are read through, or {@code null}. */
@@ -39,6 +76,7 @@ public final class EventCursor {
         this.bytes = source;
         this.position = offset;
         this.limit = offset + length;
+        this.canonicalFrom = offset;
         return this;
     }
 

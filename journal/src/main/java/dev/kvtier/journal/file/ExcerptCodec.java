@@ -144,10 +144,13 @@ final class ExcerptCodec {
         return events.decode(source, offset, length);
     }
 
-    /** Decodes {@code [offset, offset + length)} as one event whose keys are {@code keys} references (format 4). */
-    CoreEvent decodeEvent(final byte[] source, final int offset, final int length,
-                          final KeyDictionary keys) throws EventFormatException {
-        return events.decode(source, offset, length, keys);
+    /**
+     * Decodes {@code [offset, offset + length)} as one event whose keys are {@code keys} references (format 4), and
+     * appends its canonical bytes to {@code canonical}.
+     */
+    CoreEvent decodeEvent(final byte[] source, final int offset, final int length, final KeyDictionary keys,
+                          final EventBuffer canonical) throws EventFormatException {
+        return events.decode(source, offset, length, keys, canonical);
     }
 
     private void appendCrc(final EventBuffer out) {

@@ -1,6 +1,7 @@
 package dev.kvtier.journal.file;
 
 import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.journal.codec.EventBuffer;
 import dev.kvtier.journal.codec.EventCursor;
 import dev.kvtier.journal.codec.EventDigest;
 import dev.kvtier.journal.codec.EventFormatException;
@@ -50,6 +51,8 @@ public final class JournalReader implements AutoCloseable {
     private final EventDigest digest = new EventDigest();
     private final JournalHeader header;
     private final KeyDictionary keys = new KeyDictionary();
+    /** The canonical bytes of the event being read (format 4), as the event digest takes them. */
+    private final EventBuffer canonical = new EventBuffer(EventLayout.MAX_EVENT_BYTES);
     private final EventCursor block = new EventCursor();
     /** Entries left in the current EVENTS block (format 4). */
     private int blockLeft;
@@ -227,13 +230,14 @@ public final class JournalReader implements AutoCloseable {
             }
             final int offset = block.position();
             checkOrder(nextSequence, timeNs);
-            final CoreEvent event = excerpts.decodeEvent(excerpt, offset, length, keys);
+            canonical.reset();
+            final CoreEvent event = excerpts.decodeEvent(excerpt, offset, length, keys, canonical);
             block.wrap(excerpt, offset + length, block.remaining() - length);
             blockLeft--;
             if (blockLeft == 0 && block.remaining() != 0) {
                 throw new EventFormatException(block.remaining() + " bytes after the block's last event");
             }
-            digest.add(timeNs, event);
+            digest.addEncoded(timeNs, canonical.array(), 0, canonical.length());
             final long sequence = nextSequence++;
             lastTimeNs = timeNs;
             return new JournalEntry(sequence, timeNs, event);

@@ -60,6 +60,39 @@ class EventCodecTest {
         }
     }
 
+    /**
+     * Decoding a format-4 event (keys by dictionary reference) gives its canonical bytes, those a canonical encoding
+     * gives: over every sample and random events, each encoded twice so its keys are written both whole (new) and by
+     * number (known).
+     */
+    @Test
+    void shouldGiveTheCanonicalBytesWhileDecodingDictionaryKeys() throws EventFormatException {
+        final List<CoreEvent> events = new ArrayList<>(EventSamples.all());
+        final RandomEvents random = new RandomEvents(7);
+        for (final Class<?> type : RandomEvents.recordTypes()) {
+            for (int i = 0; i < 50; i++) {
+                events.add(random.of(type));
+            }
+        }
+        final KeyDictionary writerKeys = new KeyDictionary();
+        final KeyDictionary readerKeys = new KeyDictionary();
+        final EventBuffer written = new EventBuffer(EventLayout.MAX_EVENT_BYTES);
+        final EventBuffer canonical = new EventBuffer(EventLayout.MAX_EVENT_BYTES);
+        for (int round = 0; round < 2; round++) {
+            for (final CoreEvent event : events) {
+                written.reset();
+                codec.encode(event, written, writerKeys);
+                canonical.reset();
+                canonical.putLongLe(-1); // bytes already there stay: the event's are appended
+                assertEquals(event, codec.decode(written.array(), 0, written.length(), readerKeys, canonical));
+                final byte[] want = codec.encode(event);
+                assertArrayEquals(want, Arrays.copyOfRange(canonical.array(), Long.BYTES, canonical.length()),
+                    event.getClass().getSimpleName() + " in round " + round);
+            }
+        }
+        assertEquals(writerKeys.size(), readerKeys.size());
+    }
+
     @Test
     void shouldGiveEveryRecordADistinctTagInRange() {
         final Set<Integer> tags = new TreeSet<>();
