@@ -59,6 +59,11 @@ public final class FidelityCommand implements Callable<Integer> {
         description = "run only these entries of the matrix: contiguous, per-slot, small-l1, zipf")
     List<String> only = new ArrayList<>();
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+        description = "override a scenario key in every entry, after the "
+            + "entry's own (e.g. workload.prompts=2 for a quick look; the report lists them)")
+    List<String> sets = new ArrayList<>();
+
     @Option(names = "--results", paramLabel = "DIR", description = "where the files go (default kvtier-out/fidelity)")
     Path results = Outputs.ROOT.resolve("fidelity");
 
@@ -75,7 +80,7 @@ public final class FidelityCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         final PrintStream out = System.out;
         final List<Matrix.HeldOut> matrix = Matrix.DEFAULT.stream().filter(h -> only.isEmpty()
-            || only.contains(h.label())).toList();
+            || only.contains(h.label())).map(h -> h.with(sets)).toList();
         final List<String> labels = Matrix.DEFAULT.stream().map(Matrix.HeldOut::label).toList();
         final String unknown = only.stream().filter(l -> !labels.contains(l)).findFirst().orElse(null);
         if (unknown != null) {
@@ -115,6 +120,14 @@ public final class FidelityCommand implements Callable<Integer> {
                        final PrintStream out) throws IOException {
         final String host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9.-]", "_");
         final String base = LocalDate.now(ZoneId.systemDefault()) + "-fidelity-" + host;
+        for (final Matrix.HeldOut h : matrix) {
+            try {
+                ScenarioLoader.load(h.scenario(), h.sets());
+            } catch (final ScenarioException e) {
+                System.err.println("kvtier: " + h.label() + ": " + e.getMessage());
+                return ExitCodes.BAD_INPUT;
+            }
+        }
         Files.createDirectories(results);
         final Optional<Calibrated> p = Calibrated.of(new Calibrated.Request(scratch, RunShape.DEFAULT, 8L << 30,
             calibration.profile, calibration.hostProfile, results.resolve(base + "-device.toml"),

@@ -37,7 +37,8 @@ public final class Profiles {
             return new DeviceProfile(s.requiredString("name"), s.requiredLong("readLatencyNs", 1, NS_MAX),
                 s.requiredLong("writeLatencyNs", 1, NS_MAX), s.requiredLong("flushLatencyNs", 1, NS_MAX),
                 s.requiredLong("readBytesPerSec", 1, Long.MAX_VALUE),
-                s.requiredLong("writeBytesPerSec", 1, Long.MAX_VALUE), (int) s.requiredLong("parallelism", 1, 1024));
+                s.requiredLong("writeBytesPerSec", 1, Long.MAX_VALUE), (int) s.requiredLong("parallelism", 1, 1024),
+                s.longValue("drainBytesPerSec", 0, 0, Long.MAX_VALUE));
         } catch (final IllegalArgumentException e) {
             throw new ScenarioException(file + ": " + e.getMessage());
         }

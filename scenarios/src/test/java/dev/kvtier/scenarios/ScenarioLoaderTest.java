@@ -214,6 +214,28 @@ class ScenarioLoaderTest {
         final Scenario s = ScenarioLoader.load(dir.resolve("s.toml").toString(), List.of());
         assertEquals("my-disk", s.sim().device().name());
         assertEquals(8, s.sim().device().parallelism());
+        assertEquals(0, s.sim().device().drainBytesPerSec(), "a profile without the key models no write-back cache");
+    }
+
+    @Test
+    void shouldReadADrainRateAndRefuseANegativeOne(@TempDir final Path dir) throws IOException, ScenarioException {
+        final String disk = """
+            name = "my-disk"
+            readLatencyNs = 100000
+            writeLatencyNs = 200000
+            flushLatencyNs = 1000000
+            readBytesPerSec = 1000000000
+            writeBytesPerSec = 2000000000
+            parallelism = 8
+            """;
+        Files.writeString(dir.resolve("s.toml"), MINIMAL + "[sim]\ndevice = \"disk.toml\"\n");
+        Files.writeString(dir.resolve("disk.toml"), disk + "drainBytesPerSec = 900000000\n");
+        assertEquals(900_000_000L,
+            ScenarioLoader.load(dir.resolve("s.toml").toString(), List.of()).sim().device().drainBytesPerSec());
+        Files.writeString(dir.resolve("disk.toml"), disk + "drainBytesPerSec = -1\n");
+        final String m = assertThrows(ScenarioException.class,
+            () -> ScenarioLoader.load(dir.resolve("s.toml").toString(), List.of())).getMessage();
+        assertTrue(m.contains("drainBytesPerSec"), m);
     }
 
     @Test

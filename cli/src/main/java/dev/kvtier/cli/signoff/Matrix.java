@@ -5,6 +5,7 @@ import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.realio.calibrate.SideBySide;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -35,6 +36,12 @@ public final class Matrix {
     public record HeldOut(String label, String scenario, List<String> sets) {
         public HeldOut {
             sets = List.copyOf(sets);
+        }
+
+        /** This entry with {@code more} overrides after its own (a later one wins). */
+        public HeldOut with(final List<String> more) {
+            return more.isEmpty() ? this : new HeldOut(label, scenario, Stream.concat(sets.stream(), more.stream())
+                .toList());
         }
     }
 

@@ -52,6 +52,12 @@ public final class MatrixFiles {
         b.append(String.format(Locale.ROOT, "%nDevice `%s`; device profile `%s`, host profile `%s`; %d "
             + "repetition(s) of each scenario in each mode (seed %d + i); median (min .. max).%n%n", r.device(),
             r.deviceProfile().name(), r.hostProfile().name(), r.repeats(), r.seed()));
+        for (final Matrix.Entry e : r.entries()) {
+            b.append("- ").append(e.heldOut().label()).append(": `").append(e.heldOut().scenario()).append('`')
+                .append(e.heldOut().sets().isEmpty() ? "" : " with `" + String.join(" ", e.heldOut().sets()) + "`")
+                .append('\n');
+        }
+        b.append('\n');
         b.append("| kind | figures | MAPE | mean signed error | worst |\n|---|---|---|---|---|\n");
         for (final Matrix.KindError e : r.errors()) {
             b.append(String.format(Locale.ROOT, "| %s | %d | %.1f %% | %+.1f %% | %s |%n", e.kind(), e.figures(),

@@ -6,6 +6,12 @@ package dev.kvtier.harness.profile;
  * bytes over one shared data path at the op's bandwidth (transfers are serialized). So small random I/O is
  * latency- and parallelism-bound (IOPS about parallelism / latency) and large I/O is bandwidth-bound.
  *
+ * <p>A disk with a volatile write-back cache in front of slower stable media (a VM's virtual disk whose host caches
+ * writes; an SSD's DRAM) has {@code drainBytesPerSec > 0}: every byte written on the disk (by any device file on
+ * it, data or index) drains to stable media at that rate, one byte after another; a FLUSH completes only when all
+ * bytes written before it have drained, and no transfer of the disk starts while it is in progress. With 0 the
+ * cache is not modelled and a FLUSH costs {@code flushLatencyNs} alone.
+ *
  * @param name             for reports
  * @param readLatencyNs    per-read fixed latency
  * @param writeLatencyNs   per-write fixed latency
@@ -13,9 +19,10 @@ package dev.kvtier.harness.profile;
  * @param readBytesPerSec  read bandwidth of the shared data path
  * @param writeBytesPerSec write bandwidth of the shared data path
  * @param parallelism      internal channels (I/Os whose latencies overlap)
+ * @param drainBytesPerSec rate at which written bytes reach stable media (0: no write-back cache modelled)
  */
 public record DeviceProfile(String name, long readLatencyNs, long writeLatencyNs, long flushLatencyNs,
-                            long readBytesPerSec, long writeBytesPerSec, int parallelism) {
+                            long readBytesPerSec, long writeBytesPerSec, int parallelism, long drainBytesPerSec) {
 
     /**
      * A PCIe 4.0 datacenter NVMe drive, from vendor data sheets of that class (about 6.8 GB/s sequential read,
@@ -47,6 +54,22 @@ public record DeviceProfile(String name, long readLatencyNs, long writeLatencyNs
         if (parallelism > 1024) {
             throw new IllegalArgumentException("parallelism above 1024 is not a device: " + parallelism);
         }
+        if (drainBytesPerSec < 0) {
+            throw new IllegalArgumentException("drainBytesPerSec must be 0 (no write-back cache) or positive, got "
+                + drainBytesPerSec);
+        }
+    }
+
+    /** A profile without a modelled write-back cache (a drain rate of 0). */
+    public DeviceProfile(final String name, final long readLatencyNs, final long writeLatencyNs,
+                         final long flushLatencyNs, final long readBytesPerSec, final long writeBytesPerSec,
+                         final int parallelism) {
+        this(name, readLatencyNs, writeLatencyNs, flushLatencyNs, readBytesPerSec, writeBytesPerSec, parallelism, 0);
+    }
+
+    /** Whether written bytes drain through a modelled write-back cache that FLUSH waits for. */
+    public boolean drains() {
+        return drainBytesPerSec > 0;
     }
 
     /** A bundled profile by name, or null. */

@@ -32,7 +32,7 @@ class DeviceCalibrationTest {
     private static final long MIB = 1L << 20;
 
     @Test
-    void shouldWriteAProfileWithTheSevenKeysEveryMeasurementAndThePreconditioning() throws Exception {
+    void shouldWriteAProfileWithTheEightKeysEveryMeasurementThePreconditioningAndTheDrain() throws Exception {
         Uring.assumeAvailable();
         try (Scratch scratch = new Scratch()) {
             final Path toml = scratch.file("profile.toml");
@@ -44,13 +44,14 @@ class DeviceCalibrationTest {
             final String text = Files.readString(toml);
             assertTrue(text.contains("\nname = \"test-disk\"\n"), text);
             for (final String key : List.of("readLatencyNs", "writeLatencyNs", "flushLatencyNs", "readBytesPerSec",
-                "writeBytesPerSec", "parallelism")) {
+                "writeBytesPerSec", "parallelism", "drainBytesPerSec")) {
                 final Matcher m = Pattern.compile("(?m)^" + key + " = (\\d+)$").matcher(text);
                 assertTrue(m.find(), key + " in\n" + text);
                 assertTrue(Long.parseLong(m.group(1)) > 0, key);
             }
             assertTrue(text.startsWith("# kvtier device profile"), text);
             assertTrue(text.contains("# preconditioned: all 64 MiB written in this run before any read"), text);
+            assertTrue(text.contains("# drain: 1 full write pass(es) of 64 MiB, each followed by a FLUSH"), text);
             // 2 ops x 2 blocks x 3 depths, then the run's cells: slot-sized and largest (8 MiB cap) at depths 1, 8.
             assertEquals(12 + 8, text.split("\\[\\[measurement]]", -1).length - 1, text);
             assertTrue(text.contains("op = \"write\"\nblockBytes = 8388608\ndepth = 8\nbytesPerSec = "), text);
@@ -207,9 +208,9 @@ class DeviceCalibrationTest {
     @Test
     void shouldRefuseAPlanWithoutTheCellsTheProfileNeeds() {
         assertThrows(IllegalArgumentException.class, () -> new DeviceCalibration.Plan(List.of(MIB), List.of(1, 16, 32),
-            1, 64 * MIB, 1, RunShape.DEFAULT, 8 * MIB));
+            1, 64 * MIB, 1, 1, RunShape.DEFAULT, 8 * MIB));
         assertThrows(IllegalArgumentException.class, () -> new DeviceCalibration.Plan(List.of(4096L), List.of(1, 16),
-            1, 64 * MIB, 1, RunShape.DEFAULT, 8 * MIB));
+            1, 64 * MIB, 1, 1, RunShape.DEFAULT, 8 * MIB));
     }
 
     private static SideBySide.Comparison comparison(final Cell cell, final long kvtier, final long fio) {

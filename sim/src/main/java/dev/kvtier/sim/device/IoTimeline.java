@@ -7,16 +7,19 @@ import java.util.Arrays;
 /**
  * The timing half of the {@link DeviceProfile} service model, shared by the simulated devices: an I/O submitted at
  * t takes the channel that frees first, holds it for its latency (times the slowdown, plus any spike), then, unless
- * it is a FLUSH, transfers its bytes on the one shared data path at the op's bandwidth. A crash resets the state:
- * the device restarts idle.
+ * it is a FLUSH, transfers its bytes on the one shared data path at the op's bandwidth. The disk's write-back cache
+ * ({@link DiskCache}, shared with the other device on the disk) drains what is written, makes a FLUSH wait for that
+ * and holds transfers during a FLUSH. A crash resets the state: the device restarts idle.
  */
 final class IoTimeline {
     private final DeviceProfile profile;
+    private final DiskCache disk;
     private final long[] channelFreeNs;
     private long pathFreeNs;
 
-    IoTimeline(final DeviceProfile profile) {
+    IoTimeline(final DeviceProfile profile, final DiskCache disk) {
         this.profile = profile;
+        this.disk = disk;
         this.channelFreeNs = new long[profile.parallelism()];
     }
 
@@ -35,11 +38,14 @@ final class IoTimeline {
         final long latencyDone = start + latency(op) * slowdown + spikeNs;
         final long done;
         if (op == IoOp.FLUSH) {
-            done = latencyDone;
+            done = disk.flush(latencyDone);
         } else {
-            final long xferStart = Math.max(latencyDone, pathFreeNs);
+            final long xferStart = disk.transferStart(Math.max(latencyDone, pathFreeNs));
             done = xferStart + DeviceProfile.transferNs(lengthBytes, bandwidth(op));
             pathFreeNs = done;
+            if (op == IoOp.WRITE) {
+                disk.wrote(done, lengthBytes);
+            }
         }
         channelFreeNs[channel] = done;
         return done;
@@ -49,6 +55,7 @@ final class IoTimeline {
     void reset() {
         Arrays.fill(channelFreeNs, 0);
         pathFreeNs = 0;
+        disk.reset();
     }
 
     private long latency(final IoOp op) {

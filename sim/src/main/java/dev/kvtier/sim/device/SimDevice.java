@@ -72,6 +72,14 @@ public final class SimDevice implements Device {
     public SimDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
                      final Clock submitClock, final Consumer<IoCompletion> target,
                      final RegionResolver<ProvRegion> memory, final FaultPlan faults, final Entropy faultStream) {
+        this(profile, capacityBytes, loop, submitClock, target, memory, faults, faultStream, new DiskCache(profile));
+    }
+
+    /** As the constructor above, on a disk whose write-back cache {@code diskCache} it shares with another device. */
+    public SimDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
+                     final Clock submitClock, final Consumer<IoCompletion> target,
+                     final RegionResolver<ProvRegion> memory, final FaultPlan faults, final Entropy faultStream,
+                     final DiskCache diskCache) {
         if (faults.windowed() && faultStream == null) {
             throw new IllegalArgumentException("a fault plan needs a seeded fault stream");
         }
@@ -85,7 +93,7 @@ public final class SimDevice implements Device {
         this.memory = Objects.requireNonNull(memory, "memory");
         this.durable = faults.writeCacheEnabled() ? new RunMap() : disk;
         this.io = new SimDeviceState<>("I/O", profile, capacityBytes, loop, submitClock, target,
-            faults.writeCacheEnabled(), new WriteCache.Image<>() {
+            faults.writeCacheEnabled(), diskCache, new WriteCache.Image<>() {
                 @Override
                 public void persist(final RunMap content, final long fileOffset, final long from, final long length) {
                     durable.copyFrom(content, from, fileOffset + from, length);

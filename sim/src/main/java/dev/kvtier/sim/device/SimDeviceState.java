@@ -41,17 +41,18 @@ final class SimDeviceState<C> {
      * @param submitClock the time at which submissions happen (the simulated server thread's clock)
      * @param target      receives each completion
      * @param writeCache  whether completed writes stay volatile until a FLUSH ({@link FaultPlan#writeCacheEnabled})
+     * @param diskCache   the timing of the disk's write-back cache, shared by the devices on one disk
      * @param image       the device's visible and durable images, as the cache sees them
      */
     SimDeviceState(final String ioName, final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
                    final Clock submitClock, final Consumer<IoCompletion> target, final boolean writeCache,
-                   final WriteCache.Image<C> image) {
+                   final DiskCache diskCache, final WriteCache.Image<C> image) {
         this.ioName = ioName;
         this.capacityBytes = capacityBytes;
         this.loop = Objects.requireNonNull(loop, "loop");
         this.submitClock = Objects.requireNonNull(submitClock, "submitClock");
         this.target = Objects.requireNonNull(target, "target");
-        this.timeline = new IoTimeline(profile);
+        this.timeline = new IoTimeline(profile, Objects.requireNonNull(diskCache, "diskCache"));
         this.cache = new WriteCache<>(writeCache, image);
     }
 

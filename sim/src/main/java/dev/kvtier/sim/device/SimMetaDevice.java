@@ -70,6 +70,14 @@ public final class SimMetaDevice implements Device {
     public SimMetaDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
                          final Clock submitClock, final Consumer<IoCompletion> target, final Memory memory,
                          final FaultPlan faults, final Entropy faultStream) {
+        this(profile, capacityBytes, loop, submitClock, target, memory, faults, faultStream, new DiskCache(profile));
+    }
+
+    /** As the constructor above, on a disk whose write-back cache {@code diskCache} it shares with another device. */
+    public SimMetaDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
+                         final Clock submitClock, final Consumer<IoCompletion> target, final Memory memory,
+                         final FaultPlan faults, final Entropy faultStream,
+                         final DiskCache diskCache) {
         if (capacityBytes <= 0 || capacityBytes > MAX_CAPACITY_BYTES || capacityBytes % WriteCache.PAGE_BYTES != 0) {
             throw new IllegalArgumentException("metadata device capacity must be a positive multiple of 4096 up to "
                 + MAX_CAPACITY_BYTES + " B, got " + capacityBytes);
@@ -84,7 +92,7 @@ public final class SimMetaDevice implements Device {
         this.disk = new byte[(int) capacityBytes];
         this.durable = faults.writeCacheEnabled() ? new byte[(int) capacityBytes] : disk;
         this.io = new SimDeviceState<>("metadata I/O", profile, capacityBytes, loop, submitClock, target,
-            faults.writeCacheEnabled(), new WriteCache.Image<>() {
+            faults.writeCacheEnabled(), diskCache, new WriteCache.Image<>() {
                 @Override
                 public void persist(final byte[] content, final long fileOffset, final long from, final long length) {
                     System.arraycopy(content, (int) from, durable, (int) (fileOffset + from), (int) length);

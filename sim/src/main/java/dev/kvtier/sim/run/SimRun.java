@@ -23,6 +23,7 @@ import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.harness.workload.WorkloadDriver;
 import dev.kvtier.sim.device.CrashOutcome;
+import dev.kvtier.sim.device.DiskCache;
 import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.sim.device.FileRange;
 import dev.kvtier.sim.device.MisdirectedWrite;
@@ -116,11 +117,13 @@ public final class SimRun {
         this.costs = new HostCostModel(model.host(), serverThread, worker, GPU_REGION);
         memory.setListener(costs);
         final SeededEntropy root = new SeededEntropy(seed);
+        final DiskCache oneDisk = new DiskCache(model.device());
         this.device = new SimDevice(model.device(), spec.core().l2Bytes(), loop, serverThread,
-            c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(), root.child("faults"));
+            c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(), root.child("faults"),
+            oneDisk);
         this.indexDevice = new SimMetaDevice(model.device(), KvServer.indexLayout(spec.core()).deviceBytes(), loop,
             serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(),
-            root.child("index-faults"));
+            root.child("index-faults"), oneDisk);
         this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice,
             () -> indexDevice.injectedFlips() > 0);
         this.eventClock = new EventClock(serverThread);

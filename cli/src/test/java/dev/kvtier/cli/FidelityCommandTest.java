@@ -1,0 +1,81 @@
+package dev.kvtier.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.realio.calibrate.HostCalibration;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code kvtier fidelity} end to end on a real file: two entries of the matrix shrunk with {@code --set} (4 layers, 4
+ * prompts of 256 tokens), real and simulated, on given profiles (no calibration), and the files it writes.
+ */
+class FidelityCommandTest {
+    private static final List<String> SHRINK = List.of("--set", "model.layers=4", "--set", "workload.prompts=4",
+        "--set", "workload.inputTokens=256", "--set", "phase.0.requests=4", "--set", "phase.1.requests=4", "--set",
+        "core.stagingBatchBytes=1048576", "--set", "core.stagingPoolBytes=4194304", "--set",
+        "faults.crashWithinEvents=0");
+
+    private static String[] args(final Path dir, final Path results, final Path device, final String... more) {
+        return Stream.concat(Stream.of("fidelity", "--device", dir.resolve("l2.bin").toString(), "--results",
+            results.toString(), "--profile", device.toString(), "--host-profile", dir.resolve("host.toml").toString(),
+            "--no-fio", "--repeat", "1", "--only", "contiguous", "--only", "per-slot"),
+            Stream.concat(SHRINK.stream(),
+                Stream.of(more)))
+            .toArray(String[]::new);
+    }
+
+    @Test
+    void shouldRunTheMatrixRealAndSimulatedAndFailOnAWrongProfile(@TempDir final Path dir) throws Exception {
+        Files.writeString(dir.resolve("host.toml"), HostCalibration.toml(HostCostProfile.JAVA_CORE));
+        final Path wrong = dir.resolve("wrong.toml");
+        Files.writeString(wrong, """
+            name = "hundred-times-too-slow"
+            readLatencyNs = 50000000
+            writeLatencyNs = 50000000
+            flushLatencyNs = 50000000
+            readBytesPerSec = 10000000
+            writeBytesPerSec = 10000000
+            parallelism = 1
+            drainBytesPerSec = 1000000
+            """);
+        final Path results = dir.resolve("results");
+        assertEquals(ExitCodes.GATE, Main.execute(args(dir, results, wrong)));
+        final Path json;
+        try (Stream<Path> s = Files.list(results)) {
+            json = s.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
+        }
+        final JsonNode r = ReportJson.mapper().readTree(Files.readString(json));
+        assertFalse(r.get("pass").booleanValue());
+        assertEquals(1_000_000L, r.get("deviceProfile").get("drainBytesPerSec").longValue());
+        final JsonNode entries = r.get("entries");
+        assertEquals(2, entries.size());
+        assertEquals("per-slot", entries.get(1).get("heldOut").get("label").stringValue());
+        assertTrue(entries.get(1).get("heldOut").get("sets").toString().contains("model.layers=4"),
+            entries.get(1).toString());
+        assertTrue(r.get("regression").get("real").doubleValue() > 0, r.get("regression").toString());
+        assertTrue(r.get("reasons").toString().contains("MAPE"), r.get("reasons").toString());
+        final String md = Files.readString(Path.of(json.toString().replace(".json", ".md")));
+        assertTrue(md.contains("**Verdict: FAIL**"), md);
+        assertTrue(md.contains("- per-slot: `pr90-evict-small` with `core.coalesceStoreSpans=false model.layers=4"),
+            md);
+        assertTrue(Files.size(Path.of(json.toString().replace(".json", "-ratios.png"))) > 0);
+        final long files;
+        try (Stream<Path> s = Files.list(results)) {
+            files = s.count();
+        }
+        assertEquals(ExitCodes.BAD_INPUT, Main.execute(args(dir, results, wrong, "--set", "core.nope=1")),
+            "a bad override is refused before any run");
+        try (Stream<Path> s = Files.list(results)) {
+            assertEquals(files, s.count(), "nothing written");
+        }
+    }
+}
