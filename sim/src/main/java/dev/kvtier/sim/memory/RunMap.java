@@ -30,8 +30,8 @@ public final class RunMap {
     private final RunBlocks runs = new RunBlocks();
     /** Reused by {@link #contentHash} (one stream per map; the simulator is single-threaded). */
     private HashStream64 hashStream;
-    /** Pieces gathered by {@link #copyFrom}, four longs each (reused; single-threaded). */
-    private long[] scratch = new long[64];
+    /** Pieces gathered by {@link #copyFrom}, four longs each (reused; single-threaded; grown when first used). */
+    private long[] scratch = new long[0];
     /** The old runs of a range and the runs that replace them, for {@link #copyPieces} (reused). */
     private final Longs oldRuns = new Longs();
     private final Longs merged = new Longs();
@@ -139,7 +139,7 @@ public final class RunMap {
 
     /** A growable array of runs, four longs each (reused; single-threaded). */
     private static final class Longs {
-        long[] a = new long[64];
+        long[] a = new long[0];
         int n;
 
         Longs reset() {
@@ -149,7 +149,7 @@ public final class RunMap {
 
         void add(final long start, final long lengthBytes, final long tag, final long pos) {
             if (n + 4 > a.length) {
-                a = Arrays.copyOf(a, a.length * 2);
+                a = Arrays.copyOf(a, Math.max(64, a.length * 2));
             }
             a[n] = start;
             a[n + 1] = lengthBytes;
@@ -171,7 +171,11 @@ public final class RunMap {
             copyFrom(src, 0, 0, limitBytes);
             return;
         }
-        runs.copyNonEmpty(src.runs);
+        if (src.runs.mayHoldEmpty()) {
+            runs.copyNonEmpty(src.runs);
+        } else {
+            runs.shareFrom(src.runs); // the same runs, sharing the blocks until either map changes one
+        }
     }
 
     /** Puts the pieces of {@code [from, to)} into {@code into}'s scratch array; returns the longs written. */
@@ -190,7 +194,7 @@ public final class RunMap {
             final long b = Math.min(s + runs.length(c), to);
             if (a < b) {
                 if (n + 4 > out.length) {
-                    out = Arrays.copyOf(out, out.length * 2);
+                    out = Arrays.copyOf(out, Math.max(64, out.length * 2));
                     into.scratch = out;
                 }
                 out[n] = a;
