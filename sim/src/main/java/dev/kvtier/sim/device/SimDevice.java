@@ -83,7 +83,7 @@ public final class SimDevice implements Device {
         this.profile = profile;
         this.capacityBytes = capacityBytes;
         this.memory = Objects.requireNonNull(memory, "memory");
-        this.durable = faults.writeCacheEnabled() ? new RunMap() : disk;
+        this.durable = faults.writeCacheEnabled() ? disk.sibling() : disk;
         this.io = new SimDeviceState<>("I/O", profile, capacityBytes, loop, submitClock, target,
             faults.writeCacheEnabled(), new WriteCache.Image<>() {
                 @Override

@@ -7,8 +7,8 @@ import java.util.Arrays;
  * {@value #LONGS} longs, with its size and first start), the blocks' pool ({@link BlockPool}) and copy on write.
  * Two maps may share block arrays ({@link #shareFrom}: a crash's revert of the visible image to the durable one
  * costs the block list, not the runs); a shared block is copied ({@link #own}) before either map changes it. Blocks
- * a map drops go to its pool and come back for its next new block: what a pooled block held is never read, since a
- * block's runs beyond its size are always written before they are counted.
+ * a map drops go to its pool (which a device's two images share) and come back for a next new block: what a pooled
+ * block held is never read, since a block's runs beyond its size are always written before they are counted.
  */
 abstract sealed class BlockList permits RunBlocks {
     static final int RUNS_PER_BLOCK = 128;
@@ -19,7 +19,8 @@ abstract sealed class BlockList permits RunBlocks {
     long[] firsts = new long[16];
     /** Whether block b's array may also be another map's: copied before this map changes it. */
     boolean[] shared = new boolean[16];
-    final BlockPool pool = new BlockPool(RUNS_PER_BLOCK * LONGS);
+    /** Where this map's dropped blocks go and its new ones come from (another map's too: {@link RunMap#sibling}). */
+    final BlockPool pool;
     int blockCount;
     int size;
     /** False only while no run of no bytes can be here (one was never written since the map last lost them all). */
@@ -28,6 +29,10 @@ abstract sealed class BlockList permits RunBlocks {
     long[] spill = new long[0];
     /** The block the last look-up landed in: tried first, as runs are mostly visited in order. */
     int hint;
+
+    BlockList(final BlockPool pool) {
+        this.pool = pool;
+    }
 
     /**
      * Becomes a copy of {@code src}, run for run, sharing its block arrays (both maps copy a shared block before

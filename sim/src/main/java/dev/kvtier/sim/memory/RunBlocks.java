@@ -13,6 +13,16 @@ package dev.kvtier.sim.memory;
 final class RunBlocks extends BlockList {
     private static final long NONE = -1;
 
+    /** An empty list of runs whose blocks come from and go to {@code pool}. */
+    RunBlocks(final BlockPool pool) {
+        super(pool);
+    }
+
+    /** An empty list of runs with a pool of its own. */
+    RunBlocks() {
+        this(new BlockPool(RUNS_PER_BLOCK * LONGS));
+    }
+
     int size() {
         return size;
     }

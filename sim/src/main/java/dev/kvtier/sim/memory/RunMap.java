@@ -27,7 +27,7 @@ public final class RunMap {
     private static final long WRITTEN = 0x5752_4954_5445_4E00L;
     private static final long GAP = 0x4741_5000_0000_0000L;
 
-    private final RunBlocks runs = new RunBlocks();
+    private final RunBlocks runs;
     /** Reused by {@link #contentHash} (one stream per map; the simulator is single-threaded). */
     private HashStream64 hashStream;
     /** Pieces gathered by {@link #copyFrom}, four longs each (reused; single-threaded; grown when first used). */
@@ -35,6 +35,23 @@ public final class RunMap {
     /** The old runs of a range and the runs that replace them, for {@link #copyPieces} (reused). */
     private final Longs oldRuns = new Longs();
     private final Longs merged = new Longs();
+
+    /** An empty map (every byte never written). */
+    public RunMap() {
+        this(new RunBlocks());
+    }
+
+    private RunMap(final RunBlocks runs) {
+        this.runs = runs;
+    }
+
+    /**
+     * A new empty map that shares this one's pool of free blocks: a device's visible and durable images, where a
+     * crash's revert frees blocks in one that the other's next writes take.
+     */
+    public RunMap sibling() {
+        return new RunMap(new RunBlocks(runs.pool));
+    }
 
     /** Forgets {@code [from, to)}, splitting runs that cross either end. */
     public void clear(final long from, final long to) {

@@ -90,7 +90,8 @@ class RunMapTest {
         // A device's visible and durable images: writes and torn persists on either, reverts of one to the other.
         for (long seed = 1; seed <= 4; seed++) {
             final Random random = new Random(seed);
-            final RunMap[] maps = {new RunMap(), new RunMap()};
+            final RunMap visible = new RunMap();
+            final RunMap[] maps = {visible, seed % 2 == 0 ? visible.sibling() : new RunMap()}; // a pool shared or not
             final TreeRunMap[] models = {new TreeRunMap(), new TreeRunMap()};
             final RunMap content = new RunMap();
             final TreeRunMap contentModel = new TreeRunMap();
