@@ -6,14 +6,14 @@ import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
-import dev.kvtier.sim.run.SimRun;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * One seed, one run, whatever ran before it in the JVM: an exploration runs its seeds one after another in one JVM
- * (reusing what is safe to reuse), and a seed's run must not see anything of the seeds before it.
+ * (each seed's device storage goes to the next seed: {@link Explorer#runSeed}), and a seed's run must not see
+ * anything of the seeds before it.
  */
 class SeedOrderTest {
     private static final String SCENARIO = "pr90-evict-small";
@@ -37,6 +37,6 @@ class SeedOrderTest {
         final Scenario base = ScenarioLoader.load(SCENARIO, List.of());
         final SeedPlan plan = SeedPlan.draw(seed, base.swarm(), List.of());
         final Scenario sc = ScenarioLoader.load(SCENARIO, plan.sets());
-        return new SimRun(sc.spec(), sc.sim(), seed, List.of()).run();
+        return Explorer.runSeed(sc, seed, event -> {});
     }
 }

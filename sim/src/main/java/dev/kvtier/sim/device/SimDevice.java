@@ -243,6 +243,15 @@ public final class SimDevice implements Device {
         return io.crash(entropy);
     }
 
+    /**
+     * After the run: gives the images' block storage to the thread's reserve ({@link RunMap#recycle}) for the next
+     * run in this JVM; both images are empty afterwards, so call it only once nothing reads them any more.
+     */
+    public void recycle() {
+        disk.recycle();
+        durable.recycle();
+    }
+
     /** I/Os failed with EIO by the fault plan. */
     public long injectedErrors() {
         return injectedErrors;

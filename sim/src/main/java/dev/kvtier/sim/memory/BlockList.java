@@ -54,6 +54,26 @@ abstract sealed class BlockList permits RunBlocks {
         mayHoldEmpty = src.mayHoldEmpty;
     }
 
+    /**
+     * Drops every run and gives the blocks this map alone holds, and its pool's, to the thread's reserve (for the
+     * next run in this JVM). The map is empty afterwards.
+     */
+    void recycle() {
+        final BlockPool reserve = BlockPool.reserve();
+        for (int b = 0; b < blockCount; b++) {
+            if (!shared[b]) {
+                reserve.release(blocks[b]);
+            }
+        }
+        pool.drainTo(reserve);
+        Arrays.fill(blocks, 0, blockCount, null);
+        Arrays.fill(shared, 0, blockCount, false);
+        blockCount = 0;
+        size = 0;
+        hint = 0;
+        mayHoldEmpty = false;
+    }
+
     /** Drops every run (own blocks to the pool) and makes room for {@code capacity} blocks. */
     void releaseAll(final int capacity) {
         for (int b = 0; b < blockCount; b++) {

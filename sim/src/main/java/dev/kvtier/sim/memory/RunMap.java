@@ -53,6 +53,16 @@ public final class RunMap {
         return new RunMap(new RunBlocks(runs.pool));
     }
 
+    /**
+     * Forgets every run and gives this map's blocks (those no other map shares) to the thread's reserve, where the
+     * next maps made on this thread take them before allocating: for a run that is over (an exploration's seed), so
+     * the next one in this JVM reuses its storage. Nothing of this map can show in another (a reused block's old
+     * runs are never read). The map is empty afterwards.
+     */
+    public void recycle() {
+        runs.recycle();
+    }
+
     /** Forgets {@code [from, to)}, splitting runs that cross either end. */
     public void clear(final long from, final long to) {
         if (from >= to) {
