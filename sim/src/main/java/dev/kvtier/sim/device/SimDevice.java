@@ -248,8 +248,7 @@ public final class SimDevice implements Device {
      * run in this JVM; both images are empty afterwards, so call it only once nothing reads them any more.
      */
     public void recycle() {
-        disk.recycle();
-        durable.recycle();
+        RunMap.recycle(disk, durable);
     }
 
     /** I/Os failed with EIO by the fault plan. */

@@ -1,6 +1,9 @@
 package dev.kvtier.sim.memory;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 
 /**
  * {@link RunBlocks}' storage: the block list (each block an array of up to {@value #RUNS_PER_BLOCK} runs of
@@ -55,23 +58,29 @@ abstract sealed class BlockList permits RunBlocks {
     }
 
     /**
-     * Drops every run and gives the blocks this map alone holds, and its pool's, to the thread's reserve (for the
-     * next run in this JVM). The map is empty afterwards.
+     * Drops every run of each of {@code lists} and gives their blocks, and their pools', to the thread's reserve (for
+     * the next run in this JVM), each block once. Only for lists that share blocks with none but one another (a
+     * device's two images: {@link #shareFrom} is their only sharing); they are empty afterwards.
      */
-    void recycle() {
+    static void recycle(final BlockList... lists) {
         final BlockPool reserve = BlockPool.reserve();
-        for (int b = 0; b < blockCount; b++) {
-            if (!shared[b]) {
-                reserve.release(blocks[b]);
+        final Set<long[]> given = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (final BlockList l : lists) {
+            for (int b = 0; b < l.blockCount; b++) {
+                if (given.add(l.blocks[b])) {
+                    reserve.release(l.blocks[b]);
+                }
             }
         }
-        pool.drainTo(reserve);
-        Arrays.fill(blocks, 0, blockCount, null);
-        Arrays.fill(shared, 0, blockCount, false);
-        blockCount = 0;
-        size = 0;
-        hint = 0;
-        mayHoldEmpty = false;
+        for (final BlockList l : lists) {
+            l.pool.drainTo(reserve);
+            Arrays.fill(l.blocks, 0, l.blockCount, null);
+            Arrays.fill(l.shared, 0, l.blockCount, false);
+            l.blockCount = 0;
+            l.size = 0;
+            l.hint = 0;
+            l.mayHoldEmpty = false;
+        }
     }
 
     /** Drops every run (own blocks to the pool) and makes room for {@code capacity} blocks. */

@@ -54,13 +54,18 @@ public final class RunMap {
     }
 
     /**
-     * Forgets every run and gives this map's blocks (those no other map shares) to the thread's reserve, where the
-     * next maps made on this thread take them before allocating: for a run that is over (an exploration's seed), so
-     * the next one in this JVM reuses its storage. Nothing of this map can show in another (a reused block's old
-     * runs are never read). The map is empty afterwards.
+     * Forgets every run of {@code maps} and gives their blocks to the thread's reserve, where the next maps made on
+     * this thread take them before allocating: for a run that is over (an exploration's seed), so the next one in
+     * this JVM reuses its storage. Only for maps that share blocks with none but one another (one device's images:
+     * {@link #copyAllFrom} is their only sharing). Nothing of them can show in another map (a reused block's old runs
+     * are never read); they are empty afterwards.
      */
-    public void recycle() {
-        runs.recycle();
+    public static void recycle(final RunMap... maps) {
+        final BlockList[] lists = new BlockList[maps.length];
+        for (int i = 0; i < maps.length; i++) {
+            lists[i] = maps[i].runs;
+        }
+        BlockList.recycle(lists);
     }
 
     /** Forgets {@code [from, to)}, splitting runs that cross either end. */

@@ -51,6 +51,31 @@ class BlockListTest {
     }
 
     @Test
+    void shouldGiveTwoImagesBlocksToTheReserveOnceEachAndShowNothingOfThemAgain() {
+        final RunMap durable = new RunMap();
+        final RunMap visible = durable.sibling();
+        for (int i = 0; i < 1000; i++) {
+            durable.put(4096L * i, 100, 10, i);
+        }
+        visible.copyAllFrom(durable, Long.MAX_VALUE / 2); // shares all 8 blocks
+        visible.put(0, 100, 11, 0); // replaces run 0: copies block 0 on write, 9 distinct blocks in all
+        final BlockPool reserve = BlockPool.reserve();
+        while (reserve.size() > 0) {
+            reserve.take();
+        }
+        RunMap.recycle(visible, durable);
+        assertEquals(9, reserve.size());
+        assertEquals(0, visible.runCount());
+        assertEquals(0, durable.runCount());
+        final RunMap next = new RunMap();
+        next.put(10, 3, 4, 5);
+        assertEquals(8, reserve.size(), "the next map's block comes from the reserve");
+        assertEquals(0, next.tagAt(4096L * 3), "nothing of the recycled maps shows");
+        assertEquals(4, next.tagAt(11));
+        assertEquals(1, next.runCount());
+    }
+
+    @Test
     void shouldKeepAtMostTheBoundOfBlocks() {
         final BlockPool pool = new BlockPool(4);
         final long[] first = new long[4];
