@@ -61,11 +61,7 @@ public final class RunMap {
      * are never read); they are empty afterwards.
      */
     public static void recycle(final RunMap... maps) {
-        final BlockList[] lists = new BlockList[maps.length];
-        for (int i = 0; i < maps.length; i++) {
-            lists[i] = maps[i].runs;
-        }
-        BlockList.recycle(lists);
+        BlockList.recycle(Arrays.stream(maps).map(m -> m.runs).toArray(BlockList[]::new));
     }
 
     /** Forgets {@code [from, to)}, splitting runs that cross either end. */
