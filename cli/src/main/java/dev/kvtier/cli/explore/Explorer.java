@@ -3,6 +3,7 @@ package dev.kvtier.cli.explore;
 import dev.kvtier.cli.Dispatch;
 import dev.kvtier.cli.ExitCodes;
 import dev.kvtier.cli.JournalRecording;
+import dev.kvtier.core.port.EventSink;
 import dev.kvtier.harness.probe.ProbeCatalogue;
 import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.run.RunReport;
@@ -169,7 +170,7 @@ public final class Explorer {
         Failure failure;
         Set<String> reached = Set.of();
         try {
-            final RunReport r = new SimRun(sc.spec(), sc.sim(), plan.seed(), List.of(kinds)).run();
+            final RunReport r = runSeed(sc, plan.seed(), kinds);
             reached = r.probes().keySet();
             failure = r.ok() ? null : Failure.ofViolation(plan.seed(), r.violation(), kinds.last(),
                 ExitCodes.INVARIANT, plan, plan.runCommand(scenario));
@@ -181,6 +182,19 @@ public final class Explorer {
             tally.failures.add(report(failure, sc, options.journals(), tally.signatures.add(failure.signature())));
         }
         return null;
+    }
+
+    /**
+     * One seed's run; its device storage then goes to this thread's reserve for the next seed's ({@link
+     * SimRun#recycle}): the same report as a run in a fresh JVM.
+     */
+    static RunReport runSeed(final Scenario sc, final long seed, final EventSink sink) {
+        final SimRun run = new SimRun(sc.spec(), sc.sim(), seed, List.of(sink));
+        try {
+            return run.run();
+        } finally {
+            run.recycle();
+        }
     }
 
     /** Prints a failure and, when {@code journal}, re-runs it with a journal; returns it with the journal's path. */

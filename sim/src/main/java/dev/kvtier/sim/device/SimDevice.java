@@ -91,7 +91,7 @@ public final class SimDevice implements Device {
         this.profile = profile;
         this.capacityBytes = capacityBytes;
         this.memory = Objects.requireNonNull(memory, "memory");
-        this.durable = faults.writeCacheEnabled() ? new RunMap() : disk;
+        this.durable = faults.writeCacheEnabled() ? disk.sibling() : disk;
         this.io = new SimDeviceState<>("I/O", profile, capacityBytes, loop, submitClock, target,
             faults.writeCacheEnabled(), diskCache, new WriteCache.Image<>() {
                 @Override
@@ -249,6 +249,14 @@ public final class SimDevice implements Device {
      */
     public CrashOutcome crash(final Entropy entropy) {
         return io.crash(entropy);
+    }
+
+    /**
+     * After the run: gives the images' block storage to the thread's reserve ({@link RunMap#recycle}) for the next
+     * run in this JVM; both images are empty afterwards, so call it only once nothing reads them any more.
+     */
+    public void recycle() {
+        RunMap.recycle(disk, durable);
     }
 
     /** I/Os failed with EIO by the fault plan. */

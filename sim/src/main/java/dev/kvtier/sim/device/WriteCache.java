@@ -83,6 +83,11 @@ final class WriteCache<C> {
     private final ArrayDeque<Pending<C>> unflushed = new ArrayDeque<>();
     private long submitted;
     private long completed;
+    /**
+     * The pieces of the write a crash is drawing (pairs of longs), reused from write to write and crash to crash: a
+     * torn write of thousands of pages gathers thousands of pieces. Holds nothing between two writes' draws.
+     */
+    private long[] pieces = new long[32];
 
     WriteCache(final boolean enabled, final Image<C> image) {
         this.enabled = enabled;
@@ -226,14 +231,13 @@ final class WriteCache<C> {
 
     /**
      * Merges adjacent written pieces of one write into one piece each, and persists the pieces gathered so far in
-     * one call ({@link #persist}).
+     * one call ({@link #persist}), in the cache's reused {@link WriteCache#pieces} array.
      */
     private final class Runs {
         private final Pending<C> write;
         private final C content;
         private long from = -1;
         private long to = -1;
-        private long[] pieces = new long[32];
         private int count;
 
         Runs(final Pending<C> write, final C content) {

@@ -1,7 +1,5 @@
 package dev.kvtier.sim.memory;
 
-import java.util.Arrays;
-
 /**
  * {@link RunMap}'s runs in start order: a list of blocks, each a sorted array of up to {@value #RUNS_PER_BLOCK} runs
  * of four longs (start, length, tag, position), with each block's first start kept apart for the binary search. A
@@ -9,19 +7,21 @@ import java.util.Arrays;
  * and an insert or a removal moves at most one block's runs (a full block splits in two, an emptied one goes).
  *
  * <p>A position is a cursor {@code block << 32 | index}; -1 is none. A cursor is valid until the next change.
+ *
+ * <p>The block list, its pool and the copy on write that lets two maps share blocks are {@link BlockList}'s.
  */
-final class RunBlocks {
-    static final int RUNS_PER_BLOCK = 128;
-    private static final int LONGS = 4;
+final class RunBlocks extends BlockList {
     private static final long NONE = -1;
 
-    private long[][] blocks = new long[16][];
-    private int[] sizes = new int[16];
-    private long[] firsts = new long[16];
-    private int blockCount;
-    private int size;
-    /** The block the last look-up landed in: tried first, as runs are mostly visited in order. */
-    private int hint;
+    /** An empty list of runs whose blocks come from and go to {@code pool}. */
+    RunBlocks(final BlockPool pool) {
+        super(pool);
+    }
+
+    /** An empty list of runs with a pool of its own. */
+    RunBlocks() {
+        this(new BlockPool(RUNS_PER_BLOCK * LONGS));
+    }
 
     int size() {
         return size;
@@ -44,7 +44,8 @@ final class RunBlocks {
     }
 
     void setLength(final long cursor, final long lengthBytes) {
-        blocks[block(cursor)][index(cursor) * LONGS + 1] = lengthBytes;
+        mayHoldEmpty |= lengthBytes == 0;
+        own(block(cursor))[index(cursor) * LONGS + 1] = lengthBytes;
     }
 
     /** The end of the last run (the greatest start's), or {@code Long.MIN_VALUE} when there is none. */
@@ -58,16 +59,9 @@ final class RunBlocks {
     }
 
     /** Becomes a copy of {@code src} without its empty runs, in full blocks: one pass, no search. */
-    void copyNonEmpty(final RunBlocks src) {
-        // This map's block arrays are reused (their old runs are overwritten), so a crash's revert allocates little.
-        final long[][] spare = blocks;
-        final int spareCount = blockCount;
-        int reused = 0;
-        blocks = new long[Math.max(16, src.blockCount)][];
-        sizes = new int[blocks.length];
-        firsts = new long[blocks.length];
-        blockCount = 0;
-        size = 0;
+    void copyNonEmpty(final BlockList src) {
+        // This map's own blocks go to its pool and come back as the copy's, so a crash's revert allocates little.
+        releaseAll(Math.max(16, src.blockCount));
         long[] to = null;
         for (int b = 0; b < src.blockCount; b++) {
             final long[] from = src.blocks[b];
@@ -76,13 +70,7 @@ final class RunBlocks {
                     continue;
                 }
                 if (to == null || sizes[blockCount - 1] == RUNS_PER_BLOCK) {
-                    if (blockCount == blocks.length) {
-                        addBlock(blockCount);
-                    } else {
-                        blocks[blockCount] = reused < spareCount ? spare[reused++] : new long[RUNS_PER_BLOCK * LONGS];
-                        sizes[blockCount] = 0;
-                        blockCount++;
-                    }
+                    addBlock(blockCount);
                     to = blocks[blockCount - 1];
                     firsts[blockCount - 1] = from[i * LONGS];
                 }
@@ -91,6 +79,11 @@ final class RunBlocks {
                 size++;
             }
         }
+    }
+
+    /** Whether a run of no bytes may be here ({@link #shareFrom} gives a copy with them, unlike copyNonEmpty). */
+    boolean mayHoldEmpty() {
+        return mayHoldEmpty;
     }
 
     /** The first run, or -1. */
@@ -155,7 +148,8 @@ final class RunBlocks {
     void put(final long start, final long lengthBytes, final long tag, final long pos) {
         final long f = floor(start);
         if (f >= 0 && start(f) == start) {
-            final long[] data = blocks[block(f)];
+            mayHoldEmpty |= lengthBytes == 0;
+            final long[] data = own(block(f));
             final int at = index(f) * LONGS;
             data[at + 1] = lengthBytes;
             data[at + 2] = tag;
@@ -196,7 +190,8 @@ final class RunBlocks {
                 b++;
             }
         }
-        final long[] data = blocks[b];
+        mayHoldEmpty |= lengthBytes == 0;
+        final long[] data = own(b);
         System.arraycopy(data, i * LONGS, data, (i + 1) * LONGS, (sizes[b] - i) * LONGS);
         data[i * LONGS] = start;
         data[i * LONGS + 1] = lengthBytes;
@@ -223,7 +218,10 @@ final class RunBlocks {
         }
         final int b = cursor < 0 ? 0 : block(cursor);
         final int i = cursor < 0 ? 0 : index(cursor) + 1;
-        final long[] data = blocks[b];
+        for (int k = 0; k < count && !mayHoldEmpty; k++) {
+            mayHoldEmpty = src[k * LONGS + 1] == 0;
+        }
+        final long[] data = own(b);
         final int tail = sizes[b] - i;
         if (sizes[b] + count <= RUNS_PER_BLOCK) {
             System.arraycopy(data, i * LONGS, data, (i + count) * LONGS, tail * LONGS);
@@ -231,7 +229,7 @@ final class RunBlocks {
             sizes[b] += count;
         } else {
             // The new runs then the old tail, in order: as many as fit stay here, the rest fill new blocks.
-            final long[] all = new long[(count + tail) * LONGS];
+            final long[] all = spill((count + tail) * LONGS);
             System.arraycopy(src, 0, all, 0, count * LONGS);
             System.arraycopy(data, i * LONGS, all, count * LONGS, tail * LONGS);
             final int here = RUNS_PER_BLOCK - i;
@@ -280,83 +278,12 @@ final class RunBlocks {
 
     /** Removes runs {@code [i, j)} of block {@code b}, which stays (even empty). */
     private void removeIn(final int b, final int i, final int j) {
-        final long[] data = blocks[b];
+        final long[] data = j < sizes[b] ? own(b) : blocks[b]; // cutting the tail off changes no run
         System.arraycopy(data, j * LONGS, data, i * LONGS, (sizes[b] - j) * LONGS);
         sizes[b] -= j - i;
         size -= j - i;
         if (i == 0 && sizes[b] > 0) {
             firsts[b] = data[0];
         }
-    }
-
-    /** Drops blocks {@code [from, to)} (their runs already counted out of {@link #size}, or about to be). */
-    private void removeBlocks(final int from, final int to) {
-        if (from >= to) {
-            return;
-        }
-        for (int b = from; b < to; b++) {
-            size -= sizes[b];
-        }
-        System.arraycopy(blocks, to, blocks, from, blockCount - to);
-        System.arraycopy(sizes, to, sizes, from, blockCount - to);
-        System.arraycopy(firsts, to, firsts, from, blockCount - to);
-        Arrays.fill(blocks, blockCount - (to - from), blockCount, null);
-        blockCount -= to - from;
-    }
-
-    private void splitBlock(final int b) {
-        addBlock(b + 1);
-        final int half = RUNS_PER_BLOCK / 2;
-        System.arraycopy(blocks[b], half * LONGS, blocks[b + 1], 0, half * LONGS);
-        sizes[b + 1] = sizes[b] - half;
-        sizes[b] = half;
-        firsts[b + 1] = blocks[b + 1][0];
-    }
-
-    /** Adds {@code n} empty blocks at {@code at}, shifting the block list once. */
-    private void addBlocks(final int at, final int n) {
-        if (n <= 0) {
-            return;
-        }
-        if (blockCount + n > blocks.length) {
-            final int capacity = Math.max(blocks.length * 2, blockCount + n);
-            blocks = Arrays.copyOf(blocks, capacity);
-            sizes = Arrays.copyOf(sizes, capacity);
-            firsts = Arrays.copyOf(firsts, capacity);
-        }
-        System.arraycopy(blocks, at, blocks, at + n, blockCount - at);
-        System.arraycopy(sizes, at, sizes, at + n, blockCount - at);
-        System.arraycopy(firsts, at, firsts, at + n, blockCount - at);
-        for (int k = at; k < at + n; k++) {
-            blocks[k] = new long[RUNS_PER_BLOCK * LONGS];
-            sizes[k] = 0;
-        }
-        blockCount += n;
-    }
-
-    private void addBlock(final int at) {
-        if (blockCount == blocks.length) {
-            blocks = Arrays.copyOf(blocks, blockCount * 2);
-            sizes = Arrays.copyOf(sizes, blockCount * 2);
-            firsts = Arrays.copyOf(firsts, blockCount * 2);
-        }
-        System.arraycopy(blocks, at, blocks, at + 1, blockCount - at);
-        System.arraycopy(sizes, at, sizes, at + 1, blockCount - at);
-        System.arraycopy(firsts, at, firsts, at + 1, blockCount - at);
-        blocks[at] = new long[RUNS_PER_BLOCK * LONGS];
-        sizes[at] = 0;
-        blockCount++;
-    }
-
-    private static long cursor(final int block, final int index) {
-        return (long) block << 32 | index;
-    }
-
-    private static int block(final long cursor) {
-        return (int) (cursor >>> 32);
-    }
-
-    private static int index(final long cursor) {
-        return (int) cursor;
     }
 }

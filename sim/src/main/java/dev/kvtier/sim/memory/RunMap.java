@@ -27,14 +27,42 @@ public final class RunMap {
     private static final long WRITTEN = 0x5752_4954_5445_4E00L;
     private static final long GAP = 0x4741_5000_0000_0000L;
 
-    private final RunBlocks runs = new RunBlocks();
+    private final RunBlocks runs;
     /** Reused by {@link #contentHash} (one stream per map; the simulator is single-threaded). */
     private HashStream64 hashStream;
-    /** Pieces gathered by {@link #copyFrom}, four longs each (reused; single-threaded). */
-    private long[] scratch = new long[64];
+    /** Pieces gathered by {@link #copyFrom}, four longs each (reused; single-threaded; grown when first used). */
+    private long[] scratch = new long[0];
     /** The old runs of a range and the runs that replace them, for {@link #copyPieces} (reused). */
     private final Longs oldRuns = new Longs();
     private final Longs merged = new Longs();
+
+    /** An empty map (every byte never written). */
+    public RunMap() {
+        this(new RunBlocks());
+    }
+
+    private RunMap(final RunBlocks runs) {
+        this.runs = runs;
+    }
+
+    /**
+     * A new empty map that shares this one's pool of free blocks: a device's visible and durable images, where a
+     * crash's revert frees blocks in one that the other's next writes take.
+     */
+    public RunMap sibling() {
+        return new RunMap(new RunBlocks(runs.pool));
+    }
+
+    /**
+     * Forgets every run of {@code maps} and gives their blocks to the thread's reserve, where the next maps made on
+     * this thread take them before allocating: for a run that is over (an exploration's seed), so the next one in
+     * this JVM reuses its storage. Only for maps that share blocks with none but one another (one device's images:
+     * {@link #copyAllFrom} is their only sharing). Nothing of them can show in another map (a reused block's old runs
+     * are never read); they are empty afterwards.
+     */
+    public static void recycle(final RunMap... maps) {
+        BlockList.recycle(Arrays.stream(maps).map(m -> m.runs).toArray(BlockList[]::new));
+    }
 
     /** Forgets {@code [from, to)}, splitting runs that cross either end. */
     public void clear(final long from, final long to) {
@@ -139,7 +167,7 @@ public final class RunMap {
 
     /** A growable array of runs, four longs each (reused; single-threaded). */
     private static final class Longs {
-        long[] a = new long[64];
+        long[] a = new long[0];
         int n;
 
         Longs reset() {
@@ -149,7 +177,7 @@ public final class RunMap {
 
         void add(final long start, final long lengthBytes, final long tag, final long pos) {
             if (n + 4 > a.length) {
-                a = Arrays.copyOf(a, a.length * 2);
+                a = Arrays.copyOf(a, Math.max(64, a.length * 2));
             }
             a[n] = start;
             a[n + 1] = lengthBytes;
@@ -171,7 +199,11 @@ public final class RunMap {
             copyFrom(src, 0, 0, limitBytes);
             return;
         }
-        runs.copyNonEmpty(src.runs);
+        if (src.runs.mayHoldEmpty()) {
+            runs.copyNonEmpty(src.runs);
+        } else {
+            runs.shareFrom(src.runs); // the same runs, sharing the blocks until either map changes one
+        }
     }
 
     /** Puts the pieces of {@code [from, to)} into {@code into}'s scratch array; returns the longs written. */
@@ -190,7 +222,7 @@ public final class RunMap {
             final long b = Math.min(s + runs.length(c), to);
             if (a < b) {
                 if (n + 4 > out.length) {
-                    out = Arrays.copyOf(out, out.length * 2);
+                    out = Arrays.copyOf(out, Math.max(64, out.length * 2));
                     into.scratch = out;
                 }
                 out[n] = a;

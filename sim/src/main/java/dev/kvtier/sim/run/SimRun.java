@@ -328,6 +328,15 @@ public final class SimRun {
             new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(), server.engine().writeErrors()));
     }
 
+    /**
+     * After {@link #run}: hands the data device's block storage to this thread's reserve, so the next run in this JVM
+     * (an exploration's next seed) reuses it instead of allocating it ({@link SimDevice#recycle}); that run sees
+     * none of this one's content. This run's device images are empty afterwards.
+     */
+    public void recycle() {
+        device.recycle();
+    }
+
     /** The simulated data device, for tests and reports. */
     public SimDevice device() {
         return device;

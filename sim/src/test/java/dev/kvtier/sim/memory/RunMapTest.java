@@ -86,6 +86,79 @@ class RunMapTest {
     }
 
     @Test
+    void shouldKeepTwoImagesApartAfterACopyOfTheWholeMapSharesTheirBlocks() {
+        // A device's visible and durable images: writes and torn persists on either, reverts of one to the other.
+        for (long seed = 1; seed <= 4; seed++) {
+            final Random random = new Random(seed);
+            final RunMap visible = new RunMap();
+            final RunMap[] maps = {visible, seed % 2 == 0 ? visible.sibling() : new RunMap()}; // a pool shared or not
+            final TreeRunMap[] models = {new TreeRunMap(), new TreeRunMap()};
+            final RunMap content = new RunMap();
+            final TreeRunMap contentModel = new TreeRunMap();
+            for (int i = 0; i < 30; i++) {
+                final long at = random.nextLong(64 * 1024);
+                final long length = 1 + random.nextLong(4096);
+                content.put(at, length, 1 + i, at);
+                contentModel.put(at, length, 1 + i, at);
+            }
+            for (int step = 0; step < 6_000; step++) {
+                final int m = random.nextInt(2);
+                final long from = random.nextLong(SPACE_BYTES - 70_000);
+                switch (random.nextInt(8)) {
+                    case 0, 1 -> {
+                        final long length = 1 + random.nextLong(random.nextBoolean() ? 512 : 40_000);
+                        final long tag = 1L + random.nextInt(40);
+                        maps[m].put(from, length, tag, from);
+                        models[m].put(from, length, tag, from);
+                    }
+                    case 2 -> {
+                        final long length = random.nextLong(60_000);
+                        maps[m].clear(from, from + length);
+                        models[m].clear(from, from + length);
+                    }
+                    case 3, 4 -> {
+                        final long[] pieces = tornPieces(random);
+                        maps[m].copyPieces(content, 0, from, pieces, pieces.length / 2);
+                        for (int k = 0; k < pieces.length; k += 2) {
+                            models[m].copyFrom(contentModel, pieces[k], from + pieces[k], pieces[k + 1]);
+                        }
+                    }
+                    case 5 -> {
+                        maps[m].copyAllFrom(maps[1 - m], SPACE_BYTES);
+                        models[m].copyFrom(models[1 - m], 0, 0, SPACE_BYTES);
+                    }
+                    default -> {
+                        assertEquals(models[m].tagAt(from), maps[m].tagAt(from));
+                        assertEquals(models[m].contentHash(from, 70_000), maps[m].contentHash(from, 70_000));
+                    }
+                }
+                if (step % 101 == 0) {
+                    for (int k = 0; k < 2; k++) {
+                        assertEquals(models[k].runCount(), maps[k].runCount(), "seed " + seed + " step " + step);
+                        assertEquals(pieces(models[k], 0, Long.MAX_VALUE), pieces(maps[k], 0, Long.MAX_VALUE),
+                            "seed " + seed + " step " + step + " map " + k);
+                    }
+                }
+            }
+        }
+    }
+
+    /** A torn write's written pieces over 64 KiB: whole pages and sector runs, ascending and disjoint. */
+    private static long[] tornPieces(final Random random) {
+        final List<Long> out = new ArrayList<>();
+        long at = 0;
+        while (at < 64 * 1024) {
+            final long length = 512L * (1 + random.nextInt(12));
+            if (random.nextInt(3) > 0) {
+                out.add(at);
+                out.add(Math.min(length, 64 * 1024 - at));
+            }
+            at += length + 512L * random.nextInt(3);
+        }
+        return out.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    @Test
     void shouldCopyPiecesRunForRunAsOneCopyFromEach() {
         final Random random = new Random(23);
         for (int round = 0; round < 300; round++) {
