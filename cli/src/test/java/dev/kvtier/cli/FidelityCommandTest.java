@@ -37,16 +37,7 @@ class FidelityCommandTest {
     void shouldRunTheMatrixRealAndSimulatedAndFailOnAWrongProfile(@TempDir final Path dir) throws Exception {
         Files.writeString(dir.resolve("host.toml"), HostCalibration.toml(HostCostProfile.JAVA_CORE));
         final Path wrong = dir.resolve("wrong.toml");
-        Files.writeString(wrong, """
-            name = "hundred-times-too-slow"
-            readLatencyNs = 50000000
-            writeLatencyNs = 50000000
-            flushLatencyNs = 50000000
-            readBytesPerSec = 10000000
-            writeBytesPerSec = 10000000
-            parallelism = 1
-            drainBytesPerSec = 1000000
-            """);
+        Files.writeString(wrong, TinyScenario.WRONG_PROFILE + "drainBytesPerSec = 1000000\n");
         final Path results = dir.resolve("results");
         assertEquals(ExitCodes.GATE, Main.execute(args(dir, results, wrong)));
         final Path json;

@@ -137,15 +137,7 @@ class SignoffCommandTest {
         final Path scenario = dir.resolve("signoff-wrong.toml");
         Files.writeString(scenario, TinyScenario.text("signoff-wrong", ""));
         final Path wrong = tmp.resolve("wrong-device.toml");
-        Files.writeString(wrong, """
-            name = "hundred-times-too-slow"
-            readLatencyNs = 50000000
-            writeLatencyNs = 50000000
-            flushLatencyNs = 50000000
-            readBytesPerSec = 10000000
-            writeBytesPerSec = 10000000
-            parallelism = 1
-            """);
+        Files.writeString(wrong, TinyScenario.WRONG_PROFILE);
         final Path host = tmp.resolve("host.toml");
         Files.writeString(host, HostCalibration.toml(HostCostProfile.JAVA_CORE));
         final Path results = tmp.resolve("results");

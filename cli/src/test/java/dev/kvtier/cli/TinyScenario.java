@@ -4,6 +4,17 @@ package dev.kvtier.cli;
 final class TinyScenario {
     private TinyScenario() {}
 
+    /** A device profile about 100 times too slow for any disk: a simulation on it must fail a sign-off. */
+    static final String WRONG_PROFILE = """
+        name = "hundred-times-too-slow"
+        readLatencyNs = 50000000
+        writeLatencyNs = 50000000
+        flushLatencyNs = 50000000
+        readBytesPerSec = 10000000
+        writeBytesPerSec = 10000000
+        parallelism = 1
+        """;
+
     /** The TOML text, named {@code name}, with {@code extra} tables appended. */
     static String text(final String name, final String extra) {
         return """

@@ -197,19 +197,20 @@ class ScenarioLoaderTest {
         assertTrue(m.startsWith("/nope/x.toml: no such scenario file"), m);
     }
 
+    /** A device profile file's required keys. */
+    private static final String DISK = """
+        name = "my-disk"
+        readLatencyNs = 100000
+        writeLatencyNs = 200000
+        flushLatencyNs = 1000000
+        readBytesPerSec = 1000000000
+        writeBytesPerSec = 2000000000
+        parallelism = 8
+        """;
+
     @Test
     void shouldLoadADeviceProfileFile(@TempDir final Path dir) throws IOException, ScenarioException {
-        Files.writeString(dir.resolve("disk.toml"), """
-            name = "my-disk"
-            readLatencyNs = 100000
-            writeLatencyNs = 200000
-            flushLatencyNs = 1000000
-            readBytesPerSec = 1000000000
-            writeBytesPerSec = 2000000000
-            parallelism = 8
-            [[measurement]]
-            op = "read"
-            """);
+        Files.writeString(dir.resolve("disk.toml"), DISK + "[[measurement]]\nop = \"read\"\n");
         Files.writeString(dir.resolve("s.toml"), MINIMAL + "[sim]\ndevice = \"disk.toml\"\n");
         final Scenario s = ScenarioLoader.load(dir.resolve("s.toml").toString(), List.of());
         assertEquals("my-disk", s.sim().device().name());
@@ -219,20 +220,11 @@ class ScenarioLoaderTest {
 
     @Test
     void shouldReadADrainRateAndRefuseANegativeOne(@TempDir final Path dir) throws IOException, ScenarioException {
-        final String disk = """
-            name = "my-disk"
-            readLatencyNs = 100000
-            writeLatencyNs = 200000
-            flushLatencyNs = 1000000
-            readBytesPerSec = 1000000000
-            writeBytesPerSec = 2000000000
-            parallelism = 8
-            """;
         Files.writeString(dir.resolve("s.toml"), MINIMAL + "[sim]\ndevice = \"disk.toml\"\n");
-        Files.writeString(dir.resolve("disk.toml"), disk + "drainBytesPerSec = 900000000\n");
+        Files.writeString(dir.resolve("disk.toml"), DISK + "drainBytesPerSec = 900000000\n");
         assertEquals(900_000_000L,
             ScenarioLoader.load(dir.resolve("s.toml").toString(), List.of()).sim().device().drainBytesPerSec());
-        Files.writeString(dir.resolve("disk.toml"), disk + "drainBytesPerSec = -1\n");
+        Files.writeString(dir.resolve("disk.toml"), DISK + "drainBytesPerSec = -1\n");
         final String m = assertThrows(ScenarioException.class,
             () -> ScenarioLoader.load(dir.resolve("s.toml").toString(), List.of())).getMessage();
         assertTrue(m.contains("drainBytesPerSec"), m);
