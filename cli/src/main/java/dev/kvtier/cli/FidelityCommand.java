@@ -120,9 +120,10 @@ public final class FidelityCommand implements Callable<Integer> {
                        final PrintStream out) throws IOException {
         final String host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9.-]", "_");
         final String base = LocalDate.now(ZoneId.systemDefault()) + "-fidelity-" + host;
+        final List<Scenario> scenarios = new ArrayList<>();
         for (final Matrix.HeldOut h : matrix) {
             try {
-                ScenarioLoader.load(h.scenario(), h.sets());
+                scenarios.add(ScenarioLoader.load(h.scenario(), h.sets()));
             } catch (final ScenarioException e) {
                 System.err.println("kvtier: " + h.label() + ": " + e.getMessage());
                 return ExitCodes.BAD_INPUT;
@@ -138,11 +139,11 @@ public final class FidelityCommand implements Callable<Integer> {
         }
         final List<Matrix.Entry> entries = new ArrayList<>();
         boolean invariants = true;
-        for (final Matrix.HeldOut h : matrix) {
-            final Scenario sc;
+        for (int i = 0; i < matrix.size(); i++) {
+            final Matrix.HeldOut h = matrix.get(i);
+            final Scenario sc = scenarios.get(i);
             final Scenario simSc;
             try {
-                sc = ScenarioLoader.load(h.scenario(), h.sets());
                 simSc = ScenarioLoader.load(h.scenario(), p.get().simSets(h.sets()));
             } catch (final ScenarioException e) {
                 System.err.println("kvtier: " + h.label() + ": " + e.getMessage());

@@ -31,20 +31,7 @@ public final class KeyTable<V> {
     /** What key {@code (hi, lo)} maps to, or null. */
     @SuppressWarnings("unchecked") // only put() stores values, and it takes a V
     public V get(final long hi, final long lo) {
-        final long[] h = his;
-        final long[] l = los;
-        final Object[] v = values;
-        int i = index(hi, lo);
-        while (true) {
-            final Object value = v[i];
-            if (value == null) {
-                return null;
-            }
-            if (h[i] == hi && l[i] == lo) {
-                return (V) value;
-            }
-            i = (i + 1) & mask;
-        }
+        return (V) values[position(hi, lo)];
     }
 
     /** True when key {@code (hi, lo)} maps to a value. */
@@ -58,14 +45,11 @@ public final class KeyTable<V> {
         if (value == null) {
             throw new IllegalArgumentException("null value (remove the key instead)");
         }
-        int i = index(hi, lo);
-        while (values[i] != null) {
-            if (his[i] == hi && los[i] == lo) {
-                final V before = (V) values[i];
-                values[i] = value;
-                return before;
-            }
-            i = (i + 1) & mask;
+        final int i = position(hi, lo);
+        if (values[i] != null) {
+            final V before = (V) values[i];
+            values[i] = value;
+            return before;
         }
         his[i] = hi;
         los[i] = lo;
@@ -80,19 +64,13 @@ public final class KeyTable<V> {
     /** Removes key {@code (hi, lo)}; returns what it mapped to, or null. */
     @SuppressWarnings("unchecked") // only put() stores values, and it takes a V
     public V remove(final long hi, final long lo) {
-        int i = index(hi, lo);
-        while (true) {
-            final Object value = values[i];
-            if (value == null) {
-                return null;
-            }
-            if (his[i] == hi && los[i] == lo) {
-                closeGap(i);
-                size--;
-                return (V) value;
-            }
-            i = (i + 1) & mask;
+        final int i = position(hi, lo);
+        final Object value = values[i];
+        if (value != null) {
+            closeGap(i);
+            size--;
         }
+        return (V) value;
     }
 
     /** Removes every key (the table shrinks back to its initial size). */
@@ -145,6 +123,15 @@ public final class KeyTable<V> {
         los = new long[capacity];
         values = new Object[capacity];
         mask = capacity - 1;
+    }
+
+    /** Where key {@code (hi, lo)} is, or the empty position that ends its probe run (linear probing). */
+    private int position(final long hi, final long lo) {
+        int i = index(hi, lo);
+        while (values[i] != null && (his[i] != hi || los[i] != lo)) {
+            i = (i + 1) & mask;
+        }
+        return i;
     }
 
     /** The home position of a key: both halves mixed (a key's bits may be anything, not only a hash's). */

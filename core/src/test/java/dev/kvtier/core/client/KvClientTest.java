@@ -42,19 +42,11 @@ class KvClientTest {
         return out;
     }
 
-    private static HeapMemory.Region gpu(final Rig rig, final int blocks) {
-        final HeapMemory.Region kv = rig.memory.allocate("gpu", blocks * SLOT);
-        for (int b = 0; b < blocks; b++) {
-            kv.fill(b * SLOT, SLOT, 100 + b);
-        }
-        return kv;
-    }
-
     @Test
     void shouldReleaseOnceStagedThenCommitAfterAllBatchesAndServeTheBytes() {
         final Rig rig = Rig.slots(32, 64); // staging batches of 4 slots, pool of 8
         final KvClient client = new KvClient(rig.config, rig.memory, rig.server, rig.events, 1000);
-        final HeapMemory.Region kv = gpu(rig, 16);
+        final HeapMemory.Region kv = rig.gpu(16);
         final String[] names = new String[10];
         for (int i = 0; i < 10; i++) {
             names[i] = "r" + i;
@@ -81,7 +73,7 @@ class KvClientTest {
             .stagingBatchBytes(SLOT).stagingPoolBytes(SLOT).build();
         final Rig rig = new Rig(config);
         final KvClient client = new KvClient(config, rig.memory, rig.server, rig.events, 1000);
-        final HeapMemory.Region kv = gpu(rig, 8);
+        final HeapMemory.Region kv = rig.gpu(8);
         final Heard heard = new Heard();
         client.save(1, specs(rig.claim("a", "b", "c"), 0), kv, heard);
         client.save(2, specs(rig.claim("d"), 3), kv, heard);
@@ -95,7 +87,7 @@ class KvClientTest {
     void shouldCommitOnlyAcceptedKeys() {
         final Rig rig = Rig.slots(8, 2);
         final KvClient client = new KvClient(rig.config, rig.memory, rig.server, rig.events, 1000);
-        final HeapMemory.Region kv = gpu(rig, 4);
+        final HeapMemory.Region kv = rig.gpu(4);
         final List<AllocationRef> ab = rig.claim("a", "b");
         rig.claim("c"); // evicts a: its span is stale
         final Heard heard = new Heard();

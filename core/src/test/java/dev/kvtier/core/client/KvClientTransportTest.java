@@ -54,14 +54,6 @@ class KvClientTransportTest {
         return out;
     }
 
-    private static HeapMemory.Region gpu(final Rig rig, final int blocks) {
-        final HeapMemory.Region kv = rig.memory.allocate("gpu", blocks * SLOT);
-        for (int b = 0; b < blocks; b++) {
-            kv.fill(b * SLOT, SLOT, 100 + b);
-        }
-        return kv;
-    }
-
     @Test
     void shouldCopyScatteredBlocksToStagingInPrefixOrder() {
         final Rig rig = Rig.slots(32, 64); // staging batches of 4 slots
@@ -69,7 +61,7 @@ class KvClientTransportTest {
         final List<AllocationRef> refs = rig.claim("a", "b", "c", "d");
         final int[] blocks = {5, 1, 2, 7}; // runs [5], [1, 2], [7]
         final KvClientTest.Heard heard = new KvClientTest.Heard();
-        client.save(9, oneBlockEach(refs, blocks), gpu(rig, 8), heard);
+        client.save(9, oneBlockEach(refs, blocks), rig.gpu(8), heard);
         final CoreEvent.SaveQueued queued = rig.events.of(CoreEvent.SaveQueued.class).getFirst();
         assertEquals(1, queued.batches());
         assertEquals(4 * SLOT, queued.bytes());
@@ -88,7 +80,7 @@ class KvClientTransportTest {
             .stagingBatchBytes(SLOT).stagingPoolBytes(SLOT).build();
         final Rig rig = new Rig(config);
         final KvClient client = new KvClient(config, rig.memory, rig.server, rig.events, 1000);
-        final HeapMemory.Region kv = gpu(rig, 8);
+        final HeapMemory.Region kv = rig.gpu(8);
         final KvClientTest.Heard heard = new KvClientTest.Heard();
         assertEquals(0, client.waitingForStaging());
         assertEquals(0, client.batchesInSaveQueue());
@@ -111,7 +103,7 @@ class KvClientTransportTest {
         final KvClient client = new KvClient(config, rig.memory, rig.server, transport, rig.events, 500);
         final List<AllocationRef> refs = rig.claim("a", "b", "c");
         final KvClientTest.Heard heard = new KvClientTest.Heard();
-        client.save(1, oneBlockEach(refs, 0, 1, 2), gpu(rig, 4), heard);
+        client.save(1, oneBlockEach(refs, 0, 1, 2), rig.gpu(4), heard);
         assertEquals(3, rig.events.of(CoreEvent.BatchStaged.class).size(), "staging goes on while a store waits");
         assertEquals(List.of("released 1"), heard.log);
         assertEquals(1, rig.events.of(CoreEvent.BatchSent.class).size(), "one store in flight");
@@ -140,7 +132,7 @@ class KvClientTransportTest {
         final Rig rig = Rig.slots(8, 16);
         final KvClient client = new KvClient(rig.config, rig.memory, rig.server, rig.events, 1000);
         final KvClientTest.Heard heard = new KvClientTest.Heard();
-        client.save(1, oneBlockEach(rig.claim("a"), 0), gpu(rig, 1), heard);
+        client.save(1, oneBlockEach(rig.claim("a"), 0), rig.gpu(1), heard);
         assertEquals(List.of("released 1", "committed 1"), heard.log);
         assertTrue(rig.events.of(CoreEvent.Delivered.class).isEmpty());
         assertFalse(ServerTransport.DIRECT.marksDeliveries());
@@ -153,7 +145,7 @@ class KvClientTransportTest {
         final KvClient client = new KvClient(rig.config, rig.memory, rig.server, new QueuedTransport(), rig.events,
             1000);
         final KvClientTest.Heard heard = new KvClientTest.Heard();
-        client.save(4, List.of(), gpu(rig, 1), heard);
+        client.save(4, List.of(), rig.gpu(1), heard);
         assertEquals(List.of("released 4", "committed 4"), heard.log);
         assertEquals(List.of(new CoreEvent.RequestReleased(4)), rig.events.of(CoreEvent.RequestReleased.class));
         assertEquals(List.of(new CoreEvent.RequestCommitted(4, 0, 0)),

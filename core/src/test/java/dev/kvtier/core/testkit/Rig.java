@@ -79,6 +79,15 @@ public final class Rig {
         return claim(name).getFirst();
     }
 
+    /** An engine's KV region of {@code blocks} one-slot blocks, block {@code b} filled with {@code 100 + b}. */
+    public HeapMemory.Region gpu(final int blocks) {
+        final HeapMemory.Region kv = memory.allocate("gpu", blocks * SLOT);
+        for (int b = 0; b < blocks; b++) {
+            kv.fill(b * SLOT, SLOT, 100 + b);
+        }
+        return kv;
+    }
+
     /** A source region of {@code slots} slots where slot i is filled with {@code values[i]}. */
     public HeapMemory.Region source(final int... values) {
         final HeapMemory.Region r = memory.allocate("src", values.length * SLOT);
