@@ -180,6 +180,7 @@ public final class DeviceCalibration {
         final Cell writeBw = plan.shape().writeBandwidthCell(plan.runBlockMax());
         final List<SideBySide.Comparison> compared = checks.fio() ? FioCheck.compare(device, meter, plan,
             List.of(readBw, writeBw), checks, target, notes, log) : List.of();
+        notes.addAll(belowFio(compared));
         final long readBps = bandwidth(all, compared, readBw);
         final long writeBps = bandwidth(all, compared, writeBw);
         notes.add(String.format(Locale.ROOT, "bandwidths from the run's cells: %s %.3f GB/s, %s %.3f GB/s%s", readBw,
@@ -279,6 +280,23 @@ public final class DeviceCalibration {
         }
         limit(out, "read", p.readBytesPerSec(), checks.maxReadBytesPerSec());
         limit(out, "write", p.writeBytesPerSec(), checks.maxWriteBytesPerSec());
+        return out;
+    }
+
+    /**
+     * Notes for figures more than {@link #SUSPECT_ABOVE_FIO} below fio's, like with like: not suspect of inflation, but
+     * a profile that may understate the disk (the simulated run would be slower than the real one), so it is said.
+     */
+    static List<String> belowFio(final List<SideBySide.Comparison> compared) {
+        final List<String> out = new ArrayList<>();
+        for (final SideBySide.Comparison c : compared) {
+            if (c.ratio() < 1 - SUSPECT_ABOVE_FIO) {
+                out.add(String.format(Locale.ROOT, "%s: kvtier's meter %s is %+.0f %% of fio's %s on the same "
+                    + "preconditioned file and buffers (more than %.0f %% below): the profile may understate the disk",
+                    c.cell(), c.kvtier().describe(), 100 * (c.ratio() - 1), c.fio().describe(),
+                    100 * SUSPECT_ABOVE_FIO));
+            }
+        }
         return out;
     }
 

@@ -33,8 +33,8 @@ final class FioCheck {
         }
         final boolean huge = FioRunner.hugePagesFree(bufferBytes);
         final FioRunner.Buffers kind = huge ? FioRunner.Buffers.HUGE_PAGES : FioRunner.Buffers.SMALL_PAGES;
-        final SideBySide.Target target = new SideBySide.Target(file, checks.repeats(),
-            checks.compareNs());
+        final SideBySide.Target target = new SideBySide.Target(file, checks.repeats(), checks.compareNs(),
+            meter::flushNs);
         final List<SideBySide.Comparison> out = new ArrayList<>();
         final long smallBytes = Math.max(4096, cells.stream().mapToLong(c -> c.blockBytes() * Math.min(8, c.depth()))
             .max().orElse(4096));

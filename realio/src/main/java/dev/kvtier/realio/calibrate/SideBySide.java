@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * kvtier's meter and fio on the same preconditioned file, cell by cell, alternating (kvtier, fio, kvtier, fio, ...)
@@ -80,13 +81,24 @@ public final class SideBySide {
         }
     }
 
-    /** Where and how long to compare. */
-    record Target(DeviceFile file, int repeats, long cellNs) {
+    /**
+     * Where and how long to compare, and how to settle the disk before each timed run.
+     *
+     * @param file    the preconditioned file both measure
+     * @param repeats rounds
+     * @param cellNs  how long each timed run lasts
+     * @param settle  run before every timed run, kvtier's and fio's alike, untimed: a FLUSH, so that each starts from
+     *                a disk that holds no write of the run before it in its volatile cache (on a virtual disk whose
+     *                host caches writes, the run after a write run would otherwise pay for its predecessor's
+     *                write-back); returns how long it took, in nanoseconds
+     */
+    record Target(DeviceFile file, int repeats, long cellNs, LongSupplier settle) {
         Target {
             if (repeats < 1 || cellNs < 1_000_000L) {
                 throw new IllegalArgumentException("compare at least once for at least 1 ms: " + repeats + " x "
                     + cellNs + " ns");
             }
+            Objects.requireNonNull(settle, "settle");
         }
     }
 
@@ -102,21 +114,28 @@ public final class SideBySide {
         final List<Long> fio = new ArrayList<>();
         final List<Long> profile = new ArrayList<>();
         for (int round = 0; round < t.repeats(); round++) {
+            final long settleKvtierNs = t.settle().getAsLong();
             kvtier.add(likeFio.measure(cell.op(), cell.blockBytes(), cell.depth(), t.cellNs(), seed + round)
                 .bytesPerSec());
+            final long settleFioNs = t.settle().getAsLong();
             final Optional<Measurement> f = FioRunner.run(t.file(), cell.op(), cell.blockBytes(),
                 cell.depth(), t.cellNs() / 1_000_000L, false, fioBuffers);
             if (f.isEmpty()) {
                 return Optional.empty();
             }
             fio.add(f.get().bytesPerSec());
+            long settleProfileNs = 0;
             if (profileMeter != likeFio) {
+                settleProfileNs = t.settle().getAsLong();
                 profile.add(profileMeter.measure(cell.op(), cell.blockBytes(), cell.depth(), t.cellNs(),
                     seed + 100 + round).bytesPerSec());
             }
-            log.println(String.format(Locale.ROOT, "side by side %s round %d: kvtier %.3f GB/s, fio %.3f GB/s%s",
-                cell, round + 1, kvtier.getLast() / 1e9, fio.getLast() / 1e9, profile.isEmpty() ? ""
-                    : String.format(Locale.ROOT, ", kvtier on huge pages %.3f GB/s", profile.getLast() / 1e9)));
+            log.println(String.format(Locale.ROOT, "side by side %s round %d: kvtier %.3f GB/s, fio %.3f GB/s%s"
+                + " (settling FLUSH before each: %.0f, %.0f%s ms)", cell, round + 1, kvtier.getLast() / 1e9,
+                fio.getLast() / 1e9, profile.isEmpty() ? ""
+                    : String.format(Locale.ROOT, ", kvtier on huge pages %.3f GB/s", profile.getLast() / 1e9),
+                settleKvtierNs / 1e6, settleFioNs / 1e6, profile.isEmpty() ? ""
+                    : String.format(Locale.ROOT, ", %.0f", settleProfileNs / 1e6)));
         }
         final Spread k = new Spread(kvtier);
         return Optional.of(new Comparison(cell, fioBuffers, k, new Spread(fio), profile.isEmpty() ? k

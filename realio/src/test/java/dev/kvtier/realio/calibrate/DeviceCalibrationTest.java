@@ -188,6 +188,21 @@ class DeviceCalibrationTest {
     }
 
     @Test
+    void shouldNoteAFigureFarBelowFioWithoutCallingItSuspect() {
+        final DeviceProfile p = new DeviceProfile("x", 1, 1, 1, 5_000_000_000L, 2_000_000_000L, 4);
+        final Cell read = new Cell(IoOp.READ, 64 * MIB, 8);
+        final SideBySide.Comparison low = comparison(read, 2_400_000_000L, 3_000_000_000L);
+        final SideBySide.Comparison near = comparison(read, 2_700_000_000L, 3_000_000_000L);
+        assertTrue(DeviceCalibration.belowFio(List.of(near)).isEmpty());
+        final List<String> notes = DeviceCalibration.belowFio(List.of(low, near));
+        assertEquals(1, notes.size(), notes.toString());
+        assertTrue(notes.getFirst().contains("-20 % of fio's") && notes.getFirst().contains("understate the disk"),
+            notes.getFirst());
+        assertTrue(DeviceCalibration.suspect(p, List.of(low), DeviceCalibration.Checks.NONE).isEmpty(),
+            "below fio is not inflated");
+    }
+
+    @Test
     void shouldEscapeStringsAndNeverWriteABareNewline() {
         assertEquals("\"a\\\"b\\\\c\\nd\"", ProfileToml.string("a\"b\\c\nd"));
         final Calibration p = new Calibration(new DeviceProfile("x", 1, 2, 3, 4, 5, 6),
