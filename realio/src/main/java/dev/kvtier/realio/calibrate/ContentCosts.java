@@ -8,7 +8,7 @@ import dev.kvtier.realio.memory.NativeMemory;
  * native memory (huge pages, as a run's memory): the core's slot checksum (XXH3-64, {@link NativeMemory#checksum}),
  * the workload's fill of a computed slot with its key's pattern ({@link NativeMemory#stamp}) and its check of a loaded
  * slot ({@link NativeMemory#firstMismatch}). Each figure is the best of several rounds over 64 slots (a region much
- * larger than the caches, as a run's slots are), after a warm-up round.
+ * larger than the caches, as a run's slots are), after the warm-up {@link Warmed} sets.
  *
  * @param checksumBytesPerSec slot checksum bandwidth
  * @param stampBytesPerSec    fill bandwidth
@@ -28,13 +28,13 @@ public record ContentCosts(long checksumBytesPerSec, long stampBytesPerSec, long
         void run(long offset);
     }
 
-    /** Measures the three on {@code memory}, with slots of {@code slotBytes}, best of {@code rounds}. */
-    public static ContentCosts measure(final NativeMemory memory, final long slotBytes, final int rounds) {
+    /** Measures the three on {@code memory}, with slots of {@code slotBytes}, warmed up and timed as {@code w}. */
+    static ContentCosts measure(final NativeMemory memory, final long slotBytes, final Warmed w) {
         final MemoryRegion region = memory.allocate("content", slotBytes * SLOTS);
         try {
-            final long stamp = best(slotBytes, rounds, at -> memory.stamp(region, at, slotBytes, at + 1));
-            final long checksum = best(slotBytes, rounds, at -> memory.checksum(region, at, slotBytes));
-            final long verify = best(slotBytes, rounds, at -> {
+            final long stamp = best(slotBytes, w, at -> memory.stamp(region, at, slotBytes, at + 1));
+            final long checksum = best(slotBytes, w, at -> memory.checksum(region, at, slotBytes));
+            final long verify = best(slotBytes, w, at -> {
                 if (memory.firstMismatch(region, at, slotBytes, at + 1) >= 0) {
                     throw new IllegalStateException("a stamped slot at " + at + " does not check");
                 }
@@ -45,18 +45,14 @@ public record ContentCosts(long checksumBytesPerSec, long stampBytesPerSec, long
         }
     }
 
-    private static long best(final long slotBytes, final int rounds, final SlotOp op) {
-        long bestNs = Long.MAX_VALUE;
-        for (int r = 0; r < rounds + 1; r++) {
+    private static long best(final long slotBytes, final Warmed w, final SlotOp op) {
+        final double bestNs = w.best(() -> {
             final long t0 = System.nanoTime();
             for (int i = 0; i < SLOTS; i++) {
                 op.run(i * slotBytes);
             }
-            final long ns = System.nanoTime() - t0;
-            if (r > 0) {
-                bestNs = Math.min(bestNs, ns);
-            }
-        }
+            return System.nanoTime() - t0;
+        });
         return Math.round(SLOTS * (double) slotBytes * 1e9 / Math.max(1, bestNs));
     }
 }

@@ -34,6 +34,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * hit (a load of 1024 resident slots, minus the copy); per client call (single-key lookups). DMA bandwidth is taken
  * equal to memcpy: this machine has no GPU.
  *
+ * <p><b>Warmed up first, for a set time.</b> Each measurement repeats untimed until it has run for
+ * {@code warmupNs} before its timed rounds, so the figures are those of the JIT's compiled code whatever ran before
+ * in the JVM. A fixed count of rounds did not: the same calibration measured 29 to 39 us a span and 3.4 to 7.0 us
+ * an event in a fresh JVM (five sittings), and 4.2 us and 0.66 us right after real runs in the same JVM.
+ *
  * <p>Then what else a real run pays on its one thread: the slot checksum, the workload's stamp and check of slot
  * content, per byte on slots of the run's size ({@link ContentCosts}), and per event the run's own observers
  * (invariant checkers, metrics and digest, as {@link RunRecorder} wires them in a real run): the same store with and
@@ -74,23 +79,33 @@ public final class HostCalibration {
         }
     }
 
-    /** As {@link #measure(String, int, long)} with the run shape's default slot (2.25 MiB). */
+    /** Warm-up of each measurement in a full calibration. */
+    public static final long WARMUP_NS = 1_000_000_000L;
+    /** Warm-up of each measurement in a quick one. */
+    public static final long QUICK_WARMUP_NS = 100_000_000L;
+
+    /** As {@link #measure(String, int, long, long)} with the run shape's default slot (2.25 MiB), a quick warm-up. */
     public static HostCostProfile measure(final String name, final int rounds) {
-        return measure(name, rounds, RunShape.DEFAULT.slotBytes());
+        return measure(name, rounds, RunShape.DEFAULT.slotBytes(), QUICK_WARMUP_NS);
     }
 
-    /** Runs the measurements ({@code rounds} rounds each, content on slots of {@code slotBytes}); the profile. */
-    public static HostCostProfile measure(final String name, final int rounds, final long slotBytes) {
+    /**
+     * Runs the measurements (each warmed up for {@code warmupNs}, then {@code rounds} rounds; content on slots of
+     * {@code slotBytes}); the profile.
+     */
+    public static HostCostProfile measure(final String name, final int rounds, final long slotBytes,
+                                          final long warmupNs) {
         try (NativeMemory memory = new NativeMemory((1L << 30) + 64 * slotBytes)) {
-            final long memcpy = memcpy(memory, rounds);
+            final Warmed w = new Warmed(rounds, warmupNs);
+            final long memcpy = memcpy(memory, w);
             final double copyNs = SLOT * 1e9 / memcpy;
-            final double span = best(rounds, () -> storeSpans(memory, SPANS * SLOT * 4)) / SPANS - copyNs;
-            final double withIo = best(rounds, () -> storeSpans(memory, SLOT)) / SPANS - copyNs;
-            final double hit = best(rounds, () -> loadHits(memory)) / SPANS - copyNs;
-            final double call = best(rounds, () -> lookups(memory)) / SPANS;
+            final double span = w.best(() -> storeSpans(memory, SPANS * SLOT * 4)) / SPANS - copyNs;
+            final double withIo = w.best(() -> storeSpans(memory, SLOT)) / SPANS - copyNs;
+            final double hit = w.best(() -> loadHits(memory)) / SPANS - copyNs;
+            final double call = w.best(() -> lookups(memory)) / SPANS;
             final long io = Math.max(0, Math.round(withIo - span));
-            final ContentCosts content = ContentCosts.measure(memory, slotBytes, rounds);
-            final long event = Math.round(eventNs(memory, rounds));
+            final ContentCosts content = ContentCosts.measure(memory, slotBytes, w);
+            final long event = Math.round(eventNs(memory, w));
             return new HostCostProfile(name, Math.max(0, Math.round(span)), Math.max(0, Math.round(hit)), io / 2,
                 io - io / 2, Math.max(0, Math.round(call)), memcpy, memcpy, true, content.checksumBytesPerSec(),
                 content.verifyBytesPerSec(), content.stampBytesPerSec(), event, true);
@@ -120,23 +135,11 @@ public final class HostCalibration {
             p.stampBytesPerSec(), p.eventNs(), p.engineOnServerThread());
     }
 
-    private interface Timed {
-        long runNs();
-    }
-
-    private static double best(final int rounds, final Timed t) {
-        long best = Long.MAX_VALUE;
-        for (int i = 0; i < rounds + 2; i++) {
-            best = Math.min(best, t.runNs());
-        }
-        return best;
-    }
-
-    private static long memcpy(final NativeMemory memory, final int rounds) {
+    private static long memcpy(final NativeMemory memory, final Warmed w) {
         final long size = 256L << 20;
         final MemoryRegion a = memory.allocate("a", size);
         final MemoryRegion b = memory.allocate("b", size);
-        final double ns = best(rounds, () -> {
+        final double ns = w.best(() -> {
             final long t0 = System.nanoTime();
             memory.copy(a, 0, b, 0, size);
             return System.nanoTime() - t0;
@@ -220,10 +223,10 @@ public final class HostCalibration {
     }
 
     /** Per event, what the run's observers add: a store with and without them, the difference over its events. */
-    private static double eventNs(final NativeMemory memory, final int rounds) {
+    private static double eventNs(final NativeMemory memory, final Warmed w) {
         final long[] events = new long[1];
-        final double bare = best(rounds, () -> storeSpans(memory, SLOT, false, new long[1]));
-        final double observed = best(rounds, () -> storeSpans(memory, SLOT, true, events));
+        final double bare = w.best(() -> storeSpans(memory, SLOT, false, new long[1]));
+        final double observed = w.best(() -> storeSpans(memory, SLOT, true, events));
         return Math.max(0, (observed - bare) / Math.max(1, events[0]));
     }
 

@@ -11,7 +11,7 @@ class HostCalibrationTest {
 
     @Test
     void shouldMeasureContentCostsAndTheObserversPerEvent() {
-        final HostCostProfile p = HostCalibration.measure("t", 1, 256 * 1024);
+        final HostCostProfile p = HostCalibration.measure("t", 1, 256 * 1024, 0);
         assertTrue(p.memcpyBytesPerSec() > 0 && p.checksumBytesPerSec() > 0 && p.verifyBytesPerSec() > 0
             && p.stampBytesPerSec() > 0, p.toString());
         assertTrue(p.eventNs() >= 0, p.toString());
