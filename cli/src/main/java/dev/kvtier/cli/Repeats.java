@@ -10,10 +10,15 @@ import dev.kvtier.realio.run.RealRun;
 import dev.kvtier.realio.run.RealTarget;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.sim.run.SimRun;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -45,6 +50,11 @@ final class Repeats {
         for (int i = 0; i < n; i++) {
             out.println("== real run " + (i + 1) + " of " + n + ": " + sc.name() + " on " + device + ", seed "
                 + (seed + i));
+            final long settleNs = settle(device);
+            if (settleNs >= 0) {
+                out.println(
+                    String.format(Locale.ROOT, "settled the disk before the run: FLUSH %.0f ms", settleNs / 1e6));
+            }
             final long[] before = CpuShare.now();
             final long t0 = System.nanoTime();
             try (RealRun run = RealRun.open(sc.spec(), seed + i, new RealTarget(device, null, false, io,
@@ -54,11 +64,31 @@ final class Repeats {
                 System.err.println("kvtier: " + e.getMessage());
                 return Optional.empty();
             }
-            cpu.add(CpuShare.between(seed + i, System.nanoTime() - t0, before, CpuShare.now()));
+            cpu.add(CpuShare.between(seed + i, System.nanoTime() - t0, before, CpuShare.now(), settleNs));
             RunCommand.summary(out, real.getLast(), real.getLast().elapsedNanos());
             out.println("cpu: " + cpu.getLast().describe() + (cpu.getLast().busy() ? " -- a busy machine" : ""));
         }
         return Optional.of(new RealRuns(real, cpu));
+    }
+
+    /**
+     * Settles the disk under {@code device} before a real run: an fsync of the file (on ext4 and xfs a FLUSH of the
+     * disk's volatile cache, as for a block device), so the run does not pay for the write-back of what ran before it
+     * (a calibration's write passes, fio, the last run), as the simulated run, whose disk cache starts empty, does
+     * not. Opened for reading only: nothing is written. Returns how long it took, or -1 when the file does not exist
+     * yet (the run creates it) or the fsync failed.
+     */
+    static long settle(final Path device) {
+        if (!Files.exists(device)) {
+            return -1;
+        }
+        try (FileChannel ch = FileChannel.open(device, StandardOpenOption.READ)) {
+            final long t0 = System.nanoTime();
+            ch.force(true);
+            return System.nanoTime() - t0;
+        } catch (final IOException e) {
+            return -1;
+        }
     }
 
     /** {@code n} runs in virtual time of {@code sc} (whose {@code [sim]} names the calibrated profiles). */

@@ -53,6 +53,8 @@ class FidelityCommandTest {
         assertTrue(entries.get(1).get("heldOut").get("sets").toString().contains("model.layers=4"),
             entries.get(1).toString());
         assertTrue(r.get("regression").get("real").doubleValue() > 0, r.get("regression").toString());
+        assertTrue(entries.get(1).get("cpu").get(0).get("settleNs").longValue() >= 0,
+            "the second entry's real run starts on a disk the first one wrote, settled by a FLUSH: " + entries);
         assertTrue(r.get("reasons").toString().contains("MAPE"), r.get("reasons").toString());
         final String md = Files.readString(Path.of(json.toString().replace(".json", ".md")));
         assertTrue(md.contains("**Verdict: FAIL**"), md);

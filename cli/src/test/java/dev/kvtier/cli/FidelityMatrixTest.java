@@ -68,7 +68,7 @@ class FidelityMatrixTest {
         final Scenario b = ScenarioLoader.load(h.scenario(), concat(h.sets(), sim));
         final List<RunReport> ra = List.of(new SimRun(a.spec(), a.sim(), 1, List.of()).run());
         final List<RunReport> rb = List.of(new SimRun(b.spec(), b.sim(), 1, List.of()).run());
-        return new Matrix.Entry(h, Fidelity.figures(ra, rb, a.signoff()), List.of(new CpuShare(1, 10, 5, 2)));
+        return new Matrix.Entry(h, Fidelity.figures(ra, rb, a.signoff()), List.of(new CpuShare(1, 10, 5, 2, -1)));
     }
 
     private static double ttft(final Matrix.Entry e, final boolean real) {

@@ -15,8 +15,11 @@ import java.util.Locale;
  * @param wallNs   the run's wall time, set-up included
  * @param cpuNs    its thread's time on a CPU
  * @param waitNs   its thread's time runnable, waiting for a CPU
+ * @param settleNs how long the FLUSH that settled the disk before the run took (what earlier writes left in the
+ *                 disk's volatile cache: the simulated run starts with an empty one), or -1 when the disk was not
+ *                 settled (its file did not exist yet, or the FLUSH failed)
  */
-public record CpuShare(long seed, long wallNs, long cpuNs, long waitNs) {
+public record CpuShare(long seed, long wallNs, long cpuNs, long waitNs, long settleNs) {
     /** A run that waited more than this fraction of its wall time for a CPU ran on a busy machine. */
     public static final double BUSY = 0.10;
 
@@ -31,9 +34,11 @@ public record CpuShare(long seed, long wallNs, long cpuNs, long waitNs) {
     }
 
     /** Between two readings of {@link #now}; -1 figures when the kernel had none. */
-    public static CpuShare between(final long seed, final long wallNs, final long[] before, final long[] after) {
+    public static CpuShare between(final long seed, final long wallNs, final long[] before, final long[] after,
+                                   final long settleNs) {
         final boolean known = before[0] >= 0 && after[0] >= 0;
-        return new CpuShare(seed, wallNs, known ? after[0] - before[0] : -1, known ? after[1] - before[1] : -1);
+        return new CpuShare(seed, wallNs, known ? after[0] - before[0] : -1, known ? after[1] - before[1] : -1,
+            settleNs);
     }
 
     /** Whether the run waited more than {@link #BUSY} of its wall time for a CPU. */
@@ -41,12 +46,17 @@ public record CpuShare(long seed, long wallNs, long cpuNs, long waitNs) {
         return waitNs > BUSY * wallNs;
     }
 
-    /** For example {@code seed 2: 6.1 s wall, 2.3 s on a CPU, 1.9 s waiting for one (31 %)}. */
+    /**
+     * For example {@code seed 2: 6.1 s wall, 2.3 s on a CPU, 1.9 s waiting for one (31 %); disk settled first (FLUSH
+     * 412 ms)}.
+     */
     public String describe() {
+        final String settled = settleNs < 0 ? ""
+            : String.format(Locale.ROOT, "; disk settled first (FLUSH %.0f ms)", settleNs / 1e6);
         if (cpuNs < 0) {
-            return "seed " + seed + ": no scheduler statistics on this kernel";
+            return "seed " + seed + ": no scheduler statistics on this kernel" + settled;
         }
         return String.format(Locale.ROOT, "seed %d: %.1f s wall, %.1f s on a CPU, %.1f s waiting for one (%.0f %%)",
-            seed, wallNs / 1e9, cpuNs / 1e9, waitNs / 1e9, 100.0 * waitNs / Math.max(1, wallNs));
+            seed, wallNs / 1e9, cpuNs / 1e9, waitNs / 1e9, 100.0 * waitNs / Math.max(1, wallNs)) + settled;
     }
 }
