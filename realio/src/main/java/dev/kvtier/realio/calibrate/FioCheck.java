@@ -59,8 +59,8 @@ final class FioCheck {
     private static String describe(final FioRunner.Buffers kind, final DeviceCalibration.Checks checks,
                                    final long bufferBytes, final List<SideBySide.Comparison> out) {
         final StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "fio side by side on the same "
-            + "preconditioned file: %d round(s) of %d ms, kvtier and fio alternating", checks.repeats(),
-            checks.compareNs() / 1_000_000));
+            + "preconditioned file: %d round(s) of %d ms, kvtier and fio alternating (fio first in every other"
+            + " round, an untimed FLUSH before each)", checks.repeats(), checks.compareNs() / 1_000_000));
         if (kind == FioRunner.Buffers.HUGE_PAGES) {
             b.append("; both on huge-page buffers (fio --mem=shmhuge), as a run's memory is");
         } else {

@@ -104,8 +104,9 @@ public final class SideBySide {
 
     /**
      * Compares {@code cell}: {@code repeats} rounds of kvtier's meter on fio's kind of buffers ({@code likeFio}),
-     * fio, and kvtier's meter on huge pages ({@code profileMeter}, skipped when it is {@code likeFio}). Empty when a
-     * fio run failed.
+     * fio, and kvtier's meter on huge pages ({@code profileMeter}, skipped when it is {@code likeFio}); kvtier first
+     * in even rounds, fio first in odd ones (A B, B A, ...), so neither side always runs on what the other left.
+     * Empty when a fio run failed.
      */
     static Optional<Comparison> compare(final Cell cell, final IoMeter likeFio, final IoMeter profileMeter,
                                         final FioRunner.Buffers fioBuffers, final Target t, final long seed,
@@ -114,31 +115,41 @@ public final class SideBySide {
         final List<Long> fio = new ArrayList<>();
         final List<Long> profile = new ArrayList<>();
         for (int round = 0; round < t.repeats(); round++) {
-            final long settleKvtierNs = t.settle().getAsLong();
-            kvtier.add(likeFio.measure(cell.op(), cell.blockBytes(), cell.depth(), t.cellNs(), seed + round)
-                .bytesPerSec());
-            final long settleFioNs = t.settle().getAsLong();
-            final Optional<Measurement> f = FioRunner.run(t.file(), cell.op(), cell.blockBytes(),
-                cell.depth(), t.cellNs() / 1_000_000L, false, fioBuffers);
-            if (f.isEmpty()) {
+            final long[] settledNs = new long[3];
+            final boolean fioFirst = round % 2 == 1;
+            if (fioFirst && !runFio(cell, fioBuffers, t, fio, settledNs)) {
                 return Optional.empty();
             }
-            fio.add(f.get().bytesPerSec());
-            long settleProfileNs = 0;
+            settledNs[0] = t.settle().getAsLong();
+            kvtier.add(likeFio.measure(cell.op(), cell.blockBytes(), cell.depth(), t.cellNs(), seed + round)
+                .bytesPerSec());
+            if (!fioFirst && !runFio(cell, fioBuffers, t, fio, settledNs)) {
+                return Optional.empty();
+            }
             if (profileMeter != likeFio) {
-                settleProfileNs = t.settle().getAsLong();
+                settledNs[2] = t.settle().getAsLong();
                 profile.add(profileMeter.measure(cell.op(), cell.blockBytes(), cell.depth(), t.cellNs(),
                     seed + 100 + round).bytesPerSec());
             }
-            log.println(String.format(Locale.ROOT, "side by side %s round %d: kvtier %.3f GB/s, fio %.3f GB/s%s"
-                + " (settling FLUSH before each: %.0f, %.0f%s ms)", cell, round + 1, kvtier.getLast() / 1e9,
-                fio.getLast() / 1e9, profile.isEmpty() ? ""
+            log.println(String.format(Locale.ROOT, "side by side %s round %d%s: kvtier %.3f GB/s, fio %.3f GB/s%s"
+                + " (settling FLUSH before each: %.0f, %.0f%s ms)", cell, round + 1, fioFirst ? " (fio first)" : "",
+                kvtier.getLast() / 1e9, fio.getLast() / 1e9, profile.isEmpty() ? ""
                     : String.format(Locale.ROOT, ", kvtier on huge pages %.3f GB/s", profile.getLast() / 1e9),
-                settleKvtierNs / 1e6, settleFioNs / 1e6, profile.isEmpty() ? ""
-                    : String.format(Locale.ROOT, ", %.0f", settleProfileNs / 1e6)));
+                settledNs[0] / 1e6, settledNs[1] / 1e6, profile.isEmpty() ? ""
+                    : String.format(Locale.ROOT, ", %.0f", settledNs[2] / 1e6)));
         }
         final Spread k = new Spread(kvtier);
         return Optional.of(new Comparison(cell, fioBuffers, k, new Spread(fio), profile.isEmpty() ? k
             : new Spread(profile)));
+    }
+
+    /** Settles the disk and runs fio once; its figure joins {@code fio}; false when fio failed. */
+    private static boolean runFio(final Cell cell, final FioRunner.Buffers fioBuffers, final Target t,
+                                  final List<Long> fio, final long[] settledNs) {
+        settledNs[1] = t.settle().getAsLong();
+        final Optional<Measurement> f = FioRunner.run(t.file(), cell.op(), cell.blockBytes(), cell.depth(),
+            t.cellNs() / 1_000_000L, false, fioBuffers);
+        f.ifPresent(m -> fio.add(m.bytesPerSec()));
+        return f.isPresent();
     }
 }

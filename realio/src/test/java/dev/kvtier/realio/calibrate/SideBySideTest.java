@@ -1,6 +1,7 @@
 package dev.kvtier.realio.calibrate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.port.IoOp;
@@ -57,6 +58,9 @@ class SideBySideTest {
             assertEquals(2, apart.get().profile().values().size());
             final String text = log.toString(StandardCharsets.UTF_8);
             assertEquals(4, text.split("settling FLUSH before each", -1).length - 1, text);
+            assertEquals(2, text.split("round 2 \\(fio first\\)", -1).length - 1, "fio first in every other round: "
+                + text);
+            assertFalse(text.contains("round 1 (fio first)"), text);
         }
     }
 }
