@@ -62,7 +62,7 @@ public final class Profiles {
                 s.longValue("checksumBytesPerSec", 0, 0, Long.MAX_VALUE),
                 s.longValue("verifyBytesPerSec", 0, 0, Long.MAX_VALUE),
                 s.longValue("stampBytesPerSec", 0, 0, Long.MAX_VALUE), s.longValue("eventNs", 0, 0, Long.MAX_VALUE),
-                s.bool("engineOnServerThread", false));
+                s.bool("engineOnServerThread", false), s.longValue("checksumCopiedBytesPerSec", 0, 0, Long.MAX_VALUE));
         } catch (final IllegalArgumentException e) {
             throw new ScenarioException(file + ": " + e.getMessage());
         }
@@ -86,9 +86,11 @@ public final class Profiles {
         final long stamp = s.longValue("stampBytesPerSec", base.stampBytesPerSec(), 0, Long.MAX_VALUE);
         final long event = s.longValue("eventNs", base.eventNs(), 0, OVERRIDE_NS_MAX);
         final boolean engineOnThread = s.bool("engineOnServerThread", base.engineOnServerThread());
+        final long copiedChecksum = s.longValue("checksumCopiedBytesPerSec", base.checksumCopiedBytesPerSec(), 0,
+            Long.MAX_VALUE);
         s.rejectUnknown();
         return new HostCostProfile(base.name() + "+overrides", span, entry, submit, complete, request, memcpy, dma,
-            onThread, checksum, verify, stamp, event, engineOnThread);
+            onThread, checksum, verify, stamp, event, engineOnThread, copiedChecksum);
     }
 
     private static String describe(final String nameOrPath, final Path base) {

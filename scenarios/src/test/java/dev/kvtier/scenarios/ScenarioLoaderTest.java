@@ -10,6 +10,7 @@ import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.config.ReplacementKind;
 import dev.kvtier.core.geometry.ModelGeometry;
 import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.workload.PhaseSpec;
 import dev.kvtier.sim.device.FaultPlan;
 import java.io.IOException;
@@ -102,6 +103,32 @@ class ScenarioLoaderTest {
         assertEquals("java-core+overrides", overridden.sim().host().name());
         assertFalse(ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=shared.toml",
             "host.engineOnServerThread=false"), dir).sim().host().engineOnServerThread());
+    }
+
+    /** A store's checksum of slots it just copied: 0 (as a read-back's) unless a profile or [host] sets it. */
+    @Test
+    void shouldReadTheChecksumRateOfCopiedSlots(@TempDir final Path dir) throws Exception {
+        assertEquals(0, ScenarioLoader.parse("t.toml", MINIMAL, List.of(), null).sim().host()
+            .checksumCopiedBytesPerSec());
+        Files.writeString(dir.resolve("h.toml"), """
+            name = "measured"
+            spanNs = 1
+            entryNs = 1
+            ioSubmitNs = 1
+            ioCompleteNs = 1
+            requestNs = 1
+            memcpyBytesPerSec = 1000
+            dmaBytesPerSec = 1000
+            checksumBytesPerSec = 4000
+            checksumCopiedBytesPerSec = 8000
+            """);
+        final HostCostProfile h = ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=h.toml"), dir).sim()
+            .host();
+        assertEquals(8000, h.checksumCopiedBytesPerSec());
+        assertEquals(HostCostProfile.chargeNs(8000, 8000), h.checksumNs(8000, true));
+        assertEquals(HostCostProfile.chargeNs(8000, 4000), h.checksumNs(8000, false));
+        assertEquals(9000, ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=h.toml",
+            "host.checksumCopiedBytesPerSec=9000"), dir).sim().host().checksumCopiedBytesPerSec());
     }
 
     @Test

@@ -36,11 +36,27 @@ package dev.kvtier.harness.profile;
  *                             the engine's own worker beside the server, as with an inference engine in a process of
  *                             its own (the reference, and the bundled profiles). {@code kvtier calibrate} measures
  *                             kvtier's real mode, so its profiles set it.
+ * @param checksumCopiedBytesPerSec slot checksum bandwidth over bytes the memory copied just before (a store
+ *                             checksums each slot of a span right after copying the span into L1, much of it still in
+ *                             the CPU's caches; a slot read back from L2 was not copied and costs
+ *                             {@code checksumBytesPerSec}); 0: as {@code checksumBytesPerSec}
  */
 public record HostCostProfile(String name, long spanNs, long entryNs, long ioSubmitNs, long ioCompleteNs,
                               long requestNs, long memcpyBytesPerSec, long dmaBytesPerSec,
                               boolean copiesOnServerThread, long checksumBytesPerSec, long verifyBytesPerSec,
-                              long stampBytesPerSec, long eventNs, boolean engineOnServerThread) {
+                              long stampBytesPerSec, long eventNs, boolean engineOnServerThread,
+                              long checksumCopiedBytesPerSec) {
+
+    /** A profile whose checksums cost the same whether or not their bytes were just copied. */
+    public HostCostProfile(final String name, final long spanNs, final long entryNs, final long ioSubmitNs,
+                           final long ioCompleteNs, final long requestNs, final long memcpyBytesPerSec,
+                           final long dmaBytesPerSec, final boolean copiesOnServerThread,
+                           final long checksumBytesPerSec, final long verifyBytesPerSec, final long stampBytesPerSec,
+                           final long eventNs, final boolean engineOnServerThread) {
+        this(name, spanNs, entryNs, ioSubmitNs, ioCompleteNs, requestNs, memcpyBytesPerSec, dmaBytesPerSec,
+            copiesOnServerThread, checksumBytesPerSec, verifyBytesPerSec, stampBytesPerSec, eventNs,
+            engineOnServerThread, 0);
+    }
 
     /** A profile whose engine has its own worker (as the bundled ones). */
     public HostCostProfile(final String name, final long spanNs, final long entryNs, final long ioSubmitNs,
@@ -96,7 +112,8 @@ public record HostCostProfile(String name, long spanNs, long entryNs, long ioSub
         if (memcpyBytesPerSec <= 0 || dmaBytesPerSec <= 0) {
             throw new IllegalArgumentException("copy bandwidths must be positive");
         }
-        if (checksumBytesPerSec < 0 || verifyBytesPerSec < 0 || stampBytesPerSec < 0 || eventNs < 0) {
+        if (checksumBytesPerSec < 0 || verifyBytesPerSec < 0 || stampBytesPerSec < 0 || eventNs < 0
+            || checksumCopiedBytesPerSec < 0) {
             throw new IllegalArgumentException("checksum, verify and stamp bandwidths and the event cost must not be"
                 + " negative (0: not charged)");
         }
@@ -105,6 +122,12 @@ public record HostCostProfile(String name, long spanNs, long entryNs, long ioSub
     /** Nanoseconds to move {@code bytes} at {@code bytesPerSec}, rounded up; 0 when the rate is 0 (not charged). */
     public static long chargeNs(final long bytes, final long bytesPerSec) {
         return bytesPerSec == 0 ? 0 : Math.ceilDiv(Math.multiplyExact(bytes, 1_000_000_000L), bytesPerSec);
+    }
+
+    /** Nanoseconds to checksum {@code bytes}, at the copied-bytes rate when {@code afterCopy} and it is set. */
+    public long checksumNs(final long bytes, final boolean afterCopy) {
+        return chargeNs(bytes, afterCopy && checksumCopiedBytesPerSec > 0 ? checksumCopiedBytesPerSec
+            : checksumBytesPerSec);
     }
 
     /** A bundled profile by name, or null. */

@@ -39,7 +39,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * in the JVM. A fixed count of rounds did not: the same calibration measured 29 to 39 us a span and 3.4 to 7.0 us
  * an event in a fresh JVM (five sittings), and 4.2 us and 0.66 us right after real runs in the same JVM.
  *
- * <p>Then what else a real run pays on its one thread: the slot checksum, the workload's stamp and check of slot
+ * <p>Then what else a real run pays on its one thread: the slot checksum (over slots not touched just before, as a
+ * read-back's, and right after a copy into the slot, as a store's), the workload's stamp and check of slot
  * content, per byte on slots of the run's size ({@link ContentCosts}), and per event the run's own observers
  * (invariant checkers, metrics and digest, as {@link RunRecorder} wires them in a real run): the same store with and
  * without them, the difference over its events. The one-slot spans above are 4 KiB, so their checksums (a few
@@ -108,7 +109,8 @@ public final class HostCalibration {
             final long event = Math.round(eventNs(memory, w));
             return new HostCostProfile(name, Math.max(0, Math.round(span)), Math.max(0, Math.round(hit)), io / 2,
                 io - io / 2, Math.max(0, Math.round(call)), memcpy, memcpy, true, content.checksumBytesPerSec(),
-                content.verifyBytesPerSec(), content.stampBytesPerSec(), event, true);
+                content.verifyBytesPerSec(), content.stampBytesPerSec(), event, true,
+                content.checksumCopiedBytesPerSec());
         }
     }
 
@@ -130,9 +132,11 @@ public final class HostCalibration {
             eventNs = %d
             # kvtier's real mode runs the engine's work on the server's one loop thread
             engineOnServerThread = %b
+            # a store's checksum of a slot it just copied into L1 (a read-back's costs checksumBytesPerSec)
+            checksumCopiedBytesPerSec = %d
             """, p.name(), p.spanNs(), p.entryNs(), p.ioSubmitNs(), p.ioCompleteNs(), p.requestNs(),
             p.memcpyBytesPerSec(), p.dmaBytesPerSec(), p.checksumBytesPerSec(), p.verifyBytesPerSec(),
-            p.stampBytesPerSec(), p.eventNs(), p.engineOnServerThread());
+            p.stampBytesPerSec(), p.eventNs(), p.engineOnServerThread(), p.checksumCopiedBytesPerSec());
     }
 
     private static long memcpy(final NativeMemory memory, final Warmed w) {

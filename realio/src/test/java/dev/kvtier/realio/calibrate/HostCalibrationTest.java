@@ -13,12 +13,13 @@ class HostCalibrationTest {
     void shouldMeasureContentCostsAndTheObserversPerEvent() {
         final HostCostProfile p = HostCalibration.measure("t", 1, 256 * 1024, 0);
         assertTrue(p.memcpyBytesPerSec() > 0 && p.checksumBytesPerSec() > 0 && p.verifyBytesPerSec() > 0
-            && p.stampBytesPerSec() > 0, p.toString());
+            && p.stampBytesPerSec() > 0 && p.checksumCopiedBytesPerSec() > 0, p.toString());
         assertTrue(p.eventNs() >= 0, p.toString());
         assertTrue(p.engineOnServerThread(), "a real run's engine shares the server's loop thread");
         final String toml = HostCalibration.toml(p);
         assertTrue(toml.contains("\nengineOnServerThread = true\n"), toml);
-        for (final String key : List.of("checksumBytesPerSec", "verifyBytesPerSec", "stampBytesPerSec", "eventNs")) {
+        for (final String key : List.of("checksumBytesPerSec", "verifyBytesPerSec", "stampBytesPerSec", "eventNs",
+            "checksumCopiedBytesPerSec")) {
             assertTrue(toml.contains("\n" + key + " = "), key + " in\n" + toml);
         }
     }

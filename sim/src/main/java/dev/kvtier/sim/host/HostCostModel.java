@@ -70,7 +70,12 @@ public final class HostCostModel implements EventSink, ProvenanceMemory.CopyList
 
     @Override
     public void checksummed(final ProvenanceMemory.ProvRegion region, final long bytes) {
-        charge(HostCostProfile.chargeNs(bytes, profile.checksumBytesPerSec()));
+        checksummed(region, bytes, false);
+    }
+
+    @Override
+    public void checksummed(final ProvenanceMemory.ProvRegion region, final long bytes, final boolean afterCopy) {
+        charge(profile.checksumNs(bytes, afterCopy));
     }
 
     @Override

@@ -31,6 +31,9 @@ public final class ProvenanceMemory implements Memory, Stamping, RegionResolver<
     private CopyListener listener = (src, dst, bytes) -> {};
     private long liveBytes;
     private long copiedBytes;
+    private ProvRegion lastCopyDst;
+    private long lastCopyFrom;
+    private long lastCopyTo;
 
     /** Told about every copy, and about every checksum, stamp and check of content (for the host cost model). */
     @FunctionalInterface
@@ -39,6 +42,14 @@ public final class ProvenanceMemory implements Memory, Stamping, RegionResolver<
 
         /** {@code bytes} of {@code region} were checksummed. */
         default void checksummed(final ProvRegion region, final long bytes) {}
+
+        /**
+         * {@code bytes} of {@code region} were checksummed; {@code afterCopy}: all of them lie in what the last copy
+         * wrote (a store's checksum of a slot it just copied into L1, not a slot read back from a device).
+         */
+        default void checksummed(final ProvRegion region, final long bytes, final boolean afterCopy) {
+            checksummed(region, bytes);
+        }
 
         /** {@code bytes} of {@code region} were stamped with a tag's content. */
         default void stamped(final ProvRegion region, final long bytes) {}
@@ -132,6 +143,9 @@ public final class ProvenanceMemory implements Memory, Stamping, RegionResolver<
             Arrays.fill(d.bytes(), (int) dstOffset, (int) (dstOffset + lengthBytes), (byte) 0);
         }
         copiedBytes += lengthBytes;
+        lastCopyDst = d;
+        lastCopyFrom = dstOffset;
+        lastCopyTo = dstOffset + lengthBytes;
         listener.copied(s, d, lengthBytes);
     }
 
@@ -164,7 +178,8 @@ public final class ProvenanceMemory implements Memory, Stamping, RegionResolver<
     public long checksum(final MemoryRegion region, final long offset, final long lengthBytes) {
         final ProvRegion r = live(region);
         check(r, offset, lengthBytes);
-        listener.checksummed(r, lengthBytes);
+        listener.checksummed(r, lengthBytes, r == lastCopyDst && offset >= lastCopyFrom
+            && offset + lengthBytes <= lastCopyTo);
         return r.runs.contentHash(offset, lengthBytes);
     }
 

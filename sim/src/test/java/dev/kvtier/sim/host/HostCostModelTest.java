@@ -85,6 +85,29 @@ class HostCostModelTest {
         assertEquals(apart.metrics().storedBytes(), turns.metrics().storedBytes());
     }
 
+    /**
+     * A store checksums each slot right after copying it into L1, a read-back checksums a slot the device wrote: with
+     * {@code checksumCopiedBytesPerSec} set, the first costs that rate and the second still costs
+     * {@code checksumBytesPerSec}.
+     */
+    @Test
+    void shouldChargeAStoresChecksumAtTheCopiedRateAndAReadBacksAtTheOther() {
+        final RunReport base = run(J);
+        final RunReport oneRate = run(with(1_000_000_000L, 0, 0, 0));
+        final RunReport copiedFree = run(new HostCostProfile("t-copied", J.spanNs(), J.entryNs(), J.ioSubmitNs(),
+            J.ioCompleteNs(), J.requestNs(), J.memcpyBytesPerSec(), J.dmaBytesPerSec(), true, 1_000_000_000L, 0, 0, 0,
+            false, 1_000_000_000_000_000L));
+        assertTrue(copiedFree.ok(), copiedFree.violation());
+        final long slotNs = HostCostProfile.chargeNs(Specs.SLOT, 1_000_000_000L);
+        final long storedSlots = base.metrics().storedBytes() / Specs.SLOT;
+        final long saved = oneRate.metrics().serverBusyNanos() - copiedFree.metrics().serverBusyNanos();
+        assertTrue(saved >= storedSlots * (slotNs - 1) * 9 / 10, "stored " + storedSlots + " slots, saved " + saved);
+        assertTrue(base.metrics().l2Reads() > 0, "the run reads slots back from L2");
+        final long readBackNs = copiedFree.metrics().serverBusyNanos() - base.metrics().serverBusyNanos();
+        assertTrue(readBackNs >= base.metrics().l2Reads() * slotNs * 9 / 10, "read-backs still cost 1 GB/s: "
+            + readBackNs + " ns for " + base.metrics().l2Reads() + " reads");
+    }
+
     private static double ttftMean(final RunReport r, final String phase) {
         return r.metrics().ttftNanos().get(phase).mean();
     }
