@@ -36,6 +36,8 @@ public final class UringConstants {
 
     // sqe.flags (IOSQE_*).
     public static final byte SQE_FIXED_FILE = 1;
+    /** IOSQE_ASYNC: hand the request to the kernel's async workers instead of trying it in the submitting call. */
+    public static final byte SQE_ASYNC = 1 << 4;
 
     // sqe.fsync_flags.
     public static final int FSYNC_DATASYNC = 1;

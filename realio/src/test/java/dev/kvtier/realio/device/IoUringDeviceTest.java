@@ -62,6 +62,24 @@ class IoUringDeviceTest extends DeviceContract {
         shouldRoundTripAlignedBlocks(); // the path where completions arrive without GETEVENTS
     }
 
+    /** Reads and writes from 1 MiB on go to the kernel's workers (the loop never waits in a submit); smaller inline. */
+    @Test
+    void shouldHandLargeReadsAndWritesToTheKernelsWorkersAndKeepSmallOnesInline() {
+        final NativeRegion pool = memory.allocate("l1-pool", 2 << 20);
+        memory.stamp(pool, 0, 1 << 20, 33);
+        final Completions c = new Completions();
+        device.submitBlock(1, IoOp.WRITE, 0, pool, 0, 64 * 1024);
+        c.awaitCount(device, 1);
+        assertEquals(0, uring().asyncSqes(), "64 KiB: inline");
+        device.submitBlock(2, IoOp.WRITE, 0, pool, 0, 1 << 20);
+        c.awaitCount(device, 2);
+        device.submitBlock(3, IoOp.READ, 0, pool, 1 << 20, 1 << 20);
+        c.awaitCount(device, 3);
+        assertEquals(2, uring().asyncSqes(), "1 MiB write and read: async");
+        assertEquals(1 << 20, c.result(3));
+        assertEquals(-1, memory.firstMismatch(pool, 1 << 20, 1 << 20, 33), "the async read brought the bytes back");
+    }
+
     @Test
     void shouldMoveFixedBuffersWithReadFixedAndWriteFixed() {
         final NativeRegion pool = memory.allocate("l1-pool", 1 << 20);
