@@ -35,20 +35,14 @@ import java.util.concurrent.locks.LockSupport;
  * the file was truncated under the device) completes the request with -EIO and is counted.
  *
  * <p>Everything is allocated at open: the ring, the slot table, the iovec area ({@link VectorParts}). The file is
- * registered (requests use IOSQE_FIXED_FILE).
+ * registered (requests use IOSQE_FIXED_FILE). <b>A large read or write never blocks the submitter:</b> from
+ * {@link #ASYNC_FROM_BYTES} on it goes with IOSQE_ASYNC to the kernel's workers, else the kernel may keep the loop
+ * thread inside the submitting call until the disk has taken it (README, "Running on a real disk"). Smaller ones stay
+ * inline, where they cost no hand-over.
  *
- * <p><b>A large read or write never blocks the submitting thread.</b> Without IOSQE_ASYNC the kernel tries each
- * O_DIRECT request in the {@code io_uring_enter} that submits it, and on a virtio disk a request of hundreds of MiB
- * (a store's 288 MiB write in pr90-evict-small) or one submitted while a FLUSH holds the queue kept the caller inside
- * that call until the disk had taken it: a real run's loop thread, which serves every client, sat in the submitting
- * {@code io_uring_enter} for 87 of the 89 JFR samples it spent in the kernel, and each store waited for the write
- * before it. Requests of at least {@link #ASYNC_FROM_BYTES} therefore go with IOSQE_ASYNC to the kernel's workers
- * (then 2 of 50 samples; the cold phase of pr90-evict-small 4.38 and 4.14 s against 5.13 and 4.98 s, runs alternating,
- * on a busy machine). Smaller ones stay inline, where they cost no hand-over.
- *
- * <p>The checks it shares with the FileChannel device (alignment, range,
- * the paired memory, the owning thread, close once) are {@link DeviceGuard}'s; the file is opened by
- * {@link DirectFile#descriptor}. Confined to the thread that opened it.
+ * <p>The checks it shares with the FileChannel device (alignment, range, the paired memory, the owning thread, close
+ * once) are {@link DeviceGuard}'s; the file is opened by {@link DirectFile#descriptor}. Confined to the thread that
+ * opened it.
  */
 public final class IoUringDevice implements PolledDevice {
     /** Most bytes one SQE moves (the kernel caps one read or write just under 2 GiB). */
@@ -164,7 +158,7 @@ public final class IoUringDevice implements PolledDevice {
         return ring.setupFlags();
     }
 
-    /** SQEs handed to the kernel's async workers so far (reads and writes of at least {@link #ASYNC_FROM_BYTES}). */
+    /** SQEs handed to the kernel's async workers so far. */
     public long asyncSqes() {
         return asyncSqes;
     }
@@ -300,11 +294,8 @@ public final class IoUringDevice implements PolledDevice {
 
     /** The SQE flags of a read or write of {@code lengthBytes}: async from {@link #ASYNC_FROM_BYTES} on. */
     private byte flagsFor(final long lengthBytes) {
-        if (lengthBytes < ASYNC_FROM_BYTES) {
-            return sqeFlags;
-        }
-        asyncSqes++;
-        return (byte) (sqeFlags | UringConstants.SQE_ASYNC);
+        asyncSqes += lengthBytes < ASYNC_FROM_BYTES ? 0 : 1;
+        return lengthBytes < ASYNC_FROM_BYTES ? sqeFlags : (byte) (sqeFlags | UringConstants.SQE_ASYNC);
     }
 
     private void issueQueued() {
