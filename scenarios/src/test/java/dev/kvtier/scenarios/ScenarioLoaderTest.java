@@ -21,6 +21,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ScenarioLoaderTest {
+    /** A host cost profile file with the required keys only. */
+    private static final String HOST_PROFILE = """
+        name = "measured"
+        spanNs = 1
+        entryNs = 1
+        ioSubmitNs = 1
+        ioCompleteNs = 1
+        requestNs = 1
+        memcpyBytesPerSec = 1000
+        dmaBytesPerSec = 1000
+        """;
     private static final String MINIMAL = """
         [scenario]
         name = "t"
@@ -81,18 +92,8 @@ class ScenarioLoaderTest {
     @Test
     void shouldReadWhetherTheEngineSharesTheServersThread(@TempDir final Path dir) throws Exception {
         assertFalse(ScenarioLoader.parse("t.toml", MINIMAL, List.of(), null).sim().host().engineOnServerThread());
-        final String profile = """
-            name = "measured"
-            spanNs = 1
-            entryNs = 1
-            ioSubmitNs = 1
-            ioCompleteNs = 1
-            requestNs = 1
-            memcpyBytesPerSec = 1000
-            dmaBytesPerSec = 1000
-            """;
-        Files.writeString(dir.resolve("own.toml"), profile);
-        Files.writeString(dir.resolve("shared.toml"), profile + "engineOnServerThread = true\n");
+        Files.writeString(dir.resolve("own.toml"), HOST_PROFILE);
+        Files.writeString(dir.resolve("shared.toml"), HOST_PROFILE + "engineOnServerThread = true\n");
         assertFalse(ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=own.toml"), dir).sim().host()
             .engineOnServerThread());
         assertTrue(ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=shared.toml"), dir).sim().host()
@@ -110,18 +111,8 @@ class ScenarioLoaderTest {
     void shouldReadTheChecksumRateOfCopiedSlots(@TempDir final Path dir) throws Exception {
         assertEquals(0, ScenarioLoader.parse("t.toml", MINIMAL, List.of(), null).sim().host()
             .checksumCopiedBytesPerSec());
-        Files.writeString(dir.resolve("h.toml"), """
-            name = "measured"
-            spanNs = 1
-            entryNs = 1
-            ioSubmitNs = 1
-            ioCompleteNs = 1
-            requestNs = 1
-            memcpyBytesPerSec = 1000
-            dmaBytesPerSec = 1000
-            checksumBytesPerSec = 4000
-            checksumCopiedBytesPerSec = 8000
-            """);
+        Files.writeString(dir.resolve("h.toml"), HOST_PROFILE + "checksumBytesPerSec = 4000\n"
+            + "checksumCopiedBytesPerSec = 8000\n");
         final HostCostProfile h = ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=h.toml"), dir).sim()
             .host();
         assertEquals(8000, h.checksumCopiedBytesPerSec());
