@@ -35,10 +35,9 @@ import java.util.concurrent.locks.LockSupport;
  * the file was truncated under the device) completes the request with -EIO and is counted.
  *
  * <p>Everything is allocated at open: the ring, the slot table, the iovec area ({@link VectorParts}). The file is
- * registered (requests use IOSQE_FIXED_FILE). <b>A large read or write never blocks the submitter:</b> from
- * {@link #ASYNC_FROM_BYTES} on it goes with IOSQE_ASYNC to the kernel's workers, else the kernel may keep the loop
- * thread inside the submitting call until the disk has taken it (README, "Running on a real disk"). Smaller ones stay
- * inline, where they cost no hand-over.
+ * registered (requests use IOSQE_FIXED_FILE). A write of {@link #ASYNC_FROM_BYTES} or more goes with IOSQE_ASYNC to the
+ * kernel's workers, so the loop thread never waits in its submit for the disk; reads stay inline (README, "Running on
+ * a real disk").
  *
  * <p>The checks it shares with the FileChannel device (alignment, range, the paired memory, the owning thread, close
  * once) are {@link DeviceGuard}'s; the file is opened by {@link DirectFile#descriptor}. Confined to the thread that
@@ -47,7 +46,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class IoUringDevice implements PolledDevice {
     /** Most bytes one SQE moves (the kernel caps one read or write just under 2 GiB). */
     static final long PART_BYTES_MAX = 1L << 30;
-    /** Reads and writes (or vectored parts) of at least this many bytes go to the kernel's async workers. */
+    /** Writes (or vectored write parts) of at least this many bytes go to the kernel's async workers. */
     public static final long ASYNC_FROM_BYTES = 1L << 20;
 
     private final Kernel kernel;
@@ -267,7 +266,7 @@ public final class IoUringDevice implements PolledDevice {
                 final int fixed = buffers.indexOf(addr, len);
                 final byte opcode = op == IoOp.READ ? (fixed >= 0 ? OP_READ_FIXED : OP_READ)
                     : (fixed >= 0 ? OP_WRITE_FIXED : OP_WRITE);
-                ring.prep(opcode, flagsFor(len), sqeFd, baseOffset + slots.fileOffset(slot), addr, (int) len, 0,
+                ring.prep(opcode, flagsFor(op, len), sqeFd, baseOffset + slots.fileOffset(slot), addr, (int) len, 0,
                     userData, Math.max(fixed, 0));
             }
             sqesInFlight++;
@@ -285,17 +284,18 @@ public final class IoUringDevice implements PolledDevice {
         final long partBytes = slots.cursor(slot) - fileOffset;
         final boolean last = slots.nextSegment(slot) == request.segments().size();
         final byte opcode = slots.op(slot) == IoOp.READ ? OP_READV : OP_WRITEV;
-        ring.prep(opcode, flagsFor(partBytes), sqeFd, baseOffset + fileOffset, vectors.address(index), count, 0,
+        ring.prep(opcode, flagsFor(slots.op(slot), partBytes), sqeFd, baseOffset + fileOffset, vectors.address(index),
+            count, 0,
             (long) slot << 32 | partBytes, 0);
         sqesInFlight++;
         slots.partIssued(slot, last);
         return last;
     }
 
-    /** The SQE flags of a read or write of {@code lengthBytes}: async from {@link #ASYNC_FROM_BYTES} on. */
-    private byte flagsFor(final long lengthBytes) {
-        asyncSqes += lengthBytes < ASYNC_FROM_BYTES ? 0 : 1;
-        return lengthBytes < ASYNC_FROM_BYTES ? sqeFlags : (byte) (sqeFlags | UringConstants.SQE_ASYNC);
+    /** The SQE flags of a read or write of {@code lengthBytes}: a write async from {@link #ASYNC_FROM_BYTES} on. */
+    private byte flagsFor(final IoOp op, final long lengthBytes) {
+        final boolean async = op == IoOp.WRITE && lengthBytes >= ASYNC_FROM_BYTES && ++asyncSqes > 0;
+        return async ? (byte) (sqeFlags | UringConstants.SQE_ASYNC) : sqeFlags;
     }
 
     private void issueQueued() {
