@@ -1,10 +1,9 @@
 package dev.kvtier.journal.codec;
 
 import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.util.KeyTable;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The prefix keys of one journal, each stored once (journal format 4): the first time a key appears it is written in
@@ -17,13 +16,14 @@ import java.util.Map;
  *                                            ref n (n >= 1): the key numbered n - 1
  * </pre>
  *
- * The writer's map is used for point look-ups only; nothing iterates it.
+ * The writer's map (a {@link KeyTable} over the key's two longs: no hashing of key objects) is used for point look-ups
+ * only; nothing iterates it.
  */
 public final class KeyDictionary {
     /** The most keys one journal's dictionary holds. */
     public static final int KEYS_MAX = 1 << 28;
 
-    private final Map<PrefixKey, Integer> numbers = new HashMap<>();
+    private final KeyTable<Integer> numbers = new KeyTable<>();
     private final List<PrefixKey> keys = new ArrayList<>();
 
     /** Keys numbered so far. */
@@ -34,13 +34,14 @@ public final class KeyDictionary {
     /** Forgets the keys numbered from {@code count} on (an event that was encoded but not written). */
     public void truncate(final int count) {
         while (keys.size() > count) {
-            numbers.remove(keys.removeLast());
+            final PrefixKey key = keys.removeLast();
+            numbers.remove(key.hi(), key.lo());
         }
     }
 
     /** Writes {@code key} as a reference, numbering it (and writing it whole) the first time. */
     void write(final PrefixKey key, final EventBuffer out) {
-        final Integer known = numbers.get(key);
+        final Integer known = numbers.get(key.hi(), key.lo());
         if (known != null) {
             out.putVarLong(known + 1L);
             return;
@@ -48,7 +49,7 @@ public final class KeyDictionary {
         if (keys.size() >= KEYS_MAX) {
             throw new IllegalStateException("more than " + KEYS_MAX + " keys in one journal");
         }
-        numbers.put(key, keys.size());
+        numbers.put(key.hi(), key.lo(), keys.size());
         keys.add(key);
         out.putVarLong(0);
         out.putLongLe(key.hi());
