@@ -14,10 +14,17 @@ final class Leases {
     /** Entries past which a look-up goes through the table instead of the array. */
     static final int SCAN_MAX = 16;
 
-    private AllocationRef[] refs = new AllocationRef[4];
+    private final int expected;
+    private AllocationRef[] refs;
     private int count;
     /** The same refs by (allocation id, 0); null while {@link #count} is at most {@link #SCAN_MAX}. */
     private KeyTable<AllocationRef> byId;
+
+    /** Holds none; {@code expected}: about how many it will hold (a load's ranges). */
+    Leases(final int expected) {
+        this.expected = expected;
+        this.refs = new AllocationRef[Math.max(1, expected)];
+    }
 
     /** Allocations held. */
     int size() {
@@ -41,7 +48,7 @@ final class Leases {
         if (byId != null) {
             byId.put(ref.allocationId(), 0, ref);
         } else if (count > SCAN_MAX) {
-            byId = new KeyTable<>();
+            byId = new KeyTable<>(Math.max(expected, 2 * count));
             for (int i = 0; i < count; i++) {
                 byId.put(refs[i].allocationId(), 0, refs[i]);
             }

@@ -70,7 +70,7 @@ final class LoadOp extends Op {
     private final List<LoadRange> ranges;
     private final MemoryRegion dest;
     private final Consumer<LoadResult> done;
-    private final Leases leases = new Leases();
+    private final Leases leases;
     private final ArrayDeque<Read> toRead = new ArrayDeque<>();
     private final long slotBytes;
     private long bytes;
@@ -97,6 +97,7 @@ final class LoadOp extends Op {
         this.readBatchMax = parts.config().readBatchMax();
         this.maxReadBytes = parts.config().maxReadBytes();
         this.ranges = List.copyOf(ranges);
+        this.leases = new Leases(this.ranges.size());
         this.dest = dest;
         this.done = done;
         this.slotBytes = parts.config().slotBytes();

@@ -24,6 +24,14 @@ public final class KeyTable<V> {
         allocate(MIN_CAPACITY);
     }
 
+    /** An empty table that holds {@code expectedKeys} keys without growing. */
+    public KeyTable(final int expectedKeys) {
+        if (expectedKeys < 0 || expectedKeys > 1 << 28) {
+            throw new IllegalArgumentException("expectedKeys " + expectedKeys + " not in [0, 2^28]");
+        }
+        allocate(Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(1, 2 * expectedKeys - 1)) << 1));
+    }
+
     /** Keys that map to a value. */
     public int size() {
         return size;

@@ -19,7 +19,7 @@ class LeasesTest {
         for (int round = 0; round < 400; round++) {
             // Short loads stay in the array; long ones (past SCAN_MAX) go through the table too.
             final int ids = round % 2 == 0 ? 6 : 4 * Leases.SCAN_MAX;
-            final Leases leases = new Leases();
+            final Leases leases = new Leases(round % 3 == 0 ? 0 : ids);
             final Map<Long, AllocationRef> model = new LinkedHashMap<>();
             for (int step = 0; step < 300; step++) {
                 final long id = random.nextInt(ids);
