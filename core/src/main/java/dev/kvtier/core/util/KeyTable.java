@@ -1,11 +1,15 @@
 package dev.kvtier.core.util;
 
+import java.util.function.Consumer;
+
 /**
  * A map from a 128-bit key, given as its two longs, to a value, for point look-ups only: open addressing with linear
  * probing over two parallel arrays, the keys' two halves side by side in one (a probe touches two cache lines, not
  * three) and the values in the other (no entry objects, no boxing, no key objects), at most half full, and removal by
  * shifting back the entries after the removed one (no tombstones, so look-ups never slow down as keys come and go).
- * Nothing iterates it, so hash order can never leak into a run. Used by the core's L2 directory for its key index and,
+ * Only {@link #forEachValue} iterates it, in table order (which follows a fixed hash of the keys, so it is the same in
+ * every JVM but means nothing): a caller that needs an order sorts by something of its own first, so hash order never
+ * leaks into a run. Used by the core's L2 directory for its key index and,
  * as a plain container holding none of the core's rules, by the index checker's model of it; not thread-safe.
  *
  * @param <V> what a key maps to
@@ -80,6 +84,19 @@ public final class KeyTable<V> {
             size--;
         }
         return (V) value;
+    }
+
+    /**
+     * Gives every value to {@code action} in table order (see the class comment: sort before relying on an order); the
+     * table must not change meanwhile.
+     */
+    @SuppressWarnings("unchecked") // only put() stores values, and it takes a V
+    public void forEachValue(final Consumer<? super V> action) {
+        for (final Object value : values) {
+            if (value != null) {
+                action.accept((V) value);
+            }
+        }
     }
 
     /** Removes every key (the table shrinks back to its initial size). */

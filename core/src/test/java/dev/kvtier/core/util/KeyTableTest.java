@@ -50,6 +50,27 @@ class KeyTableTest {
     }
 
     @Test
+    void forEachValueVisitsEveryValueOnce() {
+        final KeyTable<Long> t = new KeyTable<>();
+        for (long i = 0; i < 300; i++) {
+            t.put(i * 31, -i, i);
+        }
+        for (long i = 0; i < 300; i += 3) {
+            t.remove(i * 31, -i);
+        }
+        final List<Long> seen = new ArrayList<>();
+        t.forEachValue(seen::add);
+        seen.sort(null);
+        final List<Long> want = new ArrayList<>();
+        for (long i = 0; i < 300; i++) {
+            if (i % 3 != 0) {
+                want.add(i);
+            }
+        }
+        assertEquals(want, seen);
+    }
+
+    @Test
     void clearForgetsEveryKey() {
         final KeyTable<Integer> t = new KeyTable<>();
         for (int i = 0; i < 100; i++) {
