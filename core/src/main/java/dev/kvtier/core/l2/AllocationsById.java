@@ -1,84 +1,118 @@
-package dev.kvtier.core.store;
+package dev.kvtier.core.l2;
 
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.util.KeyTable;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The allocations one load leases, by allocation id, in the order it leased them: an array (no boxed ids, no map
- * entries) searched from the start while it is short, with a {@link KeyTable} by id beside it once it is long (so a
- * load of many ranges never costs the square of its ranges). Iteration is in lease order only, never hash order.
+ * Allocations by id, in the order their ids were first added (an insertion-ordered map from id to
+ * {@link AllocationRef}, as a {@code LinkedHashMap<Long, AllocationRef>} keeps it): an array (no boxed ids, no map
+ * entries) searched from the start while it is short, with a {@link KeyTable} of positions by id beside it once it is
+ * long (so many allocations never cost the square of their count). Iteration is in that order only, never hash order.
+ * For the allocations of one operation (a load's leases, a store's admitted and rejected pieces); not thread-safe.
  */
-final class Leases {
+public final class AllocationsById {
     /** Entries past which a look-up goes through the table instead of the array. */
     static final int SCAN_MAX = 16;
 
     private final int expected;
     private AllocationRef[] refs;
     private int count;
-    /** The same refs by (allocation id, 0); null while {@link #count} is at most {@link #SCAN_MAX}. */
-    private KeyTable<AllocationRef> byId;
+    /** Each ref's position in {@link #refs} by (allocation id, 0); null while {@link #count} is small. */
+    private KeyTable<int[]> positions;
 
-    /** Holds none; {@code expected}: about how many it will hold (a load's ranges). */
-    Leases(final int expected) {
-        this.expected = expected;
-        this.refs = new AllocationRef[Math.max(1, expected)];
+    /** Holds none; {@code expected}: about how many it will hold. */
+    public AllocationsById(final int expected) {
+        this.expected = Math.max(0, expected);
+        this.refs = new AllocationRef[Math.max(1, Math.min(expected, 1 << 16))];
     }
 
     /** Allocations held. */
-    int size() {
+    public int size() {
         return count;
     }
 
     /** True when allocation {@code allocationId} is held. */
-    boolean contains(final long allocationId) {
-        if (byId != null) {
-            return byId.containsKey(allocationId, 0);
-        }
+    public boolean contains(final long allocationId) {
         return indexOf(allocationId) >= 0;
     }
 
-    /** Holds {@code ref} (its allocation not held yet), last in lease order. */
-    void add(final AllocationRef ref) {
-        if (count == refs.length) {
-            refs = Arrays.copyOf(refs, 2 * count);
+    /** Adds {@code ref} last when its allocation is not held yet; nothing otherwise. */
+    public void putIfAbsent(final AllocationRef ref) {
+        if (indexOf(ref.allocationId()) < 0) {
+            append(ref);
         }
-        refs[count++] = ref;
-        if (byId != null) {
-            byId.put(ref.allocationId(), 0, ref);
-        } else if (count > SCAN_MAX) {
-            byId = new KeyTable<>(Math.max(expected, 2 * count));
-            for (int i = 0; i < count; i++) {
-                byId.put(refs[i].allocationId(), 0, refs[i]);
-            }
+    }
+
+    /** Holds {@code ref}: in the place of the ref of its allocation when held (the order kept), else last. */
+    public void put(final AllocationRef ref) {
+        final int i = indexOf(ref.allocationId());
+        if (i >= 0) {
+            refs[i] = ref;
+        } else {
+            append(ref);
         }
     }
 
     /** Lets allocation {@code allocationId} go (nothing when it is not held); the others keep their order. */
-    void remove(final long allocationId) {
-        if (byId != null && byId.remove(allocationId, 0) == null) {
-            return;
-        }
+    public void remove(final long allocationId) {
         final int i = indexOf(allocationId);
         if (i < 0) {
             return;
         }
         System.arraycopy(refs, i + 1, refs, i, count - i - 1);
         refs[--count] = null;
+        if (positions != null) {
+            positions.remove(allocationId, 0);
+            for (int j = i; j < count; j++) {
+                positions.get(refs[j].allocationId(), 0)[0] = j;
+            }
+        }
     }
 
-    /** Gives each allocation held to {@code action} in lease order, then holds none. */
-    void releaseAll(final Consumer<AllocationRef> action) {
+    /** Gives each allocation held to {@code action}, in order. */
+    public void forEach(final Consumer<AllocationRef> action) {
+        for (int i = 0; i < count; i++) {
+            action.accept(refs[i]);
+        }
+    }
+
+    /** The allocations held, in order (a copy). */
+    public List<AllocationRef> values() {
+        return List.of(Arrays.copyOf(refs, count));
+    }
+
+    /** Gives each allocation held to {@code action} in order, then holds none. */
+    public void releaseAll(final Consumer<AllocationRef> action) {
         for (int i = 0; i < count; i++) {
             action.accept(refs[i]);
             refs[i] = null;
         }
         count = 0;
-        byId = null;
+        positions = null;
+    }
+
+    private void append(final AllocationRef ref) {
+        if (count == refs.length) {
+            refs = Arrays.copyOf(refs, 2 * count);
+        }
+        refs[count++] = ref;
+        if (positions != null) {
+            positions.put(ref.allocationId(), 0, new int[] {count - 1});
+        } else if (count > SCAN_MAX) {
+            positions = new KeyTable<>(Math.max(expected, 2 * count));
+            for (int i = 0; i < count; i++) {
+                positions.put(refs[i].allocationId(), 0, new int[] {i});
+            }
+        }
     }
 
     private int indexOf(final long allocationId) {
+        if (positions != null) {
+            final int[] at = positions.get(allocationId, 0);
+            return at == null ? -1 : at[0];
+        }
         for (int i = 0; i < count; i++) {
             if (refs[i].allocationId() == allocationId) {
                 return i;

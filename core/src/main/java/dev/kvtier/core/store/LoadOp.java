@@ -8,6 +8,7 @@ import dev.kvtier.core.l1.Entry;
 import dev.kvtier.core.l1.L1Cache;
 import dev.kvtier.core.l1.Slice;
 import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.l2.AllocationsById;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
@@ -70,7 +71,7 @@ final class LoadOp extends Op {
     private final List<LoadRange> ranges;
     private final MemoryRegion dest;
     private final Consumer<LoadResult> done;
-    private final Leases leases;
+    private final AllocationsById leases;
     private final ArrayDeque<Read> toRead = new ArrayDeque<>();
     private final long slotBytes;
     private long bytes;
@@ -97,7 +98,7 @@ final class LoadOp extends Op {
         this.readBatchMax = parts.config().readBatchMax();
         this.maxReadBytes = parts.config().maxReadBytes();
         this.ranges = List.copyOf(ranges);
-        this.leases = new Leases(this.ranges.size());
+        this.leases = new AllocationsById(this.ranges.size());
         this.dest = dest;
         this.done = done;
         this.slotBytes = parts.config().slotBytes();
@@ -143,7 +144,7 @@ final class LoadOp extends Op {
                 fail(LoadFailure.NOT_COMMITTED);
                 return false;
             }
-            leases.add(r.alloc());
+            leases.putIfAbsent(r.alloc());
         }
         for (final Span s : merged()) {
             serveHits(s);

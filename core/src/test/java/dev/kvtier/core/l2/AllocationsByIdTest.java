@@ -1,9 +1,8 @@
-package dev.kvtier.core.store;
+package dev.kvtier.core.l2;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,39 +10,48 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-class LeasesTest {
+class AllocationsByIdTest {
 
     @Test
     void shouldMatchAnInsertionOrderedMapShortAndLong() {
         final SplittableRandom random = new SplittableRandom(17);
         for (int round = 0; round < 400; round++) {
-            // Short loads stay in the array; long ones (past SCAN_MAX) go through the table too.
-            final int ids = round % 2 == 0 ? 6 : 4 * Leases.SCAN_MAX;
-            final Leases leases = new Leases(round % 3 == 0 ? 0 : ids);
+            // Few ids stay in the array; many (past SCAN_MAX) go through the table too.
+            final int ids = round % 2 == 0 ? 6 : 4 * AllocationsById.SCAN_MAX;
+            final AllocationsById refs = new AllocationsById(round % 3 == 0 ? 0 : ids);
             final Map<Long, AllocationRef> model = new LinkedHashMap<>();
             for (int step = 0; step < 300; step++) {
                 final long id = random.nextInt(ids);
+                final AllocationRef ref = new AllocationRef(new PrefixKey(id, step), id, step, 1);
                 final int op = random.nextInt(10);
-                if (op < 6 && !model.containsKey(id)) {
-                    final AllocationRef ref = new AllocationRef(new PrefixKey(id, -id), id, (int) id, 1);
-                    leases.add(ref);
+                if (op < 4) {
+                    refs.putIfAbsent(ref);
+                    model.putIfAbsent(id, ref);
+                } else if (op < 7) {
+                    refs.put(ref);
                     model.put(id, ref);
-                } else if (op < 8) {
-                    leases.remove(id);
+                } else if (op < 9) {
+                    refs.remove(id);
                     model.remove(id);
                 }
-                assertEquals(model.containsKey(id), leases.contains(id), "round " + round + " step " + step);
-                assertEquals(model.size(), leases.size());
+                assertEquals(model.containsKey(id), refs.contains(id), "round " + round + " step " + step);
+                assertEquals(model.size(), refs.size());
+                if (step % 50 == 0) {
+                    assertEquals(new ArrayList<>(model.values()), refs.values(), "order, round " + round);
+                }
             }
             for (long id = 0; id < ids; id++) {
-                assertEquals(model.containsKey(id), leases.contains(id));
+                assertEquals(model.containsKey(id), refs.contains(id));
             }
+            final List<AllocationRef> seen = new ArrayList<>();
+            refs.forEach(seen::add);
+            assertEquals(new ArrayList<>(model.values()), seen, "insertion order, round " + round);
             final List<AllocationRef> released = new ArrayList<>();
-            leases.releaseAll(released::add);
-            assertEquals(new ArrayList<>(model.values()), released, "lease order, round " + round);
-            assertEquals(0, leases.size());
+            refs.releaseAll(released::add);
+            assertEquals(seen, released);
+            assertEquals(0, refs.size());
             for (long id = 0; id < ids; id++) {
-                assertEquals(false, leases.contains(id));
+                assertEquals(false, refs.contains(id));
             }
         }
     }
