@@ -33,10 +33,7 @@ import java.util.List;
 public final class L2Directory {
     private final long slotBytes;
     private final SlotRing ring;
-    /** The most keys the key map is made for at once (it grows past them, but a large L2 does not cost it up front). */
-    private static final int PRESIZED_KEYS_MAX = 1 << 16;
-
-    private final KeyTable<Chunk> index;
+    private final KeyTable<Chunk> index = new KeyTable<>();
     private final EventSink sink;
     private Listener listener = (ref, reason) -> {};
     private final ArrayDeque<Evicted> notices = new ArrayDeque<>();
@@ -61,8 +58,6 @@ public final class L2Directory {
         }
         this.slotBytes = slotBytes;
         this.ring = new SlotRing(slotCount);
-        // At most one chunk per slot: sized for that (up to a bound), the map never grows while the ring fills.
-        this.index = new KeyTable<>(Math.min(slotCount, PRESIZED_KEYS_MAX));
         this.sink = sink;
     }
 
