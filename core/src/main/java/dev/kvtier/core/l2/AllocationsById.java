@@ -1,6 +1,5 @@
 package dev.kvtier.core.l2;
 
-import dev.kvtier.core.util.KeyTable;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
@@ -8,23 +7,24 @@ import java.util.function.Consumer;
 /**
  * Allocations by id, in the order their ids were first added (an insertion-ordered map from id to
  * {@link AllocationRef}, as a {@code LinkedHashMap<Long, AllocationRef>} keeps it): an array (no boxed ids, no map
- * entries) searched from the start while it is short, with a {@link KeyTable} of positions by id beside it once it is
- * long (so many allocations never cost the square of their count). Iteration is in that order only, never hash order.
+ * entries) searched from the start while it is short, with an open-addressing table of positions by id beside it once
+ * it is long (two primitive arrays, linear probing, at most half full: many allocations never cost the square of their
+ * count). Iteration is in that order only, never hash order.
  * For the allocations of one operation (a load's leases, a store's admitted and rejected pieces); not thread-safe.
  */
 public final class AllocationsById {
     /** Entries past which a look-up goes through the table instead of the array. */
     static final int SCAN_MAX = 16;
 
-    private final int expected;
     private AllocationRef[] refs;
     private int count;
-    /** Each ref's position in {@link #refs} by (allocation id, 0); null while {@link #count} is small. */
-    private KeyTable<int[]> positions;
+    /** The table's ids, each at its probe position; null while {@link #count} is small. */
+    private long[] ids;
+    /** Position in {@link #refs} plus one of the id at the same place in {@link #ids}; 0: an empty place. */
+    private int[] positions;
 
     /** Holds none; {@code expected}: about how many it will hold. */
     public AllocationsById(final int expected) {
-        this.expected = Math.max(0, expected);
         this.refs = new AllocationRef[Math.max(1, Math.min(expected, 1 << 16))];
     }
 
@@ -63,11 +63,8 @@ public final class AllocationsById {
         }
         System.arraycopy(refs, i + 1, refs, i, count - i - 1);
         refs[--count] = null;
-        if (positions != null) {
-            positions.remove(allocationId, 0);
-            for (int j = i; j < count; j++) {
-                positions.get(refs[j].allocationId(), 0)[0] = j;
-            }
+        if (ids != null) {
+            index(count); // rare (a lease revoked): the table is rebuilt for the shifted positions
         }
     }
 
@@ -90,6 +87,7 @@ public final class AllocationsById {
             refs[i] = null;
         }
         count = 0;
+        ids = null;
         positions = null;
     }
 
@@ -98,20 +96,47 @@ public final class AllocationsById {
             refs = Arrays.copyOf(refs, 2 * count);
         }
         refs[count++] = ref;
-        if (positions != null) {
-            positions.put(ref.allocationId(), 0, new int[] {count - 1});
+        if (ids != null && 2 * count <= ids.length) {
+            place(ref.allocationId(), count - 1);
         } else if (count > SCAN_MAX) {
-            positions = new KeyTable<>(Math.max(expected, 2 * count));
-            for (int i = 0; i < count; i++) {
-                positions.put(refs[i].allocationId(), 0, new int[] {i});
-            }
+            index(count);
         }
     }
 
+    /** Builds the table for the first {@code n} refs, at most a quarter full. */
+    private void index(final int n) {
+        final int capacity = Integer.highestOneBit(Math.max(SCAN_MAX, n) * 4 - 1) << 1;
+        ids = new long[capacity];
+        positions = new int[capacity];
+        for (int i = 0; i < n; i++) {
+            place(refs[i].allocationId(), i);
+        }
+    }
+
+    private void place(final long allocationId, final int position) {
+        final int mask = ids.length - 1;
+        int i = home(allocationId, mask);
+        while (positions[i] != 0) {
+            i = (i + 1) & mask;
+        }
+        ids[i] = allocationId;
+        positions[i] = position + 1;
+    }
+
+    private static int home(final long allocationId, final int mask) {
+        final long h = allocationId * 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 32)) & mask;
+    }
+
     private int indexOf(final long allocationId) {
-        if (positions != null) {
-            final int[] at = positions.get(allocationId, 0);
-            return at == null ? -1 : at[0];
+        if (ids != null) {
+            final int mask = ids.length - 1;
+            for (int i = home(allocationId, mask); positions[i] != 0; i = (i + 1) & mask) {
+                if (ids[i] == allocationId) {
+                    return positions[i] - 1;
+                }
+            }
+            return -1;
         }
         for (int i = 0; i < count; i++) {
             if (refs[i].allocationId() == allocationId) {
