@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code kvtier run SCENARIO}: one run, every invariant checked at every event; in virtual time (the simulator's
  * root, {@code SimRun}) or with {@code --mode real} on a real disk (realio's root, {@code RealRun}). This class parses
- * the options, hands the run to its mode's root ({@link Dispatch}) and prints the summary.
+ * the options, hands the run to its mode's root ({@link Dispatch}) and prints the summary; {@code --repeat N} runs it
+ * again in the same JVM ({@link WarmRepeats}).
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Run a scenario (a library name or a TOML path) in virtual time (or on a real disk with --mode "
@@ -45,6 +46,8 @@ import picocli.CommandLine.Spec;
 public final class RunCommand implements Callable<Integer> {
     /** The longest --timeout: a day. */
     static final long TIMEOUT_SECONDS_MAX = 86_400;
+    /** The most repetitions of --repeat. */
+    static final int REPEAT_MAX = 1000;
 
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "library name (${COMPLETION-CANDIDATES}) or path",
         completionCandidates = Library.class)
@@ -88,6 +91,11 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "real mode: wall-time limit (default 3600)")
     long timeoutSeconds = 3600;
+
+    @Option(names = "--repeat", paramLabel = "N", description = "virtual mode: run N times in this JVM (the first as "
+        + "usual, then N-1 more without journal or report) and print each repetition's events/s; every digest must "
+        + "equal the first's")
+    int repeat = 1;
 
     @Mixin
     ForceOptions forceOptions = new ForceOptions();
@@ -145,6 +153,12 @@ public final class RunCommand implements Callable<Integer> {
         if (outcome.real() != null) {
             realSummary(out, outcome.real());
         }
+        final String differs = repeat > 1 ? WarmRepeats.after(sc, seed, repeat, outcome.report(), out) : null;
+        if (differs != null) {
+            recording.finish(out, System.err);
+            System.err.println("kvtier: not deterministic (a bug): " + differs);
+            return ExitCodes.CRASH;
+        }
         return finish(outcome, recording, out);
     }
 
@@ -166,6 +180,9 @@ public final class RunCommand implements Callable<Integer> {
         }
         if (timeoutSeconds < 1 || timeoutSeconds > TIMEOUT_SECONDS_MAX) {
             return "--timeout must be a number of seconds in [1, " + TIMEOUT_SECONDS_MAX + "], got " + timeoutSeconds;
+        }
+        if (repeat < 1 || repeat > REPEAT_MAX || (repeat > 1 && mode != RunMode.VIRTUAL)) {
+            return "--repeat must be in [1, " + REPEAT_MAX + "] and goes with virtual mode, got " + repeat;
         }
         if (journalMaxBytes < 1) {
             return "--journal-max-bytes must be positive, got " + journalMaxBytes;

@@ -40,6 +40,17 @@ class ReplayCommandTest {
     }
 
     @Test
+    void shouldReplayAJournalRepeatedlyInOneJvm() {
+        final Path dir = CliRun.record(temp.resolve("rep"), "pr90-evict-small", 3);
+        final CliRun run = CliRun.of("replay", dir.toString(), "--repeat", "3");
+        assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+        assertEquals(3, run.out().lines().filter(l -> l.startsWith("identical: ")).distinct().count() == 1
+            ? run.out().lines().filter(l -> l.startsWith("identical: ")).count() : -1, run.out());
+        assertEquals(3, run.out().lines().filter(l -> l.matches("replayed in .* events/s\\)")).count(), run.out());
+        assertEquals(ExitCodes.BAD_INPUT, CliRun.of("replay", dir.toString(), "--repeat", "0").exitCode());
+    }
+
+    @Test
     void shouldRecordTheRunInTheHeader() throws Exception {
         final Path dir = CliRun.record(temp.resolve("h"), "pr90-evict-small", 7);
         try (JournalReader reader = JournalReader.open(dir)) {

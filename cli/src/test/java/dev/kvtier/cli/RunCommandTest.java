@@ -68,4 +68,17 @@ class RunCommandTest {
         assertEquals(a, b);
         assertTrue(!a.equals(c), "another seed, another run");
     }
+
+    @Test
+    void shouldRepeatTheRunInOneJvmWithTheSameDigest() {
+        final CliRun once = CliRun.of("run", "pr90-evict-small", "--seed", "5");
+        final CliRun run = CliRun.of("run", "pr90-evict-small", "--seed", "5", "--repeat", "3");
+        assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+        final String digest = once.out().lines().filter(l -> l.startsWith("digest ")).findFirst().orElseThrow();
+        assertTrue(run.out().contains(digest + "\n"), "the first run's digest is the single run's");
+        assertEquals(2, run.out().lines().filter(l -> l.matches("repeat [23] of 3: events .* outside GC\\)  digest "
+            + "identical")).count(), run.out());
+        assertTrue(run.out().contains("digest identical in all 3"), run.out());
+        assertEquals(ExitCodes.BAD_INPUT, Main.execute("run", "pr90-evict-small", "--repeat", "0"));
+    }
 }

@@ -5,6 +5,7 @@ import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.l1.L1Pool;
 import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.l2.AllocationsById;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.Memory;
 import dev.kvtier.core.port.MemoryRegion;
@@ -13,9 +14,7 @@ import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.store.StoreResult;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The client side of the save path (STORAGE-CORE.md 4.1 and 4.5). A finished request's store specs are packed into
@@ -53,8 +52,8 @@ public final class KvClient {
         final List<StagingBatch> batches;
         final MemoryRegion kv;
         final SaveListener listener;
-        final Map<Long, AllocationRef> accepted = new LinkedHashMap<>();
-        final Map<Long, AllocationRef> rejected = new LinkedHashMap<>();
+        final AllocationsById accepted = new AllocationsById(0);
+        final AllocationsById rejected = new AllocationsById(0);
         int staged;
         int acked;
 
@@ -230,10 +229,10 @@ public final class KvClient {
         stagingSpace.free(s.stagingOffset, s.bytes);
         final SaveJob job = s.job;
         for (final AllocationRef r : result.accepted()) {
-            job.accepted.putIfAbsent(r.allocationId(), r);
+            job.accepted.putIfAbsent(r);
         }
         for (final AllocationRef r : result.rejected()) {
-            job.rejected.put(r.allocationId(), r);
+            job.rejected.put(r);
         }
         job.acked++;
         if (job.acked == job.batches.size()) {
@@ -243,12 +242,12 @@ public final class KvClient {
     }
 
     private void commit(final SaveJob job) {
-        final List<AllocationRef> accepted = new ArrayList<>();
-        for (final Map.Entry<Long, AllocationRef> e : job.accepted.entrySet()) {
-            if (!job.rejected.containsKey(e.getKey())) {
-                accepted.add(e.getValue());
+        final List<AllocationRef> accepted = new ArrayList<>(job.accepted.size());
+        job.accepted.forEach(r -> {
+            if (!job.rejected.contains(r.allocationId())) {
+                accepted.add(r);
             }
-        }
+        });
         call(() -> server.commit(accepted, visible -> {
             final List<AllocationRef> kept = new ArrayList<>(accepted.size());
             final List<AllocationRef> rejected = new ArrayList<>(job.rejected.values());

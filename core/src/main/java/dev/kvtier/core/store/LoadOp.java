@@ -8,14 +8,13 @@ import dev.kvtier.core.l1.Entry;
 import dev.kvtier.core.l1.L1Cache;
 import dev.kvtier.core.l1.Slice;
 import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.l2.AllocationsById;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -72,7 +71,7 @@ final class LoadOp extends Op {
     private final List<LoadRange> ranges;
     private final MemoryRegion dest;
     private final Consumer<LoadResult> done;
-    private final Map<Long, AllocationRef> leases = new LinkedHashMap<>();
+    private final AllocationsById leases;
     private final ArrayDeque<Read> toRead = new ArrayDeque<>();
     private final long slotBytes;
     private long bytes;
@@ -99,6 +98,7 @@ final class LoadOp extends Op {
         this.readBatchMax = parts.config().readBatchMax();
         this.maxReadBytes = parts.config().maxReadBytes();
         this.ranges = List.copyOf(ranges);
+        this.leases = new AllocationsById(this.ranges.size());
         this.dest = dest;
         this.done = done;
         this.slotBytes = parts.config().slotBytes();
@@ -137,14 +137,14 @@ final class LoadOp extends Op {
         groupEpoch = l1.nextEpoch();
         loads.started(this);
         for (final LoadRange r : ranges) {
-            if (leases.containsKey(r.alloc().allocationId())) {
+            if (leases.contains(r.alloc().allocationId())) {
                 continue;
             }
             if (!directory.lease(r.alloc())) {
                 fail(LoadFailure.NOT_COMMITTED);
                 return false;
             }
-            leases.put(r.alloc().allocationId(), r.alloc());
+            leases.putIfAbsent(r.alloc());
         }
         for (final Span s : merged()) {
             serveHits(s);
@@ -311,7 +311,7 @@ final class LoadOp extends Op {
     }
 
     boolean holdsLease(final AllocationRef ref) {
-        return !finished && leases.containsKey(ref.allocationId());
+        return !finished && leases.contains(ref.allocationId());
     }
 
     void leaseRevoked(final AllocationRef ref) {
@@ -332,10 +332,7 @@ final class LoadOp extends Op {
             throw new IllegalStateException("load " + id + " finished twice");
         }
         finished = true;
-        for (final AllocationRef r : leases.values()) {
-            directory.unlease(r);
-        }
-        leases.clear();
+        leases.releaseAll(directory::unlease);
         if (failure == null) {
             sink.emit(new CoreEvent.LoadCompleted(id, bytes, hitBytes));
         } else {

@@ -6,6 +6,7 @@ import dev.kvtier.core.event.CoreEvent.SealReason;
 import dev.kvtier.core.l1.L1Cache;
 import dev.kvtier.core.l1.Slice;
 import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.l2.AllocationsById;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
@@ -13,9 +14,7 @@ import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.span.StoreSpan;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -39,8 +38,8 @@ final class StoreOp extends Op {
     private final MemoryRegion source;
     private final ArrayDeque<StoreSpan> work;
     private final Consumer<StoreResult> done;
-    private final Map<Long, AllocationRef> admitted = new LinkedHashMap<>();
-    private final Map<Long, AllocationRef> rejected = new LinkedHashMap<>();
+    private final AllocationsById admitted;
+    private final AllocationsById rejected;
     private final int spanCount;
     private final long slotBytes;
     private WriteBatch batch;
@@ -66,8 +65,10 @@ final class StoreOp extends Op {
         this.done = done;
         this.spanCount = spans.size();
         this.slotBytes = parts.config().slotBytes();
+        this.admitted = new AllocationsById(spans.size());
+        this.rejected = new AllocationsById(rejectedAtBoundary.size());
         for (final AllocationRef r : rejectedAtBoundary) {
-            rejected.put(r.allocationId(), r);
+            rejected.put(r);
         }
     }
 
@@ -138,7 +139,7 @@ final class StoreOp extends Op {
         storedBytes += length;
         acceptedSpans++;
         for (final SpanPiece p : span.pieces()) {
-            admitted.putIfAbsent(p.alloc().allocationId(), p.alloc());
+            admitted.putIfAbsent(p.alloc());
         }
         assert storedBytes == storedBefore + length : "store " + id + " lost count of its bytes";
         assert batch != null : "store " + id + " admitted a span with no open batch";
@@ -178,7 +179,7 @@ final class StoreOp extends Op {
 
     private void reject(final List<SpanPiece> pieces, final RejectReason reason) {
         for (final SpanPiece p : pieces) {
-            rejected.put(p.alloc().allocationId(), p.alloc());
+            rejected.put(p.alloc());
             sink.emit(new CoreEvent.SpanRejected(id, p.alloc().key(), p.alloc().allocationId(),
                 p.fileOffset(), p.lengthBytes(), reason));
         }
@@ -197,13 +198,13 @@ final class StoreOp extends Op {
         }
         assert batch == null : "store " + id + " left its batch open";
         l1.trim(id, storedBytes);
-        final List<AllocationRef> accepted = new ArrayList<>();
-        for (final Map.Entry<Long, AllocationRef> e : admitted.entrySet()) {
-            if (!rejected.containsKey(e.getKey())) {
-                accepted.add(e.getValue());
+        final List<AllocationRef> accepted = new ArrayList<>(admitted.size());
+        admitted.forEach(r -> {
+            if (!rejected.contains(r.allocationId())) {
+                accepted.add(r);
             }
-        }
+        });
         sink.emit(new CoreEvent.StoreCompleted(id, acceptedSpans, rejectedSpans, storedBytes));
-        done.accept(new StoreResult(id, accepted, List.copyOf(rejected.values()), writes.takeSurfacedErrors()));
+        done.accept(new StoreResult(id, accepted, rejected.values(), writes.takeSurfacedErrors()));
     }
 }

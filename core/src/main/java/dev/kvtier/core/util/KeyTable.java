@@ -1,10 +1,15 @@
 package dev.kvtier.core.util;
 
+import java.util.function.Consumer;
+
 /**
  * A map from a 128-bit key, given as its two longs, to a value, for point look-ups only: open addressing with linear
- * probing over three parallel arrays (no entry objects, no boxing, no key objects), at most half full, and removal by
+ * probing over two parallel arrays, the keys' two halves side by side in one (a probe touches two cache lines, not
+ * three) and the values in the other (no entry objects, no boxing, no key objects), at most half full, and removal by
  * shifting back the entries after the removed one (no tombstones, so look-ups never slow down as keys come and go).
- * Nothing iterates it, so hash order can never leak into a run. Used by the core's L2 directory for its key index and,
+ * Only {@link #forEachValue} iterates it, in table order (which follows a fixed hash of the keys, so it is the same in
+ * every JVM but means nothing): a caller that needs an order sorts by something of its own first, so hash order never
+ * leaks into a run. Used by the core's L2 directory for its key index and,
  * as a plain container holding none of the core's rules, by the index checker's model of it; not thread-safe.
  *
  * @param <V> what a key maps to
@@ -12,8 +17,8 @@ package dev.kvtier.core.util;
 public final class KeyTable<V> {
     private static final int MIN_CAPACITY = 16;
 
-    private long[] his;
-    private long[] los;
+    /** Key i's halves at 2i (hi) and 2i + 1 (lo). */
+    private long[] keys;
     private Object[] values;
     private int mask;
     private int size;
@@ -21,6 +26,14 @@ public final class KeyTable<V> {
     /** An empty table. */
     public KeyTable() {
         allocate(MIN_CAPACITY);
+    }
+
+    /** An empty table that holds {@code expectedKeys} keys without growing. */
+    public KeyTable(final int expectedKeys) {
+        if (expectedKeys < 0 || expectedKeys > 1 << 28) {
+            throw new IllegalArgumentException("expectedKeys " + expectedKeys + " not in [0, 2^28]");
+        }
+        allocate(Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(1, 2 * expectedKeys - 1)) << 1));
     }
 
     /** Keys that map to a value. */
@@ -51,8 +64,8 @@ public final class KeyTable<V> {
             values[i] = value;
             return before;
         }
-        his[i] = hi;
-        los[i] = lo;
+        keys[2 * i] = hi;
+        keys[2 * i + 1] = lo;
         values[i] = value;
         size++;
         if (size * 2 > values.length) {
@@ -73,6 +86,19 @@ public final class KeyTable<V> {
         return (V) value;
     }
 
+    /**
+     * Gives every value to {@code action} in table order (see the class comment: sort before relying on an order); the
+     * table must not change meanwhile.
+     */
+    @SuppressWarnings("unchecked") // only put() stores values, and it takes a V
+    public void forEachValue(final Consumer<? super V> action) {
+        for (final Object value : values) {
+            if (value != null) {
+                action.accept((V) value);
+            }
+        }
+    }
+
     /** Removes every key (the table shrinks back to its initial size). */
     public void clear() {
         allocate(MIN_CAPACITY);
@@ -87,11 +113,11 @@ public final class KeyTable<V> {
         int free = gap;
         int i = (gap + 1) & mask;
         while (values[i] != null) {
-            final int home = index(his[i], los[i]);
+            final int home = index(keys[2 * i], keys[2 * i + 1]);
             // The entry at i may move to free when its home is not in (free, i] on the ring.
             if (((i - home) & mask) >= ((i - free) & mask)) {
-                his[free] = his[i];
-                los[free] = los[i];
+                keys[2 * free] = keys[2 * i];
+                keys[2 * free + 1] = keys[2 * i + 1];
                 values[free] = values[i];
                 free = i;
             }
@@ -101,26 +127,24 @@ public final class KeyTable<V> {
     }
 
     private void grow() {
-        final long[] oldHis = his;
-        final long[] oldLos = los;
+        final long[] oldKeys = keys;
         final Object[] oldValues = values;
         allocate(oldValues.length * 2);
         for (int j = 0; j < oldValues.length; j++) {
             if (oldValues[j] != null) {
-                int i = index(oldHis[j], oldLos[j]);
+                int i = index(oldKeys[2 * j], oldKeys[2 * j + 1]);
                 while (values[i] != null) {
                     i = (i + 1) & mask;
                 }
-                his[i] = oldHis[j];
-                los[i] = oldLos[j];
+                keys[2 * i] = oldKeys[2 * j];
+                keys[2 * i + 1] = oldKeys[2 * j + 1];
                 values[i] = oldValues[j];
             }
         }
     }
 
     private void allocate(final int capacity) {
-        his = new long[capacity];
-        los = new long[capacity];
+        keys = new long[2 * capacity];
         values = new Object[capacity];
         mask = capacity - 1;
     }
@@ -128,7 +152,7 @@ public final class KeyTable<V> {
     /** Where key {@code (hi, lo)} is, or the empty position that ends its probe run (linear probing). */
     private int position(final long hi, final long lo) {
         int i = index(hi, lo);
-        while (values[i] != null && (his[i] != hi || los[i] != lo)) {
+        while (values[i] != null && (keys[2 * i] != hi || keys[2 * i + 1] != lo)) {
             i = (i + 1) & mask;
         }
         return i;

@@ -35,6 +35,42 @@ class KeyTableTest {
     }
 
     @Test
+    void aTableSizedForItsKeysHoldsThemAll() {
+        for (final int expected : new int[] {0, 1, 2, 7, 8, 9, 100, 1000}) {
+            final KeyTable<Integer> t = new KeyTable<>(expected);
+            for (int i = 0; i < expected + 5; i++) {
+                assertNull(t.put(i, ~i, i));
+            }
+            for (int i = 0; i < expected + 5; i++) {
+                assertEquals(i, t.get(i, ~i));
+            }
+            assertEquals(expected + 5, t.size());
+        }
+        assertThrows(IllegalArgumentException.class, () -> new KeyTable<Integer>(-1));
+    }
+
+    @Test
+    void forEachValueVisitsEveryValueOnce() {
+        final KeyTable<Long> t = new KeyTable<>();
+        for (long i = 0; i < 300; i++) {
+            t.put(i * 31, -i, i);
+        }
+        for (long i = 0; i < 300; i += 3) {
+            t.remove(i * 31, -i);
+        }
+        final List<Long> seen = new ArrayList<>();
+        t.forEachValue(seen::add);
+        seen.sort(null);
+        final List<Long> want = new ArrayList<>();
+        for (long i = 0; i < 300; i++) {
+            if (i % 3 != 0) {
+                want.add(i);
+            }
+        }
+        assertEquals(want, seen);
+    }
+
+    @Test
     void clearForgetsEveryKey() {
         final KeyTable<Integer> t = new KeyTable<>();
         for (int i = 0; i < 100; i++) {

@@ -6,6 +6,7 @@ import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.util.KeyTable;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,12 @@ public final class CrashChecker implements Checker {
     private final BooleanSupplier indexFaulted;
     /** Live allocations by id (the key's second half is 0), for point look-ups only. */
     private final KeyTable<AllocationRef> allocations = new KeyTable<>();
-    private final Map<PrefixKey, AllocationRef> committed = new LinkedHashMap<>();
+    /**
+     * Live committed allocations by key, each with when its key was first committed (a key committed again keeps its
+     * place): a crash lists them in that order, as an insertion-ordered map would, without a map entry per commit.
+     */
+    private final KeyTable<Committed> committed = new KeyTable<>();
+    private long nextOrder;
     private Map<PrefixKey, AllocationRef> mustSurvive = Map.of();
     private int crashes;
     private long survivorsChecked;
@@ -56,6 +62,9 @@ public final class CrashChecker implements Checker {
         this.indexFaulted = indexFaulted;
     }
 
+    /** A live committed allocation and the order of its key's first commit. */
+    private record Committed(PrefixKey key, AllocationRef ref, long order) {}
+
     @Override
     public void onEvent(final CheckContext ctx, final CoreEvent event) {
         switch (event) {
@@ -68,13 +77,13 @@ public final class CrashChecker implements Checker {
                 allocations.put(e.allocationId(), 0, ref);
                 final AllocationRef owed = mustSurvive.get(e.key());
                 if (owed != null && owed.allocationId() == e.allocationId()) {
-                    committed.put(e.key(), ref);
+                    commit(e.key(), ref);
                 }
             }
             case CoreEvent.Committed e -> {
                 final AllocationRef ref = allocations.get(e.allocationId(), 0);
                 if (ref != null) {
-                    committed.put(e.key(), ref);
+                    commit(e.key(), ref);
                 }
             }
             case CoreEvent.RingEvicted e -> {
@@ -94,10 +103,15 @@ public final class CrashChecker implements Checker {
         }
     }
 
+    private void commit(final PrefixKey key, final AllocationRef ref) {
+        final Committed before = committed.get(key.hi(), key.lo());
+        committed.put(key.hi(), key.lo(), new Committed(key, ref, before == null ? nextOrder++ : before.order()));
+    }
+
     private void evicted(final CheckContext ctx, final CoreEvent.RingEvicted e) {
-        final AllocationRef live = committed.get(e.key());
-        if (live != null && live.allocationId() == e.allocationId()) {
-            committed.remove(e.key());
+        final Committed live = committed.get(e.key().hi(), e.key().lo());
+        if (live != null && live.ref().allocationId() == e.allocationId()) {
+            committed.remove(e.key().hi(), e.key().lo());
         }
         final AllocationRef survivor = mustSurvive.get(e.key());
         if (survivor == null || survivor.allocationId() != e.allocationId()) {
@@ -118,7 +132,15 @@ public final class CrashChecker implements Checker {
      */
     public void crashed() {
         crashes++;
-        mustSurvive = durable || shutDownDurably ? new LinkedHashMap<>(committed) : new LinkedHashMap<>();
+        mustSurvive = new LinkedHashMap<>();
+        if (durable || shutDownDurably) {
+            final List<Committed> live = new ArrayList<>(committed.size());
+            committed.forEachValue(live::add);
+            live.sort(Comparator.comparingLong(Committed::order));
+            for (final Committed c : live) {
+                mustSurvive.put(c.key(), c.ref());
+            }
+        }
         committed.clear();
         // The dead core's allocations end here (no eviction event will come for them); the restarted core's
         // recovered chunks come back as ChunkRecovered.

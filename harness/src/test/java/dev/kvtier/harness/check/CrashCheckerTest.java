@@ -9,6 +9,10 @@ import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.l2.AllocationRef;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Invariant 15's checker fires on what a core that loses durable commits would do, and only then. */
@@ -61,5 +65,32 @@ class CrashCheckerTest {
         excused.crashed();
         excused.recovered(ctx2, REF::equals);
         assertDoesNotThrow(() -> excused.onEvent(ctx2, lost));
+    }
+
+    @Test
+    void shouldListTheSurvivorsInTheOrderTheirKeysWereFirstCommitted() {
+        final CrashChecker c = new CrashChecker(true, ref -> false);
+        final CheckContext ctx = new CheckContext(CONFIG);
+        final List<PrefixKey> keys = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            keys.add(new PrefixKey(1000 - 17L * i, i));
+        }
+        long id = 100;
+        final Map<PrefixKey, AllocationRef> model = new LinkedHashMap<>();
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < keys.size(); i += 1 + round) {
+                final PrefixKey k = keys.get(i);
+                final AllocationRef ref = new AllocationRef(k, ++id, i, 1);
+                c.onEvent(ctx, new CoreEvent.Allocated(1, k, id, i, 1));
+                c.onEvent(ctx, new CoreEvent.Committed(k, id));
+                model.put(k, ref);
+                if (i % 5 == round) {
+                    c.onEvent(ctx, new CoreEvent.RingEvicted(k, id, i, 1, true, 0, RingEvictReason.SPACE));
+                    model.remove(k);
+                }
+            }
+        }
+        c.crashed();
+        assertEquals(new ArrayList<>(model.values()), c.mustSurvive(), "insertion order, as a LinkedHashMap keeps it");
     }
 }

@@ -1,0 +1,58 @@
+package dev.kvtier.core.l2;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.kvtier.core.geometry.PrefixKey;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class AllocationsByIdTest {
+
+    @Test
+    void shouldMatchAnInsertionOrderedMapShortAndLong() {
+        final SplittableRandom random = new SplittableRandom(17);
+        for (int round = 0; round < 400; round++) {
+            // Few ids stay in the array; many (past SCAN_MAX) go through the table too.
+            final int ids = round % 2 == 0 ? 6 : 4 * AllocationsById.SCAN_MAX;
+            final AllocationsById refs = new AllocationsById(round % 3 == 0 ? 0 : ids);
+            final Map<Long, AllocationRef> model = new LinkedHashMap<>();
+            for (int step = 0; step < 300; step++) {
+                final long id = random.nextInt(ids);
+                final AllocationRef ref = new AllocationRef(new PrefixKey(id, step), id, step, 1);
+                final int op = random.nextInt(10);
+                if (op < 4) {
+                    refs.putIfAbsent(ref);
+                    model.putIfAbsent(id, ref);
+                } else if (op < 7) {
+                    refs.put(ref);
+                    model.put(id, ref);
+                } else if (op < 9) {
+                    refs.remove(id);
+                    model.remove(id);
+                }
+                assertEquals(model.containsKey(id), refs.contains(id), "round " + round + " step " + step);
+                assertEquals(model.size(), refs.size());
+                if (step % 50 == 0) {
+                    assertEquals(new ArrayList<>(model.values()), refs.values(), "order, round " + round);
+                }
+            }
+            for (long id = 0; id < ids; id++) {
+                assertEquals(model.containsKey(id), refs.contains(id));
+            }
+            final List<AllocationRef> seen = new ArrayList<>();
+            refs.forEach(seen::add);
+            assertEquals(new ArrayList<>(model.values()), seen, "insertion order, round " + round);
+            final List<AllocationRef> released = new ArrayList<>();
+            refs.releaseAll(released::add);
+            assertEquals(seen, released);
+            assertEquals(0, refs.size());
+            for (long id = 0; id < ids; id++) {
+                assertEquals(false, refs.contains(id));
+            }
+        }
+    }
+}
