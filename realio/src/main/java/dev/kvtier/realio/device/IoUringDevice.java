@@ -294,8 +294,11 @@ public final class IoUringDevice implements PolledDevice {
 
     /** The SQE flags of a read or write of {@code lengthBytes}: a write async from {@link #ASYNC_FROM_BYTES} on. */
     private byte flagsFor(final IoOp op, final long lengthBytes) {
-        final boolean async = op == IoOp.WRITE && lengthBytes >= ASYNC_FROM_BYTES && ++asyncSqes > 0;
-        return async ? (byte) (sqeFlags | UringConstants.SQE_ASYNC) : sqeFlags;
+        if (op != IoOp.WRITE || lengthBytes < ASYNC_FROM_BYTES) {
+            return sqeFlags;
+        }
+        asyncSqes++;
+        return (byte) (sqeFlags | UringConstants.SQE_ASYNC);
     }
 
     private void issueQueued() {
