@@ -176,8 +176,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     private int host(final RunShape shape) {
         System.out.println("measuring this machine's core (per span, entry, I/O and call, memcpy, checksum, check"
             + " and fill bandwidth, observers)");
-        final HostCostProfile host = HostCalibration.measure(name + "-host", quick ? 2 : 6, shape.slotBytes(),
-            quick ? HostCalibration.QUICK_WARMUP_NS : HostCalibration.WARMUP_NS);
+        final HostCostProfile host = HostCalibration.measure(name + "-host", shape.slotBytes(), quick);
         try {
             OutputFile.writeString(hostOut, HostCalibration.toml(host));
         } catch (final IOException e) {

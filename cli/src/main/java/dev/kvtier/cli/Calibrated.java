@@ -85,8 +85,7 @@ record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCost
         final Path hostToml = r.hostProfile() != null ? r.hostProfile() : r.hostOut();
         if (r.hostProfile() == null) {
             OutputFile.writeString(hostToml, HostCalibration.toml(HostCalibration.measure(r.name() + "-core",
-                r.quick() ? 2 : 6, r.shape().slotBytes(), r.quick() ? HostCalibration.QUICK_WARMUP_NS
-                    : HostCalibration.WARMUP_NS)));
+                r.shape().slotBytes(), r.quick())));
         }
         try {
             return Optional.of(new Calibrated(deviceToml, hostToml, Profiles.device("calibration", "--profile",

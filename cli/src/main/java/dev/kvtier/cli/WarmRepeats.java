@@ -1,12 +1,14 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.cli.signoff.Fidelity;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.sim.run.SimRun;
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.List;
 
@@ -27,20 +29,20 @@ final class WarmRepeats {
      */
     static String after(final Scenario sc, final long seed, final int n, final RunReport first,
                         final PrintStream out) {
-        final double[] rates = new double[n - 1];
-        final double[] outsideGc = new double[n - 1];
+        final List<Double> rates = new ArrayList<>(n - 1);
+        final List<Double> outsideGc = new ArrayList<>(n - 1);
         for (int i = 2; i <= n; i++) {
             final long gc0 = gcMillis();
             final long t0 = System.nanoTime();
             final RunReport r = new SimRun(sc.spec(), sc.sim(), seed, List.of()).run();
             final long wallNs = System.nanoTime() - t0;
             final long gcMs = gcMillis() - gc0;
-            rates[i - 2] = r.events() / (wallNs / 1e9);
-            outsideGc[i - 2] = r.events() / Math.max(1e-6, wallNs / 1e9 - gcMs / 1e3);
+            rates.add(r.events() / (wallNs / 1e9));
+            outsideGc.add(r.events() / Math.max(1e-6, wallNs / 1e9 - gcMs / 1e3));
             final boolean same = r.eventDigest().equals(first.eventDigest()) && r.events() == first.events()
                 && r.ok() == first.ok();
             out.printf("repeat %d of %d: events %,d  wall %.3f s, GC %.3f s  (%.0f events/s; %.0f outside GC)  digest "
-                + "%s%n", i, n, r.events(), wallNs / 1e9, gcMs / 1e3, rates[i - 2], outsideGc[i - 2],
+                + "%s%n", i, n, r.events(), wallNs / 1e9, gcMs / 1e3, rates.getLast(), outsideGc.getLast(),
                 same ? "identical" : r.eventDigest());
             if (!same) {
                 return "repetition " + i + " of seed " + seed + " gave digest " + r.eventDigest() + " (" + r.events()
@@ -52,12 +54,10 @@ final class WarmRepeats {
         return null;
     }
 
-    /** "median (min .. max)" of {@code values}, which it sorts. */
-    private static String medianMinMax(final double[] values) {
-        Arrays.sort(values);
-        final int m = values.length;
-        final double median = m % 2 == 1 ? values[m / 2] : (values[m / 2 - 1] + values[m / 2]) / 2;
-        return String.format(Locale.ROOT, "%.0f (%.0f .. %.0f)", median, values[0], values[m - 1]);
+    /** "median (min .. max)" of {@code values}. */
+    private static String medianMinMax(final List<Double> values) {
+        return String.format(Locale.ROOT, "%.0f (%.0f .. %.0f)", Fidelity.median(values), Collections.min(values),
+            Collections.max(values));
     }
 
     /** Milliseconds the JVM's collectors have spent so far (their pauses and, for concurrent ones, their work). */

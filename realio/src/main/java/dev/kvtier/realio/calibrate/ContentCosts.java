@@ -32,19 +32,22 @@ public record ContentCosts(long checksumBytesPerSec, long stampBytesPerSec, long
         void run(long offset);
     }
 
+    /** Nothing before a timed slot operation. */
+    private static final SlotOp NOTHING = at -> {};
+
     /** Measures the three on {@code memory}, with slots of {@code slotBytes}, warmed up and timed as {@code w}. */
     static ContentCosts measure(final NativeMemory memory, final long slotBytes, final Warmed w) {
         final MemoryRegion region = memory.allocate("content", slotBytes * SLOTS);
         final MemoryRegion l1 = memory.allocate("content-l1", slotBytes * SLOTS);
         try {
-            final long stamp = best(slotBytes, w, at -> memory.stamp(region, at, slotBytes, at + 1));
-            final long checksum = best(slotBytes, w, at -> memory.checksum(region, at, slotBytes));
-            final long verify = best(slotBytes, w, at -> {
+            final long stamp = best(slotBytes, w, NOTHING, at -> memory.stamp(region, at, slotBytes, at + 1));
+            final long checksum = best(slotBytes, w, NOTHING, at -> memory.checksum(region, at, slotBytes));
+            final long verify = best(slotBytes, w, NOTHING, at -> {
                 if (memory.firstMismatch(region, at, slotBytes, at + 1) >= 0) {
                     throw new IllegalStateException("a stamped slot at " + at + " does not check");
                 }
             });
-            final long copied = bestAfterCopy(slotBytes, w, at -> memory.copy(region, at, l1, at, slotBytes),
+            final long copied = best(slotBytes, w, at -> memory.copy(region, at, l1, at, slotBytes),
                 at -> memory.checksum(l1, at, slotBytes));
             return new ContentCosts(checksum, stamp, verify, copied);
         } finally {
@@ -54,11 +57,12 @@ public record ContentCosts(long checksumBytesPerSec, long stampBytesPerSec, long
     }
 
     /**
-     * As {@link #best}, timing only {@code op} on each slot, right after {@code before} (untimed) wrote it: a store
-     * checksums each slot of a span right after copying the span into L1 (in a real run of pr90-evict-small, JFR
-     * samples put its checksums at about 8 GB/s, where slots not touched just before gave 4.6 to 6.4 GB/s).
+     * Bandwidth of {@code op} over the 64 slots, warmed up and timed as {@code w}, timing only {@code op} on each slot
+     * right after {@code before} (untimed) ran on it: a store checksums each slot of a span right after copying the
+     * span into L1 (in a real run of pr90-evict-small, JFR samples put its checksums at about 8 GB/s, where slots not
+     * touched just before gave 4.6 to 6.4 GB/s).
      */
-    private static long bestAfterCopy(final long slotBytes, final Warmed w, final SlotOp before, final SlotOp op) {
+    private static long best(final long slotBytes, final Warmed w, final SlotOp before, final SlotOp op) {
         final double bestNs = w.best(() -> {
             long ns = 0;
             for (int i = 0; i < SLOTS; i++) {
@@ -68,17 +72,6 @@ public record ContentCosts(long checksumBytesPerSec, long stampBytesPerSec, long
                 ns += System.nanoTime() - t0;
             }
             return ns;
-        });
-        return Math.round(SLOTS * (double) slotBytes * 1e9 / Math.max(1, bestNs));
-    }
-
-    private static long best(final long slotBytes, final Warmed w, final SlotOp op) {
-        final double bestNs = w.best(() -> {
-            final long t0 = System.nanoTime();
-            for (int i = 0; i < SLOTS; i++) {
-                op.run(i * slotBytes);
-            }
-            return System.nanoTime() - t0;
         });
         return Math.round(SLOTS * (double) slotBytes * 1e9 / Math.max(1, bestNs));
     }

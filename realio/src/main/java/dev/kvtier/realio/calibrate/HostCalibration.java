@@ -85,9 +85,12 @@ public final class HostCalibration {
     /** Warm-up of each measurement in a quick one. */
     public static final long QUICK_WARMUP_NS = 100_000_000L;
 
-    /** As {@link #measure(String, int, long, long)} with the run shape's default slot (2.25 MiB), a quick warm-up. */
-    public static HostCostProfile measure(final String name, final int rounds) {
-        return measure(name, rounds, RunShape.DEFAULT.slotBytes(), QUICK_WARMUP_NS);
+    /**
+     * A full calibration's measurements (6 rounds after {@link #WARMUP_NS}) or a quick one's (2 after
+     * {@link #QUICK_WARMUP_NS}), content on slots of {@code slotBytes}.
+     */
+    public static HostCostProfile measure(final String name, final long slotBytes, final boolean quick) {
+        return measure(name, quick ? 2 : 6, slotBytes, quick ? QUICK_WARMUP_NS : WARMUP_NS);
     }
 
     /**

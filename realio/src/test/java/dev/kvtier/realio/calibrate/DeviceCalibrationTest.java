@@ -30,6 +30,9 @@ import org.junit.jupiter.api.Test;
 
 class DeviceCalibrationTest {
     private static final long MIB = 1L << 20;
+    /** The profile and the cell the suspect and below-fio rules are tried on. */
+    private static final DeviceProfile JUDGED = new DeviceProfile("x", 1, 1, 1, 5_000_000_000L, 2_000_000_000L, 4);
+    private static final Cell JUDGED_CELL = new Cell(IoOp.READ, 64 * MIB, 8);
 
     @Test
     void shouldWriteAProfileWithTheEightKeysEveryMeasurementThePreconditioningAndTheDrain() throws Exception {
@@ -173,32 +176,28 @@ class DeviceCalibrationTest {
 
     @Test
     void shouldCallAFigureSuspectAboveFioOrAboveALimit() {
-        final DeviceProfile p = new DeviceProfile("x", 1, 1, 1, 5_000_000_000L, 2_000_000_000L, 4);
-        final Cell read = new Cell(IoOp.READ, 64 * MIB, 8);
-        final SideBySide.Comparison high = comparison(read, 3_500_000_000L, 3_000_000_000L);
-        final SideBySide.Comparison near = comparison(read, 3_300_000_000L, 3_000_000_000L);
-        assertTrue(DeviceCalibration.suspect(p, List.of(near), DeviceCalibration.Checks.NONE).isEmpty());
-        final List<String> s = DeviceCalibration.suspect(p, List.of(high), DeviceCalibration.Checks.NONE);
+        final SideBySide.Comparison high = comparison(JUDGED_CELL, 3_500_000_000L, 3_000_000_000L);
+        final SideBySide.Comparison near = comparison(JUDGED_CELL, 3_300_000_000L, 3_000_000_000L);
+        assertTrue(DeviceCalibration.suspect(JUDGED, List.of(near), DeviceCalibration.Checks.NONE).isEmpty());
+        final List<String> s = DeviceCalibration.suspect(JUDGED, List.of(high), DeviceCalibration.Checks.NONE);
         assertEquals(1, s.size(), s.toString());
         assertTrue(s.getFirst().contains("+17 % of fio's"), s.getFirst());
         final DeviceCalibration.Checks limits = new DeviceCalibration.Checks(false, 1, 1_000_000_000L,
             4_000_000_000L, 0);
         assertEquals(List.of("read bandwidth 5.000 GB/s is above the limit set, 4.000 GB/s"),
-            DeviceCalibration.suspect(p, List.of(near), limits));
+            DeviceCalibration.suspect(JUDGED, List.of(near), limits));
     }
 
     @Test
     void shouldNoteAFigureFarBelowFioWithoutCallingItSuspect() {
-        final DeviceProfile p = new DeviceProfile("x", 1, 1, 1, 5_000_000_000L, 2_000_000_000L, 4);
-        final Cell read = new Cell(IoOp.READ, 64 * MIB, 8);
-        final SideBySide.Comparison low = comparison(read, 2_400_000_000L, 3_000_000_000L);
-        final SideBySide.Comparison near = comparison(read, 2_700_000_000L, 3_000_000_000L);
+        final SideBySide.Comparison low = comparison(JUDGED_CELL, 2_400_000_000L, 3_000_000_000L);
+        final SideBySide.Comparison near = comparison(JUDGED_CELL, 2_700_000_000L, 3_000_000_000L);
         assertTrue(DeviceCalibration.belowFio(List.of(near)).isEmpty());
         final List<String> notes = DeviceCalibration.belowFio(List.of(low, near));
         assertEquals(1, notes.size(), notes.toString());
         assertTrue(notes.getFirst().contains("-20 % of fio's") && notes.getFirst().contains("understate the disk"),
             notes.getFirst());
-        assertTrue(DeviceCalibration.suspect(p, List.of(low), DeviceCalibration.Checks.NONE).isEmpty(),
+        assertTrue(DeviceCalibration.suspect(JUDGED, List.of(low), DeviceCalibration.Checks.NONE).isEmpty(),
             "below fio is not inflated");
     }
 

@@ -69,11 +69,6 @@ public final class HostCostModel implements EventSink, ProvenanceMemory.CopyList
     }
 
     @Override
-    public void checksummed(final ProvenanceMemory.ProvRegion region, final long bytes) {
-        checksummed(region, bytes, false);
-    }
-
-    @Override
     public void checksummed(final ProvenanceMemory.ProvRegion region, final long bytes, final boolean afterCopy) {
         charge(profile.checksumNs(bytes, afterCopy));
     }

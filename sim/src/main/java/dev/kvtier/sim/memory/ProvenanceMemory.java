@@ -40,16 +40,11 @@ public final class ProvenanceMemory implements Memory, Stamping, RegionResolver<
     public interface CopyListener {
         void copied(ProvRegion src, ProvRegion dst, long bytes);
 
-        /** {@code bytes} of {@code region} were checksummed. */
-        default void checksummed(final ProvRegion region, final long bytes) {}
-
         /**
          * {@code bytes} of {@code region} were checksummed; {@code afterCopy}: all of them lie in what the last copy
          * wrote (a store's checksum of a slot it just copied into L1, not a slot read back from a device).
          */
-        default void checksummed(final ProvRegion region, final long bytes, final boolean afterCopy) {
-            checksummed(region, bytes);
-        }
+        default void checksummed(final ProvRegion region, final long bytes, final boolean afterCopy) {}
 
         /** {@code bytes} of {@code region} were stamped with a tag's content. */
         default void stamped(final ProvRegion region, final long bytes) {}
