@@ -62,7 +62,8 @@ public final class SpanChecker implements Checker {
             }
             case CoreEvent.StoreCompleted e -> completed(ctx, e.storeId());
             case CoreEvent.Committed e -> {
-                if (staleAllocations.contains(e.allocationId())) {
+                // (isEmpty first: a commit's allocation id is boxed only when some allocation had a rejected span)
+                if (!staleAllocations.isEmpty() && staleAllocations.contains(e.allocationId())) {
                     ctx.fail(Invariant.STALE_NOTHING, "allocation " + e.allocationId() + " of key " + e.key()
                         + " had a rejected span and was committed");
                 }
