@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The speed targets of issue #17, measured side by side: two checkouts of kvtier (A, B), each command run in turn
 # A B A B ... RUNS times, with the figures each run prints itself (in-process wall time, so JVM start-up is out):
-#   run pr90-evict, run pr90-evict-per-slot      events/s, peak heap
+#   run pr90-evict, run pr90-evict-per-slot      events/s, peak heap, alloc bytes/event (the bytes the run's thread
+#                                                 allocated over its events; a checkout without the figure prints none)
 #   explore pr90-evict-small --seeds SEEDS        seeds/s (one JVM, warmed up once; --keep-going past failing seeds)
 #   run pr90-evict --journal DIR                  journal bytes/event (blocks on disk), journal overhead (wall time
 #                                                 with the journal over the run without it, pair by pair, minus 1)
@@ -27,9 +28,13 @@ run_one() { # side dir target
   case "$target" in
     evict|per-slot)
       local sc=pr90-evict; [[ "$target" == per-slot ]] && sc=pr90-evict-per-slot
-      line="$("$dir/kvtier" run "$sc" --seed 1 | grep -E '^events ')"
+      local all alloc
+      all="$("$dir/kvtier" run "$sc" --seed 1)"
+      line="$(grep -E '^events ' <<<"$all")"
       printf '%s\t%s\tevents/s\t%s\n' "$side" "$target" "$(field "$line" 'events/s')" >>"$out"
       printf '%s\t%s\tpeak heap MiB\t%s\n' "$side" "$target" "$(field "$line" 'MiB')" >>"$out"
+      alloc="$(field "$(grep -E '^allocated ' <<<"$all" || true)" 'bytes/event')"
+      if [[ -n "$alloc" ]]; then printf '%s\t%s\talloc bytes/event\t%s\n' "$side" "$target" "$alloc" >>"$out"; fi
       ;;
     explore)
       line="$("$dir/kvtier" explore pr90-evict-small --seeds "$seeds" --keep-going --journals "$work/explore-$side" \

@@ -137,6 +137,7 @@ public final class RunCommand implements Callable<Integer> {
             return refuse(e.getMessage());
         }
         final long t0 = System.nanoTime();
+        final long allocated0 = ThreadAllocation.bytesSoFar();
         final Outcome outcome;
         try (Progress progress = Progress.forRun(sc, mode, out)) {
             outcome = dispatch(sc, recording, progress, out);
@@ -150,6 +151,11 @@ public final class RunCommand implements Callable<Integer> {
             return ExitCodes.CRASH;
         }
         summary(out, outcome.report(), System.nanoTime() - t0);
+        if (mode == RunMode.VIRTUAL) {
+            final long allocated1 = ThreadAllocation.bytesSoFar();
+            out.println(ThreadAllocation.describe(allocated0 < 0 ? -1 : allocated1 - allocated0,
+                outcome.report().events()));
+        }
         if (outcome.real() != null) {
             realSummary(out, outcome.real());
         }

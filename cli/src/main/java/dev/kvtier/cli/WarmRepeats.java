@@ -17,6 +17,7 @@ import java.util.List;
  * {@link SimRun} of the same scenario and seed with every checker and the digest on (no journal, no progress). Each
  * prints its events per second, with the time the garbage collector took during it and the rate outside that; the first
  * run includes the JIT's warm-up and class loading, the later ones show what an event costs once the JIT has warmed.
+ * Each also prints the bytes the repetition allocated ({@link ThreadAllocation}), in all and per event.
  * Every repetition must give the first run's digest.
  */
 final class WarmRepeats {
@@ -31,26 +32,30 @@ final class WarmRepeats {
                         final PrintStream out) {
         final List<Double> rates = new ArrayList<>(n - 1);
         final List<Double> outsideGc = new ArrayList<>(n - 1);
+        final List<Double> bytesPerEvent = new ArrayList<>(n - 1);
         for (int i = 2; i <= n; i++) {
             final long gc0 = gcMillis();
+            final long allocated0 = ThreadAllocation.bytesSoFar();
             final long t0 = System.nanoTime();
             final RunReport r = new SimRun(sc.spec(), sc.sim(), seed, List.of()).run();
             final long wallNs = System.nanoTime() - t0;
+            final long allocated = allocated0 < 0 ? -1 : ThreadAllocation.bytesSoFar() - allocated0;
             final long gcMs = gcMillis() - gc0;
+            bytesPerEvent.add((double) allocated / Math.max(1, r.events()));
             rates.add(r.events() / (wallNs / 1e9));
             outsideGc.add(r.events() / Math.max(1e-6, wallNs / 1e9 - gcMs / 1e3));
             final boolean same = r.eventDigest().equals(first.eventDigest()) && r.events() == first.events()
                 && r.ok() == first.ok();
             out.printf("repeat %d of %d: events %,d  wall %.3f s, GC %.3f s  (%.0f events/s; %.0f outside GC)  digest "
-                + "%s%n", i, n, r.events(), wallNs / 1e9, gcMs / 1e3, rates.getLast(), outsideGc.getLast(),
-                same ? "identical" : r.eventDigest());
+                + "%s; %s%n", i, n, r.events(), wallNs / 1e9, gcMs / 1e3, rates.getLast(), outsideGc.getLast(),
+                same ? "identical" : r.eventDigest(), ThreadAllocation.describe(allocated, r.events()));
             if (!same) {
                 return "repetition " + i + " of seed " + seed + " gave digest " + r.eventDigest() + " (" + r.events()
                     + " events), the first run " + first.eventDigest() + " (" + first.events() + " events)";
             }
         }
-        out.printf("warm: %s events/s median of repeats 2..%d; outside GC %s; digest identical in all %d%n",
-            medianMinMax(rates), n, medianMinMax(outsideGc), n);
+        out.printf("warm: %s events/s median of repeats 2..%d; outside GC %s; allocated %s bytes/event; digest "
+            + "identical in all %d%n", medianMinMax(rates), n, medianMinMax(outsideGc), medianMinMax(bytesPerEvent), n);
         return null;
     }
 

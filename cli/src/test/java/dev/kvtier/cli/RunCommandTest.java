@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -77,8 +79,23 @@ class RunCommandTest {
         final String digest = once.out().lines().filter(l -> l.startsWith("digest ")).findFirst().orElseThrow();
         assertTrue(run.out().contains(digest + "\n"), "the first run's digest is the single run's");
         assertEquals(2, run.out().lines().filter(l -> l.matches("repeat [23] of 3: events .* outside GC\\)  digest "
-            + "identical")).count(), run.out());
+            + "identical; allocated [0-9.]+ MB \\([0-9]+ bytes/event\\)")).count(), run.out());
         assertTrue(run.out().contains("digest identical in all 3"), run.out());
         assertEquals(ExitCodes.BAD_INPUT, Main.execute("run", "pr90-evict-small", "--repeat", "0"));
+    }
+
+    @Test
+    void shouldPrintTheBytesTheRunAllocated() {
+        final CliRun run = CliRun.of("run", "pr90-evict-small", "--seed", "5");
+        assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+        final Matcher m = Pattern.compile("(?m)^allocated ([0-9.]+) MB \\(([0-9]+) bytes/event\\)$").matcher(run.out());
+        assertTrue(m.find(), run.out());
+        assertTrue(Double.parseDouble(m.group(1)) > 0, m.group());
+        assertTrue(Long.parseLong(m.group(2)) > 0, m.group());
+        final long events = Long.parseLong(run.out().lines().filter(l -> l.startsWith("events ")).findFirst()
+            .orElseThrow().replaceAll("^events ([0-9,]+) .*", "$1").replace(",", ""));
+        final double perEvent = Double.parseDouble(m.group(1)) * 1e6 / events;
+        assertEquals(perEvent, Double.parseDouble(m.group(2)), 0.05e6 / events + 1,
+            "bytes/event is the total over events");
     }
 }

@@ -52,7 +52,7 @@ public final class KvClient {
         final List<StagingBatch> batches;
         final MemoryRegion kv;
         final SaveListener listener;
-        final AllocationsById accepted = new AllocationsById(0);
+        final AllocationsById accepted;
         final AllocationsById rejected = new AllocationsById(0);
         int staged;
         int acked;
@@ -61,6 +61,11 @@ public final class KvClient {
                 final SaveListener listener) {
             this.requestId = requestId;
             this.batches = batches;
+            int pieces = 0;
+            for (final StagingBatch b : batches) {
+                pieces += b.spans().size();
+            }
+            this.accepted = new AllocationsById(pieces); // at most one allocation a piece
             this.kv = kv;
             this.listener = listener;
         }

@@ -1,8 +1,8 @@
 package dev.kvtier.core.client;
 
 import dev.kvtier.core.span.SpanPiece;
+import dev.kvtier.core.util.Distinct;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
@@ -25,7 +25,7 @@ public final class StagingBuilder {
         final List<StagingBatch> out = new ArrayList<>();
         List<Integer> blocks = new ArrayList<>();
         List<SpanPiece> spans = new ArrayList<>();
-        for (final StoreSpec spec : new LinkedHashSet<>(specs)) {
+        for (final StoreSpec spec : Distinct.inOrder(specs)) {
             int i = 0;
             while (i < spec.blocks().size()) {
                 if (blocks.size() == batchSlots) {

@@ -1,6 +1,8 @@
 package dev.kvtier.core.index;
 
 import dev.kvtier.core.geometry.PrefixKey;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -33,6 +35,11 @@ public final class IndexCodec {
     public static final int SLOT_BYTES = 9;
     public static final byte COMMIT = 1;
     public static final byte EVICT = 2;
+    /** Length of an evict record: header and allocation id. */
+    public static final int EVICT_RECORD_BYTES = RECORD_HEADER_BYTES + 8;
+
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private IndexCodec() {}
 
@@ -58,15 +65,65 @@ public final class IndexCodec {
     }
 
     public static byte[] commitRecord(final long epoch, final long seq, final IndexChunk chunk) {
-        final ByteBuffer b = record(epoch, seq, COMMIT, chunkBytes(chunk.slotCount()));
-        putChunk(b, chunk);
-        return seal(b);
+        final byte[] out = new byte[commitRecordBytes(chunk)];
+        putCommitRecord(epoch, seq, chunk, out, 0);
+        return out;
     }
 
     public static byte[] evictRecord(final long epoch, final long seq, final long allocationId) {
-        final ByteBuffer b = record(epoch, seq, EVICT, 8);
-        b.putLong(allocationId);
-        return seal(b);
+        final byte[] out = new byte[EVICT_RECORD_BYTES];
+        putEvictRecord(epoch, seq, allocationId, out, 0);
+        return out;
+    }
+
+    /** Length of {@code chunk}'s commit record. */
+    public static int commitRecordBytes(final IndexChunk chunk) {
+        return RECORD_HEADER_BYTES + chunkBytes(chunk.slotCount());
+    }
+
+    /**
+     * Writes {@code chunk}'s commit record (as {@link #commitRecord} makes it) into {@code out} at {@code at}, which
+     * must hold {@link #commitRecordBytes} bytes from there; returns its length. No allocation: the index log encodes
+     * every record straight into its lap.
+     */
+    public static int putCommitRecord(final long epoch, final long seq, final IndexChunk chunk, final byte[] out,
+                                      final int at) {
+        final int length = commitRecordBytes(chunk);
+        int p = putHeader(out, at, length, epoch, seq, COMMIT);
+        LONG.set(out, p, chunk.key().hi());
+        LONG.set(out, p + 8, chunk.key().lo());
+        INT.set(out, p + 16, chunk.modelId());
+        LONG.set(out, p + 20, chunk.allocationId());
+        INT.set(out, p + 28, chunk.startSlot());
+        INT.set(out, p + 32, chunk.slotCount());
+        p += CHUNK_FIXED_BYTES;
+        for (int i = 0; i < chunk.slotCount(); i++) {
+            out[p] = (byte) (chunk.known()[i] ? 1 : 0);
+            LONG.set(out, p + 1, chunk.sums()[i]);
+            p += SLOT_BYTES;
+        }
+        INT.set(out, at + 4, crc(out, at + 8, length - 8));
+        return length;
+    }
+
+    /** Writes an evict record (as {@link #evictRecord} makes it) into {@code out} at {@code at}; returns its length. */
+    public static int putEvictRecord(final long epoch, final long seq, final long allocationId, final byte[] out,
+                                     final int at) {
+        final int p = putHeader(out, at, EVICT_RECORD_BYTES, epoch, seq, EVICT);
+        LONG.set(out, p, allocationId);
+        INT.set(out, at + 4, crc(out, at + 8, EVICT_RECORD_BYTES - 8));
+        return EVICT_RECORD_BYTES;
+    }
+
+    /** A record's header at {@code at}, its CRC left 0; returns where its payload starts. */
+    private static int putHeader(final byte[] out, final int at, final int length, final long epoch, final long seq,
+                                 final byte type) {
+        INT.set(out, at, length);
+        INT.set(out, at + 4, 0);
+        LONG.set(out, at + 8, epoch);
+        LONG.set(out, at + 16, seq);
+        out[at + 24] = type;
+        return at + RECORD_HEADER_BYTES;
     }
 
     /**
@@ -123,19 +180,37 @@ public final class IndexCodec {
     /** A whole checkpoint: header and body. */
     public static byte[] checkpoint(final long epoch, final long checkpointSeq, final long nextRecordSeq,
                                     final long slotBytes, final int slotCount, final List<IndexChunk> chunks) {
+        final byte[] out = new byte[checkpointBytes(chunks)];
+        putCheckpoint(epoch, checkpointSeq, nextRecordSeq, slotBytes, slotCount, chunks, out);
+        return out;
+    }
+
+    /** Length of the checkpoint of {@code chunks}: header and body. */
+    public static int checkpointBytes(final List<IndexChunk> chunks) {
         int body = 0;
         for (final IndexChunk c : chunks) {
             body += chunkBytes(c.slotCount());
         }
-        final ByteBuffer b = ByteBuffer.allocate(CHECKPOINT_HEADER_BYTES + body).order(ByteOrder.LITTLE_ENDIAN);
+        return CHECKPOINT_HEADER_BYTES + body;
+    }
+
+    /**
+     * Writes the checkpoint {@link #checkpoint} makes into the start of {@code out}, which must hold
+     * {@link #checkpointBytes} bytes; returns its length (the index log reuses one array for every checkpoint).
+     */
+    public static int putCheckpoint(final long epoch, final long checkpointSeq, final long nextRecordSeq,
+                                    final long slotBytes, final int slotCount, final List<IndexChunk> chunks,
+                                    final byte[] out) {
+        final int length = checkpointBytes(chunks);
+        final ByteBuffer b = ByteBuffer.wrap(out, 0, length).order(ByteOrder.LITTLE_ENDIAN);
         b.putLong(MAGIC).putInt(VERSION).putInt(0).putLong(epoch).putLong(checkpointSeq).putLong(nextRecordSeq)
-            .putLong(slotBytes).putInt(slotCount).putInt(chunks.size()).putInt(body).putInt(0);
+            .putLong(slotBytes).putInt(slotCount).putInt(chunks.size()).putInt(length - CHECKPOINT_HEADER_BYTES)
+            .putInt(0);
         for (final IndexChunk c : chunks) {
             putChunk(b, c);
         }
-        final byte[] out = b.array();
-        ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putInt(12, crc(out, 16, out.length - 16));
-        return out;
+        INT.set(out, 12, crc(out, 16, length - 16));
+        return length;
     }
 
     /** The header at the start of {@code bytes}, or null when it is not a checkpoint header of this version. */
@@ -166,18 +241,6 @@ public final class IndexCodec {
             }
             out.add(c);
         }
-        return out;
-    }
-
-    private static ByteBuffer record(final long epoch, final long seq, final byte type, final int payload) {
-        final ByteBuffer b = ByteBuffer.allocate(RECORD_HEADER_BYTES + payload).order(ByteOrder.LITTLE_ENDIAN);
-        return b.putInt(RECORD_HEADER_BYTES + payload).putInt(0).putLong(epoch).putLong(seq).put(type);
-    }
-
-    private static byte[] seal(final ByteBuffer b) {
-        assert b.arrayOffset() == 0 : "a record is a buffer of its own (record())";
-        final byte[] out = b.array();
-        ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putInt(4, crc(out, 8, out.length - 8));
         return out;
     }
 

@@ -52,6 +52,8 @@ public final class IndexLog {
     private byte[] lap = new byte[4096];
     /** What one write puts in the I/O buffer, reused (the buffer takes a copy: {@link Memory#write}). */
     private byte[] scratch = new byte[0];
+    /** The checkpoint being written, reused from checkpoint to checkpoint (one at a time: state CHECKPOINTING). */
+    private byte[] checkpointBuffer = new byte[0];
     private int lapBytes;
     private int lapWritten;
     private long writtenSeq;
@@ -95,11 +97,13 @@ public final class IndexLog {
     }
 
     public void appendCommit(final IndexChunk chunk) {
-        append(IndexCodec.commitRecord(epoch, nextSeq, chunk));
+        final int at = reserve(IndexCodec.commitRecordBytes(chunk));
+        appended(IndexCodec.putCommitRecord(epoch, nextSeq, chunk, lap, at));
     }
 
     public void appendEvict(final long allocationId) {
-        append(IndexCodec.evictRecord(epoch, nextSeq, allocationId));
+        final int at = reserve(IndexCodec.EVICT_RECORD_BYTES);
+        appended(IndexCodec.putEvictRecord(epoch, nextSeq, allocationId, lap, at));
     }
 
     /** Sequence number of the last record appended (0 before any). */
@@ -154,15 +158,20 @@ public final class IndexLog {
         return durableSeq;
     }
 
-    private void append(final byte[] record) {
+    /** Room for a record of {@code length} bytes at the lap's end (records are encoded in place); returns where. */
+    private int reserve(final int length) {
         if (state == State.CLOSED) {
             throw new IllegalStateException("index log is not open");
         }
-        if (lapBytes + record.length > lap.length) {
-            lap = Arrays.copyOf(lap, Math.max(lap.length * 2, lapBytes + record.length));
+        if (lapBytes + length > lap.length) {
+            lap = Arrays.copyOf(lap, Math.max(lap.length * 2, lapBytes + length));
         }
-        System.arraycopy(record, 0, lap, lapBytes, record.length);
-        lapBytes += record.length;
+        return lapBytes;
+    }
+
+    /** A record of {@code length} bytes was encoded at the lap's end. */
+    private void appended(final int length) {
+        lapBytes += length;
         nextSeq++;
         recordsAppended++;
         pump();
@@ -255,17 +264,23 @@ public final class IndexLog {
         final long nextRecord = nextSeq;
         final List<IndexChunk> chunks = snapshot.get();
         final int slot = 1 - newestSlot;
-        final byte[] bytes = IndexCodec.checkpoint(epoch, checkpointSeq + 1, nextRecord, slotBytes, slotCount, chunks);
-        if (bytes.length > layout.checkpointBytes()) {
-            throw new IllegalStateException("checkpoint of " + bytes.length + " B exceeds its slot of "
+        final int length = IndexCodec.checkpointBytes(chunks);
+        if (length > layout.checkpointBytes()) {
+            throw new IllegalStateException("checkpoint of " + length + " B exceeds its slot of "
                 + layout.checkpointBytes() + " B");
         }
+        if (checkpointBuffer.length < length) { // grows by doubling up to its slot: checkpoints grow as chunks do
+            checkpointBuffer = new byte[(int) Math.min(layout.checkpointBytes(), Math.max(length,
+                2L * checkpointBuffer.length))];
+        }
+        final byte[] bytes = checkpointBuffer;
+        IndexCodec.putCheckpoint(epoch, checkpointSeq + 1, nextRecord, slotBytes, slotCount, chunks, bytes);
         // The lap so far is subsumed by the checkpoint; records appended from now on form the next lap, in the same
         // array (nothing is in flight: the log is idle; a lap write copies only the lap's bytes, never past them).
         lapBytes = 0;
         lapWritten = 0;
         state = State.CHECKPOINTING;
-        writePieces(bytes, layout.checkpointOffset(slot), 0, ok -> {
+        writePieces(bytes, length, layout.checkpointOffset(slot), 0, ok -> {
             if (!ok) {
                 state = State.IDLE;
                 return;
@@ -277,7 +292,7 @@ public final class IndexLog {
                 broken = false;
                 writtenSeq = Math.max(writtenSeq, nextRecord - 1);
                 durableSeq = Math.max(durableSeq, nextRecord - 1);
-                sink.emit(new CoreEvent.IndexCheckpointed(epoch, nextRecord, chunks.size(), bytes.length));
+                sink.emit(new CoreEvent.IndexCheckpointed(epoch, nextRecord, chunks.size(), length));
             });
         });
     }
@@ -292,14 +307,16 @@ public final class IndexLog {
         return scratch;
     }
 
-    private void writePieces(final byte[] bytes, final long offset, final int from, final Consumer<Boolean> done) {
-        if (from >= bytes.length) {
+    /** Writes {@code bytes[0, total)} at {@code offset} from {@code from} on, one I/O buffer at a time. */
+    private void writePieces(final byte[] bytes, final int total, final long offset, final int from,
+                             final Consumer<Boolean> done) {
+        if (from >= total) {
             done.accept(true);
             return;
         }
-        final int length = (int) Math.min(io.buffer().sizeBytes(), Alignment.up(bytes.length - from));
+        final int length = (int) Math.min(io.buffer().sizeBytes(), Alignment.up(total - from));
         final byte[] piece = zeroedScratch(length);
-        System.arraycopy(bytes, from, piece, 0, Math.min(length, bytes.length - from));
+        System.arraycopy(bytes, from, piece, 0, Math.min(length, total - from));
         memory.write(io.buffer(), 0, piece, 0, length);
         io.submit(IoOp.WRITE, offset + from, length, result -> {
             if (result != length) {
@@ -308,7 +325,7 @@ public final class IndexLog {
                 return;
             }
             bytesWritten += length;
-            writePieces(bytes, offset, from + length, done);
+            writePieces(bytes, total, offset, from + length, done);
         });
     }
 

@@ -103,9 +103,12 @@ public final class AllocationsById {
         }
     }
 
-    /** Builds the table for the first {@code n} refs, at most a quarter full. */
+    /**
+     * Builds the table for the first {@code n} refs, at most half full, and big enough for as many as the array holds
+     * (the expected count, when it was given): an operation that names as many as it said builds it once.
+     */
     private void index(final int n) {
-        final int capacity = Integer.highestOneBit(Math.max(SCAN_MAX, n) * 4 - 1) << 1;
+        final int capacity = Integer.highestOneBit(Math.max(SCAN_MAX, Math.max(n, refs.length)) * 2 - 1) << 1;
         ids = new long[capacity];
         positions = new int[capacity];
         for (int i = 0; i < n; i++) {

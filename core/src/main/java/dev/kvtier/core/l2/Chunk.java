@@ -14,6 +14,8 @@ final class Chunk {
     final boolean[] known;
     /** What spans of this allocation name: made once, as every field it holds is final. */
     private final AllocationRef ref;
+    /** What {@link #persisted} gives, made at its first call (a chunk is logged once, checkpointed many times). */
+    private IndexChunk persisted;
     boolean committed;
     /** Its COMMIT record is in the index log (so its removal is logged too). */
     boolean logged;
@@ -52,9 +54,13 @@ final class Chunk {
 
     /**
      * The chunk as the index persists it, over this chunk's own checksum arrays (not copies): the index log encodes
-     * it at once (a COMMIT record, a checkpoint) and keeps only the bytes, so it must not be kept.
+     * it at once (a COMMIT record, a checkpoint) and keeps only the bytes, so it must not be kept. One object for the
+     * chunk's life (every field it holds is final; the arrays it views are this chunk's).
      */
     IndexChunk persisted() {
-        return new IndexChunk(key, modelId, allocationId, startSlot, slotCount, sums, known);
+        if (persisted == null) {
+            persisted = new IndexChunk(key, modelId, allocationId, startSlot, slotCount, sums, known);
+        }
+        return persisted;
     }
 }

@@ -235,8 +235,8 @@ public final class L2Directory {
      * checksum arrays (not copies), to be encoded at once and not kept.
      */
     public List<IndexChunk> loggedChunks() {
-        final List<IndexChunk> out = new ArrayList<>();
-        for (final Chunk c : ring.inAgeOrder()) {
+        final List<IndexChunk> out = new ArrayList<>(ring.liveChunks());
+        for (Chunk c = ring.oldest(); c != null; c = c.newer) {
             if (c.logged) {
                 out.add(c.persisted());
             }

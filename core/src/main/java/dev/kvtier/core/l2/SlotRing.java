@@ -128,6 +128,11 @@ final class SlotRing {
         return out;
     }
 
+    /** The oldest live chunk (the others follow through {@link Chunk#newer}), or null when none is live. */
+    Chunk oldest() {
+        return oldest;
+    }
+
     /** Live chunks in allocation order (oldest first). */
     List<Chunk> inAgeOrder() {
         final List<Chunk> out = new ArrayList<>(live);

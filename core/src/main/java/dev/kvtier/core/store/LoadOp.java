@@ -152,20 +152,27 @@ final class LoadOp extends Op {
         return true;
     }
 
-    /** Consecutive ranges adjacent in file and destination become one span. */
+    /** Consecutive ranges adjacent in file and destination become one span (one Span each, made when it ends). */
     private List<Span> merged() {
         final List<Span> out = new ArrayList<>();
+        long fileOffset = 0;
+        long lengthBytes = 0;
+        long destOffset = 0;
         for (final LoadRange r : ranges) {
-            if (!out.isEmpty()) {
-                final Span last = out.getLast();
-                if (last.fileOffset + last.lengthBytes == r.fileOffset()
-                    && last.destOffset + last.lengthBytes == r.destOffset()) {
-                    out.set(out.size() - 1, new Span(last.fileOffset, last.lengthBytes + r.lengthBytes(),
-                        last.destOffset));
-                    continue;
-                }
+            if (lengthBytes > 0 && fileOffset + lengthBytes == r.fileOffset()
+                && destOffset + lengthBytes == r.destOffset()) {
+                lengthBytes += r.lengthBytes();
+                continue;
             }
-            out.add(new Span(r.fileOffset(), r.lengthBytes(), r.destOffset()));
+            if (lengthBytes > 0) {
+                out.add(new Span(fileOffset, lengthBytes, destOffset));
+            }
+            fileOffset = r.fileOffset();
+            lengthBytes = r.lengthBytes();
+            destOffset = r.destOffset();
+        }
+        if (lengthBytes > 0) {
+            out.add(new Span(fileOffset, lengthBytes, destOffset));
         }
         return out;
     }

@@ -65,11 +65,20 @@ final class StoreOp extends Op {
         this.done = done;
         this.spanCount = spans.size();
         this.slotBytes = parts.config().slotBytes();
-        this.admitted = new AllocationsById(spans.size());
+        this.admitted = new AllocationsById(pieces(spans));
         this.rejected = new AllocationsById(rejectedAtBoundary.size());
         for (final AllocationRef r : rejectedAtBoundary) {
             rejected.put(r);
         }
+    }
+
+    /** Pieces of {@code spans} in all: at most that many allocations are admitted. */
+    private static int pieces(final List<StoreSpan> spans) {
+        int n = 0;
+        for (final StoreSpan s : spans) {
+            n += s.pieces().size();
+        }
+        return n;
     }
 
     @Override

@@ -9,7 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.geometry.PrefixKey;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.List;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /** The index's byte formats: round trips, and every kind of damage a reader must refuse. */
@@ -155,5 +159,47 @@ class IndexCodecTest {
             assertTrue(l.logBytes() >= 4L * (IndexCodec.RECORD_HEADER_BYTES + IndexCodec.chunkBytes(slots)));
             assertEquals(l.logOffset() + l.logBytes(), l.deviceBytes());
         }
+    }
+
+    @Test
+    void shouldEncodeRecordsInPlaceAsTheFormatSays() {
+        final ByteBuffer expected = ByteBuffer.allocate(IndexCodec.commitRecordBytes(CHUNK))
+            .order(ByteOrder.LITTLE_ENDIAN);
+        expected.putInt(expected.capacity()).putInt(0).putLong(5).putLong(9).put(IndexCodec.COMMIT)
+            .putLong(CHUNK.key().hi()).putLong(CHUNK.key().lo()).putInt(3).putLong(42).putInt(10).putInt(3);
+        for (int i = 0; i < 3; i++) {
+            expected.put((byte) (CHUNK.known()[i] ? 1 : 0)).putLong(CHUNK.sums()[i]);
+        }
+        final byte[] e = expected.array();
+        final CRC32C crc = new CRC32C();
+        crc.update(e, 8, e.length - 8);
+        expected.putInt(4, (int) crc.getValue());
+        final byte[] dirty = new byte[200];
+        Arrays.fill(dirty, (byte) 0x5A);
+        assertEquals(e.length, IndexCodec.putCommitRecord(5, 9, CHUNK, dirty, 17));
+        assertArrayEquals(e, Arrays.copyOfRange(dirty, 17, 17 + e.length));
+        assertEquals((byte) 0x5A, dirty[17 + e.length], "nothing past the record");
+        assertArrayEquals(e, IndexCodec.commitRecord(5, 9, CHUNK));
+        assertEquals(IndexCodec.EVICT_RECORD_BYTES, IndexCodec.putEvictRecord(5, 10, 42, dirty, 3));
+        assertArrayEquals(IndexCodec.evictRecord(5, 10, 42), Arrays.copyOfRange(dirty, 3, 3
+            + IndexCodec.EVICT_RECORD_BYTES));
+        assertEquals(42, assertInstanceOf(IndexCodec.Evict.class, IndexCodec.readRecord(dirty, 3, dirty.length, 5,
+            10)).allocationId());
+    }
+
+    @Test
+    void shouldEncodeACheckpointIntoALargerReusedArray() {
+        final byte[] whole = IndexCodec.checkpoint(2, 4, 6, 8192, 64, List.of(CHUNK, CHUNK));
+        assertEquals(whole.length, IndexCodec.checkpointBytes(List.of(CHUNK, CHUNK)));
+        final byte[] reused = new byte[whole.length + 50];
+        Arrays.fill(reused, (byte) -1);
+        assertEquals(whole.length, IndexCodec.putCheckpoint(2, 4, 6, 8192, 64, List.of(CHUNK, CHUNK), reused));
+        assertArrayEquals(whole, Arrays.copyOf(reused, whole.length));
+        final IndexCodec.CheckpointHeader h = IndexCodec.readHeader(reused);
+        assertNotNull(h);
+        final List<IndexChunk> body = IndexCodec.readBody(reused, h);
+        assertNotNull(body);
+        assertEquals(2, body.size());
+        assertSameChunk(CHUNK, body.get(1));
     }
 }

@@ -4,11 +4,11 @@ import dev.kvtier.core.client.StoreSpec;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RejectReason;
 import dev.kvtier.core.span.SpanPiece;
+import dev.kvtier.core.util.Distinct;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -62,7 +62,8 @@ public final class SpanChecker implements Checker {
             }
             case CoreEvent.StoreCompleted e -> completed(ctx, e.storeId());
             case CoreEvent.Committed e -> {
-                if (staleAllocations.contains(e.allocationId())) {
+                // (isEmpty first: a commit's allocation id is boxed only when some allocation had a rejected span)
+                if (!staleAllocations.isEmpty() && staleAllocations.contains(e.allocationId())) {
                     ctx.fail(Invariant.STALE_NOTHING, "allocation " + e.allocationId() + " of key " + e.key()
                         + " had a rejected span and was committed");
                 }
@@ -83,7 +84,7 @@ public final class SpanChecker implements Checker {
 
     private void expect(final long slotBytes, final CoreEvent.SaveQueued e) {
         final ArrayDeque<Slot> slots = new ArrayDeque<>();
-        for (final StoreSpec s : new LinkedHashSet<>(e.specs())) {
+        for (final StoreSpec s : Distinct.inOrder(e.specs())) {
             for (int i = 0; i < s.blocks().size(); i++) {
                 slots.add(new Slot(s.alloc().allocationId(), s.fileOffset() + i * slotBytes));
             }

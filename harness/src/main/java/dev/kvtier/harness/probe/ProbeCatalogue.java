@@ -14,6 +14,7 @@ import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.event.CoreEvent.SealReason;
 import dev.kvtier.core.event.CoreEvent.SkipReason;
 import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.util.Distinct;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -166,7 +167,7 @@ public final class ProbeCatalogue {
         p.add(on(CoreEvent.SaveQueued.class, "client.multi-batch", "a request needed more than one staging batch",
             (s, e) -> e.batches() > 1));
         p.add(on(CoreEvent.SaveQueued.class, "client.duplicate-spec", "a save held the same spec twice (written "
-            + "once)", (s, e) -> e.specs().size() != e.specs().stream().distinct().count()));
+            + "once)", (s, e) -> Distinct.hasDuplicates(e.specs())));
         p.add(on(CoreEvent.class, "client.staging-wait", "a save could not stage its first batch at once (staging "
             + "memory full, or saves queued before it): back-pressure",
             (s, e) -> s.stagePending() >= 0

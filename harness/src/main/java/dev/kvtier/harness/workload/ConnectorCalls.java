@@ -138,6 +138,9 @@ final class ConnectorCalls {
     }
 
     private static List<Integer> blockIds(final int from, final int count, final IntUnaryOperator blockId) {
+        if (count == 1) { // a one-slot allocation, the usual case: the list StoreSpec keeps as it is (List.copyOf)
+            return List.of(blockId.applyAsInt(from));
+        }
         final List<Integer> ids = new ArrayList<>(count);
         for (int b = from; b < from + count; b++) {
             ids.add(blockId.applyAsInt(b));

@@ -3,7 +3,6 @@ package dev.kvtier.harness.workload;
 import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.geometry.PrefixKeys;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -15,6 +14,8 @@ final class Prompts {
     private final long tokenSeed;
     private final long keySeed;
     private final List<List<PrefixKey>> keys;
+    /** One prompt's tokens, reused from prompt to prompt (only its keys are kept). */
+    private int[] tokens = new int[0];
 
     Prompts(final WorkloadSpec spec, final long tokenSeed, final long keySeed) {
         this.spec = spec;
@@ -29,14 +30,18 @@ final class Prompts {
     List<PrefixKey> keys(final int prompt) {
         List<PrefixKey> k = keys.get(prompt);
         if (k == null) {
-            k = Arrays.asList(PrefixKeys.of(keySeed, tokens(prompt), spec.blockTokens()));
-            keys.set(prompt, List.copyOf(k));
+            k = List.of(PrefixKeys.of(keySeed, tokens(prompt), spec.blockTokens()));
+            keys.set(prompt, k);
         }
-        return keys.get(prompt);
+        return k;
     }
 
+    /** Prompt {@code prompt}'s tokens, in the reused array (valid until the next call). */
     private int[] tokens(final int prompt) {
-        final int[] t = new int[spec.inputTokens()];
+        if (tokens.length != spec.inputTokens()) {
+            tokens = new int[spec.inputTokens()];
+        }
+        final int[] t = tokens;
         final int group = prompt % spec.prefixGroups();
         for (int i = 0; i < t.length; i++) {
             final long who = i < spec.sharedPrefixTokens() ? -1 - group : prompt;

@@ -169,15 +169,31 @@ public final class SimMetaDevice implements Device {
     /** The write's bytes as memory holds them now. */
     private byte[] content(final IoRequest r) {
         final byte[] c = new byte[(int) r.lengthBytes()];
-        int at = 0;
-        for (final IoSegment s : r.segments()) {
-            memory.read(s.region(), s.regionOffset(), c, at, (int) s.lengthBytes());
-            at += (int) s.lengthBytes();
-        }
+        readInto(r, c, 0);
         return c;
     }
 
+    /** Copies the write's bytes as memory holds them now into {@code into} from {@code at} on. */
+    private void readInto(final IoRequest r, final byte[] into, final int at) {
+        int to = at;
+        for (final IoSegment s : r.segments()) {
+            memory.read(s.region(), s.regionOffset(), into, to, (int) s.lengthBytes());
+            to += (int) s.lengthBytes();
+        }
+    }
+
     private void completeWrite(final IoRequest r, final long seq, final int flipAt) {
+        if (!io.cacheEnabled()) {
+            // No write cache, so nothing keeps the write's bytes: they land in the image itself (the durable one too).
+            final int at = (int) r.fileOffset();
+            readInto(r, disk, at);
+            if (flipAt >= 0) {
+                injectedFlips++;
+                disk[at + flipAt] = (byte) ~disk[at + flipAt];
+            }
+            io.completeWrite(r, seq, null);
+            return;
+        }
         final byte[] c = content(r);
         if (flipAt >= 0) {
             injectedFlips++;
