@@ -9,12 +9,14 @@ import dev.kvtier.realio.calibrate.RunShape;
 import dev.kvtier.realio.calibrate.SideBySide;
 import dev.kvtier.realio.files.Claim;
 import dev.kvtier.realio.files.OutputFile;
+import dev.kvtier.realio.memory.ByteWork;
 import dev.kvtier.scenarios.Profiles;
 import dev.kvtier.scenarios.ScenarioException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -56,9 +58,11 @@ record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCost
      * @param name          the profiles' name prefix (the host name)
      * @param quick         the quick plan
      * @param fio           fio side by side
+     * @param hostRun       where the host calibration run runs ({@link HostRun}: the byte work's bandwidths come from
+     *                      a real run), or null for the microbenchmarks' figures only
      */
     record Request(Claim scratch, RunShape shape, long fileBytes, Path deviceProfile, Path hostProfile, Path deviceOut,
-                   Path hostOut, String name, boolean quick, boolean fio) {}
+                   Path hostOut, String name, boolean quick, boolean fio, HostRun.Target hostRun) {}
 
     /** Calibrates or loads; empty (with the reason on {@code out} or stderr) when that failed. */
     static Optional<Calibrated> of(final Request r, final PrintStream out) throws IOException {
@@ -83,9 +87,8 @@ record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCost
             comparisons = o.calibration().comparisons();
         }
         final Path hostToml = r.hostProfile() != null ? r.hostProfile() : r.hostOut();
-        if (r.hostProfile() == null) {
-            OutputFile.writeString(hostToml, HostCalibration.toml(HostCalibration.measure(r.name() + "-core",
-                r.shape().slotBytes(), r.quick())));
+        if (r.hostProfile() == null && !measureHost(r, hostToml, out)) {
+            return Optional.empty();
         }
         try {
             return Optional.of(new Calibrated(deviceToml, hostToml, Profiles.device("calibration", "--profile",
@@ -97,6 +100,32 @@ record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCost
             System.err.println("kvtier: " + e.getMessage());
             return Optional.empty();
         }
+    }
+
+    /**
+     * Measures the host (the microbenchmarks, then, with {@link Request#hostRun}, the byte work's bandwidths from a
+     * real run) and writes its profile; false (the reason on stderr) when the run failed.
+     */
+    private static boolean measureHost(final Request r, final Path hostToml, final PrintStream out) throws IOException {
+        final HostCostProfile micro = HostCalibration.measure(r.name() + "-core", r.shape().slotBytes(), r.quick());
+        if (r.hostRun() == null) {
+            OutputFile.writeString(hostToml, HostCalibration.toml(micro));
+            return true;
+        }
+        final Optional<ByteWork> work = HostRun.run(r.hostRun(), r.quick(), out);
+        if (work.isEmpty()) {
+            return false;
+        }
+        final HostCostProfile host = HostCalibration.withByteRates(micro, work.get());
+        OutputFile.writeString(hostToml, HostCalibration.toml(host, List.of(
+            "byte work bandwidths from a real run of " + HostRun.describe(r.quick()) + " on " + r.hostRun().device()
+                + ": " + work.get().describe(),
+            String.format(Locale.ROOT, "the microbenchmarks' figures (best of rounds on a small area just touched):"
+                + " memcpy %.2f GB/s, checksum %.2f GB/s, after a copy %.2f GB/s, fill %.2f GB/s, check %.2f GB/s",
+                micro.memcpyBytesPerSec() / 1e9, micro.checksumBytesPerSec() / 1e9,
+                micro.checksumCopiedBytesPerSec() / 1e9, micro.stampBytesPerSec() / 1e9,
+                micro.verifyBytesPerSec() / 1e9))));
+        return true;
     }
 
     /** {@code sets} plus the overrides that point a scenario's simulation at these profiles. */
