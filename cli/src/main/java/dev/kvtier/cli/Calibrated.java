@@ -4,19 +4,16 @@ import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.realio.calibrate.CalibrationRun;
 import dev.kvtier.realio.calibrate.DeviceCalibration;
-import dev.kvtier.realio.calibrate.HostCalibration;
 import dev.kvtier.realio.calibrate.RunShape;
 import dev.kvtier.realio.calibrate.SideBySide;
 import dev.kvtier.realio.files.Claim;
 import dev.kvtier.realio.files.OutputFile;
-import dev.kvtier.realio.memory.ByteWork;
 import dev.kvtier.scenarios.Profiles;
 import dev.kvtier.scenarios.ScenarioException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -87,7 +84,8 @@ record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCost
             comparisons = o.calibration().comparisons();
         }
         final Path hostToml = r.hostProfile() != null ? r.hostProfile() : r.hostOut();
-        if (r.hostProfile() == null && !measureHost(r, hostToml, out)) {
+        if (r.hostProfile() == null
+            && !HostRun.measure(r.name() + "-core", r.shape().slotBytes(), r.quick(), r.hostRun(), hostToml, out)) {
             return Optional.empty();
         }
         try {
@@ -100,32 +98,6 @@ record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCost
             System.err.println("kvtier: " + e.getMessage());
             return Optional.empty();
         }
-    }
-
-    /**
-     * Measures the host (the microbenchmarks, then, with {@link Request#hostRun}, the byte work's bandwidths from a
-     * real run) and writes its profile; false (the reason on stderr) when the run failed.
-     */
-    private static boolean measureHost(final Request r, final Path hostToml, final PrintStream out) throws IOException {
-        final HostCostProfile micro = HostCalibration.measure(r.name() + "-core", r.shape().slotBytes(), r.quick());
-        if (r.hostRun() == null) {
-            OutputFile.writeString(hostToml, HostCalibration.toml(micro));
-            return true;
-        }
-        final Optional<ByteWork> work = HostRun.run(r.hostRun(), r.quick(), out);
-        if (work.isEmpty()) {
-            return false;
-        }
-        final HostCostProfile host = HostCalibration.withByteRates(micro, work.get());
-        OutputFile.writeString(hostToml, HostCalibration.toml(host, List.of(
-            "byte work bandwidths from a real run of " + HostRun.describe(r.quick()) + " on " + r.hostRun().device()
-                + ": " + work.get().describe(),
-            String.format(Locale.ROOT, "the microbenchmarks' figures (best of rounds on a small area just touched):"
-                + " memcpy %.2f GB/s, checksum %.2f GB/s, after a copy %.2f GB/s, fill %.2f GB/s, check %.2f GB/s",
-                micro.memcpyBytesPerSec() / 1e9, micro.checksumBytesPerSec() / 1e9,
-                micro.checksumCopiedBytesPerSec() / 1e9, micro.stampBytesPerSec() / 1e9,
-                micro.verifyBytesPerSec() / 1e9))));
-        return true;
     }
 
     /** {@code sets} plus the overrides that point a scenario's simulation at these profiles. */

@@ -1,8 +1,11 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.realio.calibrate.HostCalibration;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.files.Force;
 import dev.kvtier.realio.files.Holder;
+import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.realio.memory.ByteWork;
 import dev.kvtier.realio.run.BadDevice;
 import dev.kvtier.realio.run.RealRun;
@@ -10,6 +13,7 @@ import dev.kvtier.realio.run.RealTarget;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -82,5 +86,39 @@ final class HostRun {
             System.err.println("kvtier: " + e.getMessage());
             return Optional.empty();
         }
+    }
+
+    /**
+     * Measures this machine's core (the microbenchmarks, then, with {@code run}, the byte work's bandwidths from a
+     * calibration run on it) and writes the host profile to {@code hostToml}, which says where its figures came from;
+     * false (the reason on stderr) when the calibration run failed.
+     *
+     * @param run where the calibration run runs, or null for the microbenchmarks' figures only
+     */
+    static boolean measure(final String name, final long slotBytes, final boolean quick, final Target run,
+                           final Path hostToml, final PrintStream out) throws IOException {
+        final HostCostProfile micro = HostCalibration.measure(name, slotBytes, quick);
+        if (run == null) {
+            OutputFile.writeString(hostToml, HostCalibration.toml(micro));
+            return true;
+        }
+        final Optional<ByteWork> work = run(run, quick, out);
+        if (work.isEmpty()) {
+            return false;
+        }
+        final HostCostProfile host = HostCalibration.withByteRates(micro, work.get());
+        OutputFile.writeString(hostToml, HostCalibration.toml(host, List.of(
+            "byte work bandwidths from a real run of " + describe(quick) + " on " + run.device() + ": "
+                + work.get().describe(),
+            String.format(Locale.ROOT, "the microbenchmarks' figures (best of rounds on a small area just touched):"
+                + " memcpy %.2f GB/s, checksum %.2f GB/s, after a copy %.2f GB/s, fill %.2f GB/s, check %.2f GB/s",
+                micro.memcpyBytesPerSec() / 1e9, micro.checksumBytesPerSec() / 1e9,
+                micro.checksumCopiedBytesPerSec() / 1e9, micro.stampBytesPerSec() / 1e9,
+                micro.verifyBytesPerSec() / 1e9))));
+        out.printf(Locale.ROOT, "host %s: byte work from the calibration run: memcpy %.2f GB/s, checksum %.2f GB/s,"
+            + " after a copy %.2f GB/s, fill %.2f GB/s, check %.2f GB/s -> %s%n", host.name(),
+            host.memcpyBytesPerSec() / 1e9, host.checksumBytesPerSec() / 1e9, host.checksumCopiedBytesPerSec() / 1e9,
+            host.stampBytesPerSec() / 1e9, host.verifyBytesPerSec() / 1e9, hostToml);
+        return true;
     }
 }
