@@ -1,10 +1,9 @@
 package dev.kvtier.cli;
 
 import dev.kvtier.core.config.CoreConfig;
-import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.realio.calibrate.CalibrationRun;
 import dev.kvtier.realio.calibrate.DeviceCalibration;
-import dev.kvtier.realio.calibrate.HostCalibration;
+import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.calibrate.RunShape;
 import dev.kvtier.realio.files.Claim;
 import dev.kvtier.realio.files.ClaimRefused;
@@ -48,6 +47,11 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--host-out", paramLabel = "PROFILE", description = "host cost profile (default "
         + "kvtier-out/calibrate/host.toml)")
     Path hostOut = Outputs.defaultPath("calibrate", "host.toml");
+
+    @Option(names = "--host-run-device", paramLabel = "PATH", description = "take the host profile's copy, checksum,"
+        + " fill and check bandwidths from a real run of the host calibration workload on this L2 file or block device"
+        + " (claimed as a run's, as signoff and fidelity do; default: the microbenchmarks' figures)")
+    Path hostRunDevice;
 
     @Option(names = "--name", description = "profile name (default: calibrated)")
     String name = "calibrated";
@@ -96,6 +100,10 @@ public final class CalibrateCommand implements Callable<Integer> {
         bad = bad != null ? bad : badNumbers();
         bad = bad != null ? bad : OutputFile.check(out, "--out", List.of(device));
         bad = bad != null ? bad : OutputFile.check(hostOut, "--host-out", List.of(device, out));
+        if (bad == null && hostRunDevice != null && hostRunDevice.toAbsolutePath().normalize().equals(
+            device.toAbsolutePath().normalize())) {
+            bad = "--host-run-device must not be the calibration's --device (a scratch file): give a run's L2 file";
+        }
         if (bad != null) {
             System.err.println("kvtier: " + bad);
             return ExitCodes.BAD_INPUT;
@@ -176,18 +184,18 @@ public final class CalibrateCommand implements Callable<Integer> {
     private int host(final RunShape shape) {
         System.out.println("measuring this machine's core (per span, entry, I/O and call, memcpy, checksum, check"
             + " and fill bandwidth, observers)");
-        final HostCostProfile host = HostCalibration.measure(name + "-host", shape.slotBytes(), quick);
         try {
-            OutputFile.writeString(hostOut, HostCalibration.toml(host));
+            final boolean done = HostRun.measure(name + "-host", shape.slotBytes(), quick, hostRunDevice == null ? null
+                : new HostRun.Target(hostRunDevice, IoChoice.AUTO, forceOptions.force(), Invocation.holder(spec)),
+                hostOut, System.out);
+            if (!done) {
+                return ExitCodes.BAD_INPUT;
+            }
         } catch (final IOException e) {
             System.err.println("kvtier: " + OutputFile.describe(hostOut, e));
             return ExitCodes.BAD_INPUT;
         }
-        System.out.printf("host %s: span %d ns, entry %d ns, I/O %d+%d ns, call %d ns, memcpy %.2f GB/s, checksum"
-            + " %.2f GB/s, check %.2f GB/s, stamp %.2f GB/s, %d ns an event (observers) -> %s%n", host.name(),
-            host.spanNs(), host.entryNs(), host.ioSubmitNs(), host.ioCompleteNs(), host.requestNs(),
-            host.memcpyBytesPerSec() / 1e9, host.checksumBytesPerSec() / 1e9, host.verifyBytesPerSec() / 1e9,
-            host.stampBytesPerSec() / 1e9, host.eventNs(), hostOut);
+        System.out.println("host profile -> " + hostOut);
         return ExitCodes.OK;
     }
 }

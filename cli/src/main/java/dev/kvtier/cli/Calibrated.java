@@ -4,7 +4,6 @@ import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.realio.calibrate.CalibrationRun;
 import dev.kvtier.realio.calibrate.DeviceCalibration;
-import dev.kvtier.realio.calibrate.HostCalibration;
 import dev.kvtier.realio.calibrate.RunShape;
 import dev.kvtier.realio.calibrate.SideBySide;
 import dev.kvtier.realio.files.Claim;
@@ -56,9 +55,11 @@ record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCost
      * @param name          the profiles' name prefix (the host name)
      * @param quick         the quick plan
      * @param fio           fio side by side
+     * @param hostRun       where the host calibration run runs ({@link HostRun}: the byte work's bandwidths come from
+     *                      a real run), or null for the microbenchmarks' figures only
      */
     record Request(Claim scratch, RunShape shape, long fileBytes, Path deviceProfile, Path hostProfile, Path deviceOut,
-                   Path hostOut, String name, boolean quick, boolean fio) {}
+                   Path hostOut, String name, boolean quick, boolean fio, HostRun.Target hostRun) {}
 
     /** Calibrates or loads; empty (with the reason on {@code out} or stderr) when that failed. */
     static Optional<Calibrated> of(final Request r, final PrintStream out) throws IOException {
@@ -83,9 +84,9 @@ record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCost
             comparisons = o.calibration().comparisons();
         }
         final Path hostToml = r.hostProfile() != null ? r.hostProfile() : r.hostOut();
-        if (r.hostProfile() == null) {
-            OutputFile.writeString(hostToml, HostCalibration.toml(HostCalibration.measure(r.name() + "-core",
-                r.shape().slotBytes(), r.quick())));
+        if (r.hostProfile() == null
+            && !HostRun.measure(r.name() + "-core", r.shape().slotBytes(), r.quick(), r.hostRun(), hostToml, out)) {
+            return Optional.empty();
         }
         try {
             return Optional.of(new Calibrated(deviceToml, hostToml, Profiles.device("calibration", "--profile",

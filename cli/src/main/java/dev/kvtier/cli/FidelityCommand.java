@@ -133,7 +133,9 @@ public final class FidelityCommand implements Callable<Integer> {
         final Optional<Calibrated> p = Calibrated.of(new Calibrated.Request(scratch, RunShape.DEFAULT, 8L << 30,
             calibration.profile, calibration.hostProfile, results.resolve(base + "-device.toml"),
             results.resolve(base + "-host.toml"), host,
-            calibration.quickCalibration, !calibration.noFio), out);
+            calibration.quickCalibration, !calibration.noFio, new HostRun.Target(device, io, forceOptions.force(),
+                Invocation.holder(spec))),
+            out);
         if (p.isEmpty()) {
             return ExitCodes.BAD_INPUT;
         }
@@ -159,7 +161,7 @@ public final class FidelityCommand implements Callable<Integer> {
             invariants &= real.get().reports().stream().allMatch(RunReport::ok) && sim.stream()
                 .allMatch(RunReport::ok);
             entries.add(new Matrix.Entry(h, Fidelity.figures(real.get().reports(), sim, sc.signoff()),
-                real.get().cpu()));
+                real.get().cpu(), real.get().work()));
         }
         final List<Matrix.KindError> errors = Matrix.errors(entries);
         final List<String> reasons = Matrix.reasons(entries, errors);

@@ -6,6 +6,7 @@ import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.files.Force;
 import dev.kvtier.realio.files.Holder;
 import dev.kvtier.realio.run.BadDevice;
+import dev.kvtier.realio.memory.ByteWork;
 import dev.kvtier.realio.run.RealRun;
 import dev.kvtier.realio.run.RealTarget;
 import dev.kvtier.scenarios.Scenario;
@@ -32,10 +33,11 @@ final class Repeats {
     private Repeats() {}
 
     /** Real runs and, for each, how much of the machine it had. */
-    record RealRuns(List<RunReport> reports, List<CpuShare> cpu) {
+    record RealRuns(List<RunReport> reports, List<CpuShare> cpu, List<ByteWork> work) {
         RealRuns {
             reports = List.copyOf(reports);
             cpu = List.copyOf(cpu);
+            work = List.copyOf(work);
         }
     }
 
@@ -47,6 +49,7 @@ final class Repeats {
                                    final IoChoice io, final Force force, final Holder holder, final PrintStream out) {
         final List<RunReport> real = new ArrayList<>();
         final List<CpuShare> cpu = new ArrayList<>();
+        final List<ByteWork> work = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             out.println("== real run " + (i + 1) + " of " + n + ": " + sc.name() + " on " + device + ", seed "
                 + (seed + i));
@@ -59,7 +62,9 @@ final class Repeats {
             final long t0 = System.nanoTime();
             try (RealRun run = RealRun.open(sc.spec(), seed + i, new RealTarget(device, null, false, io,
                 REAL_RUN_TIMEOUT_NS, force, holder), List.of(), out)) {
-                real.add(run.run().report());
+                final RealRun.Result r = run.run();
+                real.add(r.report());
+                work.add(r.work());
             } catch (final BadDevice e) {
                 System.err.println("kvtier: " + e.getMessage());
                 return Optional.empty();
@@ -67,8 +72,9 @@ final class Repeats {
             cpu.add(CpuShare.between(seed + i, System.nanoTime() - t0, before, CpuShare.now(), settleNs));
             RunCommand.summary(out, real.getLast(), real.getLast().elapsedNanos());
             out.println("cpu: " + cpu.getLast().describe() + (cpu.getLast().busy() ? " -- a busy machine" : ""));
+            out.println("host byte work on the loop thread: " + work.getLast().describe());
         }
-        return Optional.of(new RealRuns(real, cpu));
+        return Optional.of(new RealRuns(real, cpu, work));
     }
 
     /**

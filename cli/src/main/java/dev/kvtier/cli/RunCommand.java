@@ -9,6 +9,7 @@ import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.realio.run.BadDevice;
+import dev.kvtier.realio.memory.ByteWork;
 import dev.kvtier.realio.run.RealRun;
 import dev.kvtier.realio.run.RealTarget;
 import dev.kvtier.scenarios.Scenario;
@@ -358,6 +359,17 @@ public final class RunCommand implements Callable<Integer> {
         m.put("indexBytesRead", real.index() == null ? 0 : real.index().bytesRead());
         m.put("indexOpenNanos", real.index() == null ? 0 : real.index().openNanos());
         m.put("durableCommits", real.durableCommits());
+        final ByteWork w = real.work();
+        m.put("copyBytes", w.copy().bytes());
+        m.put("copyNanos", w.copy().ns());
+        m.put("checksumBytes", w.checksum().bytes());
+        m.put("checksumNanos", w.checksum().ns());
+        m.put("checksumCopiedBytes", w.checksumCopied().bytes());
+        m.put("checksumCopiedNanos", w.checksumCopied().ns());
+        m.put("stampBytes", w.stamp().bytes());
+        m.put("stampNanos", w.stamp().ns());
+        m.put("verifyBytes", w.verify().bytes());
+        m.put("verifyNanos", w.verify().ns());
         return m;
     }
 
@@ -367,6 +379,7 @@ public final class RunCommand implements Callable<Integer> {
                 real.index().openNanos() / 1e6, real.index().chunks(), real.index().records(), real.durableCommits(),
                 real.shutdownError() == null ? "shut down durably" : "shutdown failed: " + real.shutdownError());
         }
+        out.println("host byte work on the loop thread: " + real.work().describe());
     }
 
     /** Peak heap use over the JVM's life (sum of the heap pools' peaks). */

@@ -1,6 +1,7 @@
 package dev.kvtier.cli;
 
 import dev.kvtier.cli.signoff.Fidelity;
+import dev.kvtier.cli.signoff.HostWork;
 import dev.kvtier.cli.signoff.Results;
 import dev.kvtier.cli.signoff.SignoffReport;
 import dev.kvtier.core.port.IoOp;
@@ -131,7 +132,7 @@ public final class SignoffCommand implements Callable<Integer> {
             RunShape.of(sc.spec().core()), sc.spec().core().l2Bytes(), calibration.profile, calibration.hostProfile,
             results.resolve(base + "-device.toml"), results.resolve(base + "-host.toml"), host,
             calibration.quickCalibration,
-            !calibration.noFio), out);
+            !calibration.noFio, new HostRun.Target(device, io, forceOptions.force(), Invocation.holder(spec))), out);
         if (profiles.isEmpty()) {
             return ExitCodes.BAD_INPUT;
         }
@@ -199,7 +200,8 @@ public final class SignoffCommand implements Callable<Integer> {
         final SignoffReport report = new SignoffReport(sc.name(), host,
             LocalDate.now(ZoneId.systemDefault()).toString(), seed,
             device.toString(), real.getFirst(), sim.getFirst(), p.device(), p.host(), fio,
-            Results.fidelity(real.getFirst(), sim.getFirst()), repeat, figures, runs.cpu(), p.notes(), p.suspect(),
+            Results.fidelity(real.getFirst(), sim.getFirst()), repeat, figures, runs.cpu(),
+            HostWork.lines(p.host(), runs.work()), p.notes(), p.suspect(),
             store,
             simStore, fio == null ? null : store / fio.seqWriteBytesPerSec(), previous, sc.signoff(),
             reasons.isEmpty(), reasons);

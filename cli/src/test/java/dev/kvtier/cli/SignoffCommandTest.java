@@ -71,6 +71,13 @@ class SignoffCommandTest {
             "-host.toml")) {
             assertTrue(Files.size(results.resolve(base + f)) > 0, f);
         }
+        // The host profile's byte work bandwidths come from a real run of the calibration workload, which says so.
+        final String hostToml = Files.readString(results.resolve(base + "-host.toml"));
+        assertTrue(hostToml.contains("# byte work bandwidths from a real run of pr90-evict-small model.layers=4"),
+            hostToml);
+        assertTrue(Files.readString(results.resolve(base + ".md")).contains("Host byte work on the real runs' loop"
+            + " thread"), "the report sets the real runs' byte work against the profile");
+        assertTrue(r.get("hostWork").size() >= 4, "copies, checksums, fills, checks: " + r.get("hostWork"));
         // An earlier, much faster result makes the next sign-off fail on the drop.
         final Path earlier = results.resolve("2000-01-01-signoff-small-" + host() + ".json");
         Files.writeString(earlier, "{\"storeBytesPerSec\": 1.0E15}\n");

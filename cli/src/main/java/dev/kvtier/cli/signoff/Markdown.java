@@ -78,6 +78,14 @@ final class Markdown {
                 + " include time waiting for a CPU, which no profile models" : "").append('\n');
         }
         b.append('\n');
+        if (!r.hostWork().isEmpty()) {
+            b.append(
+                "Host byte work on the real runs' loop thread, against the host profile the simulation charges:\n");
+            for (final String line : r.hostWork()) {
+                b.append("- ").append(line).append('\n');
+            }
+            b.append('\n');
+        }
     }
 
     /** What the device calibration did and checked, and why its profile is suspect. */

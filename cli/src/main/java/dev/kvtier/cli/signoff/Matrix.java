@@ -3,6 +3,7 @@ package dev.kvtier.cli.signoff;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.realio.calibrate.SideBySide;
+import dev.kvtier.realio.memory.ByteWork;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -59,10 +60,16 @@ public final class Matrix {
             "phase.1.requests=64", "core.stagingBatchBytes=301989888", "core.stagingPoolBytes=603979776")));
 
     /** One scenario's figures, and how much of the machine each real run had. */
-    public record Entry(HeldOut heldOut, List<Fidelity.Figure> figures, List<CpuShare> cpu) {
+    public record Entry(HeldOut heldOut, List<Fidelity.Figure> figures, List<CpuShare> cpu, List<ByteWork> work) {
         public Entry {
             figures = List.copyOf(figures);
             cpu = List.copyOf(cpu);
+            work = List.copyOf(work);
+        }
+
+        /** An entry whose real runs' byte work is not known. */
+        public Entry(final HeldOut heldOut, final List<Fidelity.Figure> figures, final List<CpuShare> cpu) {
+            this(heldOut, figures, cpu, List.of());
         }
     }
 

@@ -83,6 +83,15 @@ public final class MatrixFiles {
                     .append(c.busy() ? " -- **a busy machine**" : "").append('\n');
             }
         }
+        final List<String> work = HostWork.lines(r.hostProfile(),
+            r.entries().stream().flatMap(e -> e.work().stream()).toList());
+        if (!work.isEmpty()) {
+            b.append("\nHost byte work on the real runs' loop thread (every real run of the matrix), against the host"
+                + " profile the simulation charges:\n");
+            for (final String line : work) {
+                b.append("- ").append(line).append('\n');
+            }
+        }
         b.append("\nThe disk's own spread (the calibration's side-by-side rounds, fio and kvtier on the same file):\n");
         for (final SideBySide.Comparison c : r.diskSpread()) {
             b.append("- ").append(c.cell()).append(": fio ").append(c.fio().describe()).append(", kvtier ")

@@ -26,6 +26,7 @@ import java.util.List;
  * @param repeats          repetitions of the real and the simulated run (repetition i ran with seed + i in both)
  * @param figures          every figure over the repetitions, real and simulated, with its band
  * @param cpu              each real run's time on a CPU and waiting for one (the machine's other load)
+ * @param hostWork         the real runs' byte work against the host profile's bandwidths ({@link HostWork#lines})
  * @param calibration      what the device calibration did and checked (empty with {@code --profile})
  * @param suspect          why the calibrated device profile is suspect (empty when it is not)
  * @param storeBytesPerSec real store bandwidth: bytes stored over the cold phase (median of the repetitions)
@@ -39,7 +40,8 @@ import java.util.List;
 public record SignoffReport(String scenario, String host, String date, long seed, String device, RunReport real,
                             RunReport sim, DeviceProfile deviceProfile, HostCostProfile hostProfile, Fio fio,
                             List<PhaseFidelity> phases, int repeats, List<Fidelity.Figure> figures,
-                            List<CpuShare> cpu, List<String> calibration, List<String> suspect, double storeBytesPerSec,
+                            List<CpuShare> cpu, List<String> hostWork, List<String> calibration, List<String> suspect,
+                            double storeBytesPerSec,
                             double simStoreBytesPerSec,
                             Double storeVsFio, Previous previous, Scenario.Signoff thresholds, boolean pass,
                             List<String> reasons) {
@@ -47,6 +49,7 @@ public record SignoffReport(String scenario, String host, String date, long seed
         phases = List.copyOf(phases);
         figures = List.copyOf(figures);
         cpu = List.copyOf(cpu);
+        hostWork = List.copyOf(hostWork);
         calibration = List.copyOf(calibration);
         suspect = List.copyOf(suspect);
         reasons = List.copyOf(reasons);

@@ -18,6 +18,7 @@ import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.FanOutSink;
 import dev.kvtier.harness.run.RunRecorder;
 import dev.kvtier.realio.loop.Completion;
+import dev.kvtier.realio.memory.ByteWork;
 import dev.kvtier.realio.memory.NativeMemory;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -115,6 +116,35 @@ public final class HostCalibration {
                 content.verifyBytesPerSec(), content.stampBytesPerSec(), event, true,
                 content.checksumCopiedBytesPerSec());
         }
+    }
+
+    /**
+     * {@code p} with the bandwidths of the byte work a real run paid ({@code work}: copies, both kinds of checksum,
+     * fills, checks; DMA taken equal to the copies', as this machine has no GPU); a kind the run did not do keeps
+     * {@code p}'s figure.
+     */
+    public static HostCostProfile withByteRates(final HostCostProfile p, final ByteWork work) {
+        final long copy = rate(work.copy(), p.memcpyBytesPerSec());
+        return new HostCostProfile(p.name(), p.spanNs(), p.entryNs(), p.ioSubmitNs(), p.ioCompleteNs(),
+            p.requestNs(), copy, work.copy().operations() > 0 ? copy : p.dmaBytesPerSec(), p.copiesOnServerThread(),
+            rate(work.checksum(), p.checksumBytesPerSec()), rate(work.verify(), p.verifyBytesPerSec()),
+            rate(work.stamp(), p.stampBytesPerSec()), p.eventNs(), p.engineOnServerThread(),
+            rate(work.checksumCopied(), p.checksumCopiedBytesPerSec()));
+    }
+
+    private static long rate(final ByteWork.Tally t, final long otherwise) {
+        return t.operations() > 0 && t.bytesPerSec() > 0 ? t.bytesPerSec() : otherwise;
+    }
+
+    /** The profile as TOML, with {@code notes} as comments after the first line. */
+    public static String toml(final HostCostProfile p, final List<String> notes) {
+        final String text = toml(p);
+        final int eol = text.indexOf('\n') + 1;
+        final StringBuilder b = new StringBuilder(text.substring(0, eol));
+        for (final String note : notes) {
+            b.append("# ").append(note.replace('\n', ' ')).append('\n');
+        }
+        return b.append(text.substring(eol)).toString();
     }
 
     /** The profile as TOML, in the shape the scenario loader reads. */

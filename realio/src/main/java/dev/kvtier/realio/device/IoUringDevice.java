@@ -35,8 +35,8 @@ import java.util.concurrent.locks.LockSupport;
  * the file was truncated under the device) completes the request with -EIO and is counted.
  *
  * <p>Everything is allocated at open: the ring, the slot table, the iovec area ({@link VectorParts}). The file is
- * registered (requests use IOSQE_FIXED_FILE). A write of {@link #ASYNC_FROM_BYTES} or more goes with IOSQE_ASYNC to the
- * kernel's workers, so the loop thread never waits in its submit for the disk; reads stay inline (README, "Running on
+ * registered (requests use IOSQE_FIXED_FILE). A read or write of {@link #ASYNC_FROM_BYTES} or more goes with
+ * IOSQE_ASYNC to the kernel's workers, so the loop thread never waits in its submit for the disk (README, "Running on
  * a real disk").
  *
  * <p>The checks it shares with the FileChannel device (alignment, range, the paired memory, the owning thread, close
@@ -292,9 +292,9 @@ public final class IoUringDevice implements PolledDevice {
         return last;
     }
 
-    /** The SQE flags of a read or write of {@code lengthBytes}: a write async from {@link #ASYNC_FROM_BYTES} on. */
+    /** The SQE flags of a read or write of {@code lengthBytes}: async from {@link #ASYNC_FROM_BYTES} on. */
     private byte flagsFor(final IoOp op, final long lengthBytes) {
-        if (op != IoOp.WRITE || lengthBytes < ASYNC_FROM_BYTES) {
+        if (op == IoOp.FLUSH || lengthBytes < ASYNC_FROM_BYTES) {
             return sqeFlags;
         }
         asyncSqes++;

@@ -47,6 +47,17 @@ public final class NativeMemory implements Memory, Stamping, RegionResolver<Nati
     private final List<NativeRegion> spare = new ArrayList<>();
     private long arenaBytes;
     private boolean closed;
+    /** Bytes, nanoseconds and operations of each kind of byte work, three longs a kind, in ByteWork's order. */
+    private final long[] tallies = new long[3 * 5];
+    private NativeRegion lastCopyDst;
+    private long lastCopyFrom;
+    private long lastCopyTo;
+
+    private static final int COPY = 0;
+    private static final int CHECKSUM = 1;
+    private static final int CHECKSUM_COPIED = 2;
+    private static final int STAMP = 3;
+    private static final int VERIFY = 4;
 
     /** A memory that allocates at most {@code budgetBytes} (a positive multiple of 4096) in total. */
     public NativeMemory(final long budgetBytes) {
@@ -97,7 +108,33 @@ public final class NativeMemory implements Memory, Stamping, RegionResolver<Nati
                      final long lengthBytes) {
         final NativeRegion s = own(src);
         final NativeRegion d = own(dst);
+        final long t0 = System.nanoTime();
         MemorySegment.copy(s.segment(), srcOffset, d.segment(), dstOffset, lengthBytes);
+        tally(COPY, t0, lengthBytes);
+        lastCopyDst = d;
+        lastCopyFrom = dstOffset;
+        lastCopyTo = dstOffset + lengthBytes;
+    }
+
+    private void tally(final int kind, final long startNs, final long bytes) {
+        final int at = 3 * kind;
+        tallies[at] += bytes;
+        tallies[at + 1] += System.nanoTime() - startNs;
+        tallies[at + 2]++;
+    }
+
+    /**
+     * The byte work done through this memory so far, timed on the calling thread (copies, checksums, fills and checks
+     * of slot content: {@link ByteWork}). The difference of two snapshots is the work between them.
+     */
+    public ByteWork work() {
+        return new ByteWork(tallied(COPY), tallied(CHECKSUM), tallied(CHECKSUM_COPIED),
+            tallied(STAMP), tallied(VERIFY));
+    }
+
+    private ByteWork.Tally tallied(final int kind) {
+        final int at = 3 * kind;
+        return new ByteWork.Tally(tallies[at], tallies[at + 1], tallies[at + 2]);
     }
 
     @Override
@@ -113,15 +150,20 @@ public final class NativeMemory implements Memory, Stamping, RegionResolver<Nati
     /** XXH3-64 of the bytes (hash4j), streamed through a heap buffer in 64 KiB pieces. */
     @Override
     public long checksum(final MemoryRegion region, final long offset, final long lengthBytes) {
-        final MemorySegment seg = own(region).segment();
+        final NativeRegion r = own(region);
+        final MemorySegment seg = r.segment();
         checkRange(seg, offset, lengthBytes);
+        final long t0 = System.nanoTime();
         final HashStream64 stream = XXH3.hashStream();
         for (long at = 0; at < lengthBytes; at += scratch.length) {
             final int n = (int) Math.min(scratch.length, lengthBytes - at);
             MemorySegment.copy(seg, JAVA_BYTE, offset + at, scratch, 0, n);
             stream.putBytes(scratch, 0, n);
         }
-        return stream.getAsLong();
+        final long hash = stream.getAsLong();
+        tally(r == lastCopyDst && offset >= lastCopyFrom && offset + lengthBytes <= lastCopyTo
+            ? CHECKSUM_COPIED : CHECKSUM, t0, lengthBytes);
+        return hash;
     }
 
     @Override
@@ -158,6 +200,7 @@ public final class NativeMemory implements Memory, Stamping, RegionResolver<Nati
     public void stamp(final MemoryRegion region, final long offset, final long lengthBytes, final long tag) {
         final MemorySegment seg = own(region).segment();
         checkRange(seg, offset, lengthBytes);
+        final long t0 = System.nanoTime();
         final long words = lengthBytes >>> 3;
         for (long w = 0; w < words; w++) {
             seg.set(JAVA_LONG_UNALIGNED, offset + (w << 3), Stamps.mix64(tag, w));
@@ -165,12 +208,21 @@ public final class NativeMemory implements Memory, Stamping, RegionResolver<Nati
         for (long p = words << 3; p < lengthBytes; p++) {
             seg.set(JAVA_BYTE, offset + p, Stamps.byteAt(tag, p));
         }
+        tally(STAMP, t0, lengthBytes);
     }
 
     @Override
     public long firstMismatch(final MemoryRegion region, final long offset, final long lengthBytes, final long tag) {
         final MemorySegment seg = own(region).segment();
         checkRange(seg, offset, lengthBytes);
+        final long t0 = System.nanoTime();
+        final long at = firstWordMismatch(seg, offset, lengthBytes, tag);
+        tally(VERIFY, t0, lengthBytes);
+        return at;
+    }
+
+    private static long firstWordMismatch(final MemorySegment seg, final long offset, final long lengthBytes,
+                                          final long tag) {
         final long words = lengthBytes >>> 3;
         for (long w = 0; w < words; w++) {
             if (seg.get(JAVA_LONG_UNALIGNED, offset + (w << 3)) != Stamps.mix64(tag, w)) {

@@ -25,6 +25,7 @@ import dev.kvtier.realio.ffi.LibcKernel;
 import dev.kvtier.realio.loop.Completion;
 import dev.kvtier.realio.loop.RealLoop;
 import dev.kvtier.realio.loop.RealTransport;
+import dev.kvtier.realio.memory.ByteWork;
 import dev.kvtier.realio.memory.NativeMemory;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -95,7 +96,8 @@ public final class RealRun implements AutoCloseable {
      * @param durableCommits commits made durable before they became visible (durable mode)
      * @param shutdownError  null when the shutdown made everything durable, else one line saying what failed
      */
-    public record Result(RunReport report, IndexOpen index, long durableCommits, String shutdownError) {}
+    public record Result(RunReport report, IndexOpen index, long durableCommits, String shutdownError,
+                         ByteWork work) {}
 
     /** The last {@link CoreEvent.IndexOpened} the core emitted: what opening the index found. */
     private static final class OpenedEvent implements EventSink {
@@ -193,6 +195,7 @@ public final class RealRun implements AutoCloseable {
         String shutdownError = null;
         IndexOpen index = null;
         long startNs = System.nanoTime();
+        ByteWork before = memory.work();
         try {
             index = openIndex();
             log.println(index.describe(target.indexPath()));
@@ -207,6 +210,7 @@ public final class RealRun implements AutoCloseable {
                 System::nanoTime, transport, server, client, memory, gpu, new SeededEntropy(seed).child("workload"),
                 sink, recorder));
             startNs = System.nanoTime();
+            before = memory.work();
             recorder.origin(startNs);
             driver.start();
             final RealLoop.Outcome outcome = loop.runFor(recorder::done, target.timeoutNs());
@@ -222,7 +226,8 @@ public final class RealRun implements AutoCloseable {
         final long end = recorder.done() ? recorder.finishedNs() : System.nanoTime();
         final RunReport report = recorder.report(spec.scenario(), RunMode.REAL, seed, end - startNs, violation,
             new RunRecorder.Extras(transport.busyNs(), 0, server.engine().writeErrors()));
-        return new Result(report, index, server.engine().durableCommits(), shutdownError);
+        return new Result(report, index, server.engine().durableCommits(), shutdownError,
+            memory.work().minus(before));
     }
 
     /** A device completion: a server input, timed as the server thread's work. */

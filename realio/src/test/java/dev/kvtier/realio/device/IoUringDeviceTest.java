@@ -62,9 +62,9 @@ class IoUringDeviceTest extends DeviceContract {
         shouldRoundTripAlignedBlocks(); // the path where completions arrive without GETEVENTS
     }
 
-    /** Writes from 1 MiB on go to the kernel's workers (the loop never waits in their submit); reads stay inline. */
+    /** Reads and writes from 1 MiB on go to the kernel's workers (the loop never waits in their submit). */
     @Test
-    void shouldHandLargeWritesToTheKernelsWorkersAndKeepReadsAndSmallWritesInline() {
+    void shouldHandLargeReadsAndWritesToTheKernelsWorkersAndKeepSmallOnesInline() {
         final NativeRegion pool = memory.allocate("l1-pool", 2 << 20);
         memory.stamp(pool, 0, 1 << 20, 33);
         final Completions c = new Completions();
@@ -75,7 +75,10 @@ class IoUringDeviceTest extends DeviceContract {
         c.awaitCount(device, 2);
         device.submitBlock(3, IoOp.READ, 0, pool, 1 << 20, 1 << 20);
         c.awaitCount(device, 3);
-        assertEquals(1, uring().asyncSqes(), "the 1 MiB write async, the 1 MiB read inline");
+        assertEquals(2, uring().asyncSqes(), "the 1 MiB write and the 1 MiB read async");
+        device.submitBlock(4, IoOp.READ, 0, pool, 1 << 20, 64 * 1024);
+        c.awaitCount(device, 4);
+        assertEquals(2, uring().asyncSqes(), "a 64 KiB read inline");
         assertEquals(1 << 20, c.result(3));
         assertEquals(-1, memory.firstMismatch(pool, 1 << 20, 1 << 20, 33), "the async read brought the bytes back");
     }

@@ -12,6 +12,35 @@ import org.junit.jupiter.api.Test;
 class NativeMemoryTest {
 
     @Test
+    void shouldTallyEveryKindOfByteWorkAndTellAChecksumOfJustCopiedBytes() {
+        try (NativeMemory m = new NativeMemory(1 << 20)) {
+            final NativeRegion a = m.allocate("a", 65536);
+            final NativeRegion b = m.allocate("b", 65536);
+            final ByteWork before = m.work();
+            m.stamp(a, 0, 32768, 7);
+            m.copy(a, 0, b, 8192, 32768);
+            m.checksum(b, 8192, 4096);
+            m.checksum(b, 36864, 4096);
+            m.checksum(b, 40960, 4096);
+            m.checksum(a, 8192, 4096);
+            assertEquals(-1, m.firstMismatch(a, 0, 32768, 7));
+            final ByteWork w = m.work().minus(before);
+            assertEquals(new ByteWork.Tally(32768, w.copy().ns(), 1), w.copy());
+            assertEquals(32768, w.stamp().bytes());
+            assertEquals(32768, w.verify().bytes());
+            assertEquals(2, w.checksumCopied().operations(), "the two checksums inside [8192, 40960) of b");
+            assertEquals(8192, w.checksumCopied().bytes());
+            assertEquals(2, w.checksum().operations(), "past the copy's end, and in another region");
+            assertTrue(w.copy().ns() > 0 && w.stamp().ns() > 0 && w.verify().ns() > 0, w.describe());
+            assertEquals(w.copy().ns() + w.checksum().ns() + w.checksumCopied().ns() + w.stamp().ns()
+                + w.verify().ns(), w.totalNs());
+            m.copy(b, 0, a, 0, 4096);
+            m.checksum(b, 8192, 4096);
+            assertEquals(3, m.work().minus(before).checksum().operations(), "a later copy elsewhere ends the range");
+        }
+    }
+
+    @Test
     void shouldAllocate4096AlignedRegions() {
         try (NativeMemory m = new NativeMemory(1 << 20)) {
             for (int i = 0; i < 5; i++) {
