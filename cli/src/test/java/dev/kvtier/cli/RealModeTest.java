@@ -50,6 +50,12 @@ class RealModeTest {
             assertTrue(Files.size(dir.resolve("l2-" + io + ".bin.index")) > 0, "the index beside the device");
             assertEquals(0, r.get("metrics").get("recoveredChunks").intValue(), "a fresh index");
             assertTrue(r.get("metrics").get("indexOpenNanos").longValue() > 0);
+            // The byte work: every loaded byte was checked and every stored slot filled and copied, timed.
+            final JsonNode m = r.get("metrics");
+            assertEquals(m.get("loadedBytes").longValue(), m.get("verifyBytes").longValue(), io);
+            assertEquals(m.get("storedBytes").longValue(), m.get("stampBytes").longValue(), io);
+            assertTrue(m.get("copyBytes").longValue() >= m.get("storedBytes").longValue(), io);
+            assertTrue(m.get("copyNanos").longValue() > 0 && m.get("verifyNanos").longValue() > 0, io);
         }
     }
 
