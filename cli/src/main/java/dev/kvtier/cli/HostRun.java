@@ -24,7 +24,7 @@ import java.util.Optional;
  * The real run whose byte work gives a calibrated host profile its copy, checksum, fill and check bandwidths: the
  * real core on the disk under test, timed as it runs ({@link ByteWork}). A real run's bytes are spread over gigabytes
  * and each is touched again only seconds later, while the disk moves data; a microbenchmark's best-of over a small
- * area it just touched measured these 1.3 to 2.2 times faster than real runs paid on this project's VM, and the
+ * area it just touched measured these 1.2 to 2.2 times faster than real runs paid on this project's VM, and the
  * simulated runs came out short by about the difference. The run's workload is its own ({@link #FULL}, or
  * {@link #QUICK} for a quick calibration), not one a sign-off or the fidelity matrix judges: a variant of
  * pr90-evict-small with 12 prompts at concurrency 3 and half the L1, so it evicts, and reads back from L2.
