@@ -89,19 +89,7 @@ public final class IndexCodec {
     public static int putCommitRecord(final long epoch, final long seq, final IndexChunk chunk, final byte[] out,
                                       final int at) {
         final int length = commitRecordBytes(chunk);
-        int p = putHeader(out, at, length, epoch, seq, COMMIT);
-        LONG.set(out, p, chunk.key().hi());
-        LONG.set(out, p + 8, chunk.key().lo());
-        INT.set(out, p + 16, chunk.modelId());
-        LONG.set(out, p + 20, chunk.allocationId());
-        INT.set(out, p + 28, chunk.startSlot());
-        INT.set(out, p + 32, chunk.slotCount());
-        p += CHUNK_FIXED_BYTES;
-        for (int i = 0; i < chunk.slotCount(); i++) {
-            out[p] = (byte) (chunk.known()[i] ? 1 : 0);
-            LONG.set(out, p + 1, chunk.sums()[i]);
-            p += SLOT_BYTES;
-        }
+        putChunk(out, putHeader(out, at, length, epoch, seq, COMMIT), chunk);
         INT.set(out, at + 4, crc(out, at + 8, length - 8));
         return length;
     }
@@ -206,8 +194,9 @@ public final class IndexCodec {
         b.putLong(MAGIC).putInt(VERSION).putInt(0).putLong(epoch).putLong(checkpointSeq).putLong(nextRecordSeq)
             .putLong(slotBytes).putInt(slotCount).putInt(chunks.size()).putInt(length - CHECKPOINT_HEADER_BYTES)
             .putInt(0);
+        int p = b.position();
         for (final IndexChunk c : chunks) {
-            putChunk(b, c);
+            p = putChunk(out, p, c);
         }
         INT.set(out, 12, crc(out, 16, length - 16));
         return length;
@@ -244,12 +233,21 @@ public final class IndexCodec {
         return out;
     }
 
-    private static void putChunk(final ByteBuffer b, final IndexChunk c) {
-        b.putLong(c.key().hi()).putLong(c.key().lo()).putInt(c.modelId()).putLong(c.allocationId())
-            .putInt(c.startSlot()).putInt(c.slotCount());
+    /** Writes {@code c} (fixed part, then each slot's known flag and sum) at {@code p}; returns where it ends. */
+    private static int putChunk(final byte[] out, final int p, final IndexChunk c) {
+        LONG.set(out, p, c.key().hi());
+        LONG.set(out, p + 8, c.key().lo());
+        INT.set(out, p + 16, c.modelId());
+        LONG.set(out, p + 20, c.allocationId());
+        INT.set(out, p + 28, c.startSlot());
+        INT.set(out, p + 32, c.slotCount());
+        int at = p + CHUNK_FIXED_BYTES;
         for (int i = 0; i < c.slotCount(); i++) {
-            b.put((byte) (c.known()[i] ? 1 : 0)).putLong(c.sums()[i]);
+            out[at] = (byte) (c.known()[i] ? 1 : 0);
+            LONG.set(out, at + 1, c.sums()[i]);
+            at += SLOT_BYTES;
         }
+        return at;
     }
 
     private static IndexChunk getChunk(final ByteBuffer b, final int available) {
