@@ -183,24 +183,15 @@ public final class SimMetaDevice implements Device {
     }
 
     private void completeWrite(final IoRequest r, final long seq, final int flipAt) {
-        if (!io.cacheEnabled()) {
-            // No write cache, so nothing keeps the write's bytes: they land in the image itself (the durable one too).
-            final int at = (int) r.fileOffset();
-            readInto(r, disk, at);
-            if (flipAt >= 0) {
-                injectedFlips++;
-                disk[at + flipAt] = (byte) ~disk[at + flipAt];
-            }
-            io.completeWrite(r, seq, null);
-            return;
-        }
-        final byte[] c = content(r);
+        // The write's bytes land in the image itself; with the write cache on, the cache keeps a copy of its own
+        // until a FLUSH makes it durable (without it, nothing keeps them).
+        final int at = (int) r.fileOffset();
+        readInto(r, disk, at);
         if (flipAt >= 0) {
             injectedFlips++;
-            c[flipAt] = (byte) ~c[flipAt];
+            disk[at + flipAt] = (byte) ~disk[at + flipAt];
         }
-        System.arraycopy(c, 0, disk, (int) r.fileOffset(), c.length);
-        io.completeWrite(r, seq, c);
+        io.completeWrite(r, seq, io.cacheEnabled() ? Arrays.copyOfRange(disk, at, at + (int) r.lengthBytes()) : null);
     }
 
     private void completeRead(final IoRequest r) {
