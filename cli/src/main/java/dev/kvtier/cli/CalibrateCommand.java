@@ -186,7 +186,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             + " and fill bandwidth, observers)");
         try {
             final boolean done = HostRun.measure(name + "-host", shape.slotBytes(), quick, hostRunDevice == null ? null
-                : new HostRun.Target(hostRunDevice, IoChoice.AUTO, forceOptions.force(), Invocation.holder(spec)),
+                : new Repeats.RealDevice(hostRunDevice, IoChoice.AUTO, forceOptions.force(), Invocation.holder(spec)),
                 hostOut, System.out);
             if (!done) {
                 return ExitCodes.BAD_INPUT;

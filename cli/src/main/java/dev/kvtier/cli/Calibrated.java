@@ -59,7 +59,7 @@ record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCost
      *                      a real run), or null for the microbenchmarks' figures only
      */
     record Request(Claim scratch, RunShape shape, long fileBytes, Path deviceProfile, Path hostProfile, Path deviceOut,
-                   Path hostOut, String name, boolean quick, boolean fio, HostRun.Target hostRun) {}
+                   Path hostOut, String name, boolean quick, boolean fio, Repeats.RealDevice hostRun) {}
 
     /** Calibrates or loads; empty (with the reason on {@code out} or stderr) when that failed. */
     static Optional<Calibrated> of(final Request r, final PrintStream out) throws IOException {

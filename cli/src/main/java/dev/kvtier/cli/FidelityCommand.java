@@ -133,7 +133,7 @@ public final class FidelityCommand implements Callable<Integer> {
         final Optional<Calibrated> p = Calibrated.of(new Calibrated.Request(scratch, RunShape.DEFAULT, 8L << 30,
             calibration.profile, calibration.hostProfile, results.resolve(base + "-device.toml"),
             results.resolve(base + "-host.toml"), host,
-            calibration.quickCalibration, !calibration.noFio, new HostRun.Target(device, io, forceOptions.force(),
+            calibration.quickCalibration, !calibration.noFio, new Repeats.RealDevice(device, io, forceOptions.force(),
                 Invocation.holder(spec))),
             out);
         if (p.isEmpty()) {

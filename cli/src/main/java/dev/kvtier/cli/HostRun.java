@@ -2,14 +2,9 @@ package dev.kvtier.cli;
 
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.realio.calibrate.HostCalibration;
-import dev.kvtier.realio.device.IoChoice;
-import dev.kvtier.realio.files.Force;
-import dev.kvtier.realio.files.Holder;
 import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.realio.memory.ByteWork;
-import dev.kvtier.realio.run.BadDevice;
 import dev.kvtier.realio.run.RealRun;
-import dev.kvtier.realio.run.RealTarget;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
@@ -38,21 +33,9 @@ final class HostRun {
         "phase.0.requests=4", "phase.1.requests=4", "core.stagingBatchBytes=1048576", "core.stagingPoolBytes=4194304",
         "faults.crashWithinEvents=0");
     private static final String SCENARIO = "pr90-evict-small";
-    private static final long TIMEOUT_NS = 3_600_000_000_000L;
     private static final long SEED = 0xCA1;
 
     private HostRun() {}
-
-    /**
-     * Where the calibration run runs: the device the sign-off's or the matrix's real runs use, claimed as they claim
-     * it.
-     *
-     * @param device the L2 file or block device
-     * @param io     the I/O engine
-     * @param force  what may be written over
-     * @param holder who holds the device's lock
-     */
-    record Target(Path device, IoChoice io, Force force, Holder holder) {}
 
     /** The workload's overrides, as a note says them. */
     static String describe(final boolean quick) {
@@ -60,7 +43,7 @@ final class HostRun {
     }
 
     /** Runs the calibration workload once; its byte work, or empty (the reason on stderr) when it could not run. */
-    static Optional<ByteWork> run(final Target t, final boolean quick, final PrintStream out) {
+    static Optional<ByteWork> run(final Repeats.RealDevice t, final boolean quick, final PrintStream out) {
         final Scenario sc;
         try {
             sc = ScenarioLoader.load(SCENARIO, quick ? QUICK : FULL);
@@ -69,23 +52,17 @@ final class HostRun {
             return Optional.empty();
         }
         out.println("== host calibration run: " + describe(quick) + " on " + t.device() + ", seed " + SEED);
-        final long settleNs = Repeats.settle(t.device());
-        if (settleNs >= 0) {
-            out.println(String.format(Locale.ROOT, "settled the disk before the run: FLUSH %.0f ms", settleNs / 1e6));
-        }
-        try (RealRun run = RealRun.open(sc.spec(), SEED, new RealTarget(t.device(), null, false, t.io(), TIMEOUT_NS,
-            t.force(), t.holder()), List.of(), out)) {
-            final RealRun.Result r = run.run();
-            if (!r.report().ok()) {
-                System.err.println("kvtier: the host calibration run failed: " + r.report().violation());
-                return Optional.empty();
-            }
-            out.println("host byte work on the loop thread: " + r.work().describe());
-            return Optional.of(r.work());
-        } catch (final BadDevice e) {
-            System.err.println("kvtier: " + e.getMessage());
+        Repeats.settle(t.device(), out);
+        final Optional<RealRun.Result> r = Repeats.realRun(sc, SEED, t, out);
+        if (r.isEmpty()) {
             return Optional.empty();
         }
+        if (!r.get().report().ok()) {
+            System.err.println("kvtier: the host calibration run failed: " + r.get().report().violation());
+            return Optional.empty();
+        }
+        out.println("host byte work on the loop thread: " + r.get().work().describe());
+        return Optional.of(r.get().work());
     }
 
     /**
@@ -95,7 +72,7 @@ final class HostRun {
      *
      * @param run where the calibration run runs, or null for the microbenchmarks' figures only
      */
-    static boolean measure(final String name, final long slotBytes, final boolean quick, final Target run,
+    static boolean measure(final String name, final long slotBytes, final boolean quick, final Repeats.RealDevice run,
                            final Path hostToml, final PrintStream out) throws IOException {
         final HostCostProfile micro = HostCalibration.measure(name, slotBytes, quick);
         if (run == null) {

@@ -32,6 +32,16 @@ final class Repeats {
 
     private Repeats() {}
 
+    /**
+     * Where real runs run: an L2 file or block device, claimed as {@code kvtier run} claims it.
+     *
+     * @param device the L2 file or block device
+     * @param io     the I/O engine
+     * @param force  what may be written over
+     * @param holder who holds the device's lock
+     */
+    record RealDevice(Path device, IoChoice io, Force force, Holder holder) {}
+
     /** Real runs and, for each, how much of the machine it had. */
     record RealRuns(List<RunReport> reports, List<CpuShare> cpu, List<ByteWork> work) {
         RealRuns {
@@ -50,31 +60,49 @@ final class Repeats {
         final List<RunReport> real = new ArrayList<>();
         final List<CpuShare> cpu = new ArrayList<>();
         final List<ByteWork> work = new ArrayList<>();
+        final RealDevice target = new RealDevice(device, io, force, holder);
         for (int i = 0; i < n; i++) {
             out.println("== real run " + (i + 1) + " of " + n + ": " + sc.name() + " on " + device + ", seed "
                 + (seed + i));
-            final long settleNs = settle(device);
-            if (settleNs >= 0) {
-                out.println(
-                    String.format(Locale.ROOT, "settled the disk before the run: FLUSH %.0f ms", settleNs / 1e6));
-            }
+            final long settleNs = settle(device, out);
             final long[] before = CpuShare.now();
             final long t0 = System.nanoTime();
-            try (RealRun run = RealRun.open(sc.spec(), seed + i, new RealTarget(device, null, false, io,
-                REAL_RUN_TIMEOUT_NS, force, holder), List.of(), out)) {
-                final RealRun.Result r = run.run();
-                real.add(r.report());
-                work.add(r.work());
-            } catch (final BadDevice e) {
-                System.err.println("kvtier: " + e.getMessage());
+            final Optional<RealRun.Result> r = realRun(sc, seed + i, target, out);
+            if (r.isEmpty()) {
                 return Optional.empty();
             }
+            real.add(r.get().report());
+            work.add(r.get().work());
             cpu.add(CpuShare.between(seed + i, System.nanoTime() - t0, before, CpuShare.now(), settleNs));
             RunCommand.summary(out, real.getLast(), real.getLast().elapsedNanos());
             out.println("cpu: " + cpu.getLast().describe() + (cpu.getLast().busy() ? " -- a busy machine" : ""));
             out.println("host byte work on the loop thread: " + work.getLast().describe());
         }
         return Optional.of(new RealRuns(real, cpu, work));
+    }
+
+    /**
+     * One real run of {@code sc} with {@code seed} on {@code t}'s device, claimed as {@code kvtier run} claims it;
+     * empty (the reason on stderr) when the device is unusable or refused.
+     */
+    static Optional<RealRun.Result> realRun(final Scenario sc, final long seed, final RealDevice t,
+                                            final PrintStream out) {
+        try (RealRun run = RealRun.open(sc.spec(), seed, new RealTarget(t.device(), null, false, t.io(),
+            REAL_RUN_TIMEOUT_NS, t.force(), t.holder()), List.of(), out)) {
+            return Optional.of(run.run());
+        } catch (final BadDevice e) {
+            System.err.println("kvtier: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** {@link #settle(Path)}, saying on {@code out} how long the FLUSH took when there was a file to settle. */
+    static long settle(final Path device, final PrintStream out) {
+        final long settleNs = settle(device);
+        if (settleNs >= 0) {
+            out.println(String.format(Locale.ROOT, "settled the disk before the run: FLUSH %.0f ms", settleNs / 1e6));
+        }
+        return settleNs;
     }
 
     /**

@@ -132,7 +132,8 @@ public final class SignoffCommand implements Callable<Integer> {
             RunShape.of(sc.spec().core()), sc.spec().core().l2Bytes(), calibration.profile, calibration.hostProfile,
             results.resolve(base + "-device.toml"), results.resolve(base + "-host.toml"), host,
             calibration.quickCalibration,
-            !calibration.noFio, new HostRun.Target(device, io, forceOptions.force(), Invocation.holder(spec))), out);
+            !calibration.noFio, new Repeats.RealDevice(device, io, forceOptions.force(), Invocation.holder(spec))),
+            out);
         if (profiles.isEmpty()) {
             return ExitCodes.BAD_INPUT;
         }
