@@ -8,7 +8,6 @@ import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.files.OutputFile;
-import dev.kvtier.realio.memory.ByteWork;
 import dev.kvtier.realio.run.BadDevice;
 import dev.kvtier.realio.run.RealRun;
 import dev.kvtier.realio.run.RealTarget;
@@ -359,17 +358,10 @@ public final class RunCommand implements Callable<Integer> {
         m.put("indexBytesRead", real.index() == null ? 0 : real.index().bytesRead());
         m.put("indexOpenNanos", real.index() == null ? 0 : real.index().openNanos());
         m.put("durableCommits", real.durableCommits());
-        final ByteWork w = real.work();
-        m.put("copyBytes", w.copy().bytes());
-        m.put("copyNanos", w.copy().ns());
-        m.put("checksumBytes", w.checksum().bytes());
-        m.put("checksumNanos", w.checksum().ns());
-        m.put("checksumCopiedBytes", w.checksumCopied().bytes());
-        m.put("checksumCopiedNanos", w.checksumCopied().ns());
-        m.put("stampBytes", w.stamp().bytes());
-        m.put("stampNanos", w.stamp().ns());
-        m.put("verifyBytes", w.verify().bytes());
-        m.put("verifyNanos", w.verify().ns());
+        real.work().byName().forEach((kind, t) -> {
+            m.put(kind + "Bytes", t.bytes());
+            m.put(kind + "Nanos", t.ns());
+        });
         return m;
     }
 

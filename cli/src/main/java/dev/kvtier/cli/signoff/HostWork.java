@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
-import java.util.function.ToLongFunction;
 
 /**
  * The real runs' byte work (copies, checksums, fills and checks of slot content, timed as they ran:
@@ -41,10 +40,10 @@ public final class HostWork {
         if (tallies.isEmpty()) {
             return;
         }
-        final long real = median(tallies, ByteWork.Tally::bytesPerSec);
+        final double real = Fidelity.median(tallies.stream().map(t -> (double) t.bytesPerSec()).toList());
         final long min = tallies.stream().mapToLong(ByteWork.Tally::bytesPerSec).min().orElseThrow();
         final long max = tallies.stream().mapToLong(ByteWork.Tally::bytesPerSec).max().orElseThrow();
-        final long ns = median(tallies, ByteWork.Tally::ns);
+        final double ns = Fidelity.median(tallies.stream().map(t -> (double) t.ns()).toList());
         final String profile = profileBytesPerSec == 0 ? "not charged"
             : String.format(Locale.ROOT, "%.2f GB/s", profileBytesPerSec / 1e9);
         String note = "";
@@ -52,15 +51,11 @@ public final class HostWork {
             note = String.format(Locale.ROOT, ": the simulation charges none of the %.2f s it took", ns / 1e9);
         } else if (real < (1 - BELOW) * profileBytesPerSec) {
             note = String.format(Locale.ROOT, ": **the profile overstates it**, the simulation charges %.2f s of"
-                + " the %.2f s it took (%.0f %% less)", ns * (double) real / profileBytesPerSec / 1e9, ns / 1e9,
-                100 * (1 - real / (double) profileBytesPerSec));
+                + " the %.2f s it took (%.0f %% less)", ns * real / profileBytesPerSec / 1e9, ns / 1e9,
+                100 * (1 - real / profileBytesPerSec));
         }
         out.add(String.format(Locale.ROOT, "%s: profile %s, real runs %.2f GB/s (%.2f .. %.2f, %d run(s)), %.2f s a"
             + " run%s", what, profile, real / 1e9, min / 1e9, max / 1e9, tallies.size(), ns / 1e9, note));
     }
 
-    private static long median(final List<ByteWork.Tally> tallies, final ToLongFunction<ByteWork.Tally> f) {
-        final long[] v = tallies.stream().mapToLong(f).sorted().toArray();
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-    }
 }

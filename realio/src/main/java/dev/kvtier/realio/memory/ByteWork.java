@@ -1,6 +1,8 @@
 package dev.kvtier.realio.memory;
 
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * What a real run's byte work cost, as it paid it: the bytes and the wall time of every copy, slot checksum, fill of
@@ -20,9 +22,6 @@ import java.util.Locale;
  * @param verify         checks of bytes against a key's pattern
  */
 public record ByteWork(Tally copy, Tally checksum, Tally checksumCopied, Tally stamp, Tally verify) {
-    /** Nothing yet. */
-    public static final ByteWork NONE = new ByteWork(Tally.NONE, Tally.NONE, Tally.NONE, Tally.NONE, Tally.NONE);
-
     /**
      * Bytes, wall time and operations of one kind of work.
      *
@@ -46,11 +45,6 @@ public record ByteWork(Tally copy, Tally checksum, Tally checksumCopied, Tally s
             return ns == 0 ? 0 : Math.round(bytes * 1e9 / ns);
         }
 
-        /** This tally and {@code o} together. */
-        public Tally plus(final Tally o) {
-            return new Tally(bytes + o.bytes, ns + o.ns, operations + o.operations);
-        }
-
         /** What was added since {@code earlier}. */
         public Tally minus(final Tally earlier) {
             return new Tally(bytes - earlier.bytes, ns - earlier.ns, operations - earlier.operations);
@@ -67,6 +61,20 @@ public record ByteWork(Tally copy, Tally checksum, Tally checksumCopied, Tally s
     public ByteWork minus(final ByteWork earlier) {
         return new ByteWork(copy.minus(earlier.copy), checksum.minus(earlier.checksum),
             checksumCopied.minus(earlier.checksumCopied), stamp.minus(earlier.stamp), verify.minus(earlier.verify));
+    }
+
+    /**
+     * Each kind by the name reports give it ({@code copy}, {@code checksum}, {@code checksumCopied}, {@code stamp},
+     * {@code verify}), in that order.
+     */
+    public Map<String, Tally> byName() {
+        final Map<String, Tally> m = new LinkedHashMap<>();
+        m.put("copy", copy);
+        m.put("checksum", checksum);
+        m.put("checksumCopied", checksumCopied);
+        m.put("stamp", stamp);
+        m.put("verify", verify);
+        return m;
     }
 
     /** Total wall time of the byte work. */
