@@ -38,7 +38,7 @@ public final class Profiles {
                 s.requiredLong("writeLatencyNs", 1, NS_MAX), s.requiredLong("flushLatencyNs", 1, NS_MAX),
                 s.requiredLong("readBytesPerSec", 1, Long.MAX_VALUE),
                 s.requiredLong("writeBytesPerSec", 1, Long.MAX_VALUE), (int) s.requiredLong("parallelism", 1, 1024),
-                s.longValue("drainBytesPerSec", 0, 0, Long.MAX_VALUE));
+                s.longValue("drainBytesPerSec", 0, 0, Long.MAX_VALUE), s.longValue("drainDelayNs", 0, 0, NS_MAX));
         } catch (final IllegalArgumentException e) {
             throw new ScenarioException(file + ": " + e.getMessage());
         }

@@ -249,6 +249,18 @@ class ScenarioLoaderTest {
     }
 
     @Test
+    void shouldReadADrainDelayAndRefuseOneWithoutARate(@TempDir final Path dir) throws IOException, ScenarioException {
+        Files.writeString(dir.resolve("s.toml"), MINIMAL + "[sim]\ndevice = \"disk.toml\"\n");
+        Files.writeString(dir.resolve("disk.toml"), DISK + "drainBytesPerSec = 900000000\ndrainDelayNs = 2500000000\n");
+        assertEquals(2_500_000_000L,
+            ScenarioLoader.load(dir.resolve("s.toml").toString(), List.of()).sim().device().drainDelayNs());
+        Files.writeString(dir.resolve("disk.toml"), DISK + "drainDelayNs = 2500000000\n");
+        final String m = assertThrows(ScenarioException.class,
+            () -> ScenarioLoader.load(dir.resolve("s.toml").toString(), List.of())).getMessage();
+        assertTrue(m.contains("drainDelayNs") && m.contains("without a drain rate"), m);
+    }
+
+    @Test
     void shouldRejectAProfileWithAMissingKey(@TempDir final Path dir) throws IOException {
         Files.writeString(dir.resolve("disk.toml"), "name = \"d\"\n");
         Files.writeString(dir.resolve("s.toml"), MINIMAL + "[sim]\ndevice = \"disk.toml\"\n");

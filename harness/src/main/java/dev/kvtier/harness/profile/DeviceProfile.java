@@ -10,7 +10,10 @@ package dev.kvtier.harness.profile;
  * writes; an SSD's DRAM) has {@code drainBytesPerSec > 0}: every byte written on the disk (by any device file on
  * it, data or index) drains to stable media at that rate, one byte after another; a FLUSH completes only when all
  * bytes written before it have drained, and no transfer of the disk starts while it is in progress. With 0 the
- * cache is not modelled and a FLUSH costs {@code flushLatencyNs} alone.
+ * cache is not modelled and a FLUSH costs {@code flushLatencyNs} alone. A cache that holds what was written for a while
+ * before writing it back on its own (a host that writes its page cache back late) has {@code drainDelayNs > 0}: a
+ * byte drains on its own only that long after its write completed, and a FLUSH makes the cache write back all it
+ * holds at the drain rate ({@link WriteBack}).
  *
  * @param name             for reports
  * @param readLatencyNs    per-read fixed latency
@@ -20,9 +23,11 @@ package dev.kvtier.harness.profile;
  * @param writeBytesPerSec write bandwidth of the shared data path
  * @param parallelism      internal channels (I/Os whose latencies overlap)
  * @param drainBytesPerSec rate at which written bytes reach stable media (0: no write-back cache modelled)
+ * @param drainDelayNs     how long the cache holds a written byte before writing it back on its own (0: at once)
  */
 public record DeviceProfile(String name, long readLatencyNs, long writeLatencyNs, long flushLatencyNs,
-                            long readBytesPerSec, long writeBytesPerSec, int parallelism, long drainBytesPerSec) {
+                            long readBytesPerSec, long writeBytesPerSec, int parallelism, long drainBytesPerSec,
+                            long drainDelayNs) {
 
     /**
      * A PCIe 4.0 datacenter NVMe drive, from vendor data sheets of that class (about 6.8 GB/s sequential read,
@@ -58,18 +63,36 @@ public record DeviceProfile(String name, long readLatencyNs, long writeLatencyNs
             throw new IllegalArgumentException("drainBytesPerSec must be 0 (no write-back cache) or positive, got "
                 + drainBytesPerSec);
         }
+        if (drainDelayNs < 0 || (drainDelayNs > 0 && drainBytesPerSec == 0)) {
+            throw new IllegalArgumentException("drainDelayNs must be >= 0, and 0 without a drain rate, got "
+                + drainDelayNs + " with drainBytesPerSec " + drainBytesPerSec);
+        }
+    }
+
+    /** A profile whose write-back cache (if any) starts draining a write as soon as it completes. */
+    public DeviceProfile(final String name, final long readLatencyNs, final long writeLatencyNs,
+                         final long flushLatencyNs, final long readBytesPerSec, final long writeBytesPerSec,
+                         final int parallelism, final long drainBytesPerSec) {
+        this(name, readLatencyNs, writeLatencyNs, flushLatencyNs, readBytesPerSec, writeBytesPerSec, parallelism,
+            drainBytesPerSec, 0);
     }
 
     /** A profile without a modelled write-back cache (a drain rate of 0). */
     public DeviceProfile(final String name, final long readLatencyNs, final long writeLatencyNs,
                          final long flushLatencyNs, final long readBytesPerSec, final long writeBytesPerSec,
                          final int parallelism) {
-        this(name, readLatencyNs, writeLatencyNs, flushLatencyNs, readBytesPerSec, writeBytesPerSec, parallelism, 0);
+        this(name, readLatencyNs, writeLatencyNs, flushLatencyNs, readBytesPerSec, writeBytesPerSec, parallelism, 0,
+            0);
     }
 
     /** Whether written bytes drain through a modelled write-back cache that FLUSH waits for. */
     public boolean drains() {
         return drainBytesPerSec > 0;
+    }
+
+    /** The write-back cache's timing, fresh (nothing held); null without a drain rate. */
+    public WriteBack writeBack() {
+        return drains() ? new WriteBack(drainBytesPerSec, drainDelayNs) : null;
     }
 
     /** A bundled profile by name, or null. */

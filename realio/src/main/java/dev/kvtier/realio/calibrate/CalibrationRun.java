@@ -133,7 +133,7 @@ public final class CalibrationRun {
         out.println("profile " + p.name() + ": read " + p.readLatencyNs() + " ns, write " + p.writeLatencyNs()
             + " ns, flush " + p.flushLatencyNs() + " ns, " + p.readBytesPerSec() + " B/s read, "
             + p.writeBytesPerSec() + " B/s write, parallelism " + p.parallelism() + ", drain " + p.drainBytesPerSec()
-            + " B/s -> " + o.profile()
+            + " B/s after " + p.drainDelayNs() + " ns -> " + o.profile()
             + (calibration.suspect().isEmpty() ? "" : " (SUSPECT, accepted)"));
         return new Outcome(OK, calibration);
     }

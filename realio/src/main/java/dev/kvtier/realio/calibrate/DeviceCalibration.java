@@ -9,7 +9,6 @@ import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.memory.NativeRegion;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -19,9 +18,9 @@ import java.util.stream.Stream;
  * read afterwards reads bytes this run wrote, never an unwritten extent, and sampled pages are read back to prove
  * it, or no profile is made); then random reads and writes over a matrix of block sizes and depths and over the
  * cells a run issues ({@link RunShape}: slot-sized and grouped writes, slot-sized and batched reads, at depth 1 and
- * the run's depth) with the io_uring device; then flush latency; the drain rate of the disk's write-back cache from
- * a FLUSH timed right after each full write pass ({@link Plan#drainPasses}, the first being the preconditioning
- * pass: the file is sized to what the run writes, so a pass writes as much as the run's cold phase); then, when
+ * the run's depth) with the io_uring device; then flush latency; the disk's write-back cache (drain rate and delay)
+ * fitted to FLUSHes timed after write passes ({@link DrainCalibration}: the preconditioning pass among them; the
+ * file is sized to what the run writes, so a full pass writes as much as the run's cold phase); then, when
  * {@link Checks#fio} asks, the profile's bandwidth cells side by side with fio on the same file ({@link SideBySide}).
  * A figure above fio's by more than
  * {@link #SUSPECT_ABOVE_FIO}, or above a limit of {@link Checks}, is suspect ({@link Calibration#suspect}).
@@ -36,6 +35,7 @@ public final class DeviceCalibration {
 
     private static final long KIB = 1024;
     private static final long MIB = 1024 * KIB;
+    private static final long SEC = 1_000_000_000L;
     private static final int READ_BACK_PAGES = 64;
 
     /**
@@ -46,12 +46,12 @@ public final class DeviceCalibration {
      * @param cellNs       time per cell
      * @param fileBytes    size of the calibration file (offsets fall anywhere in it); all of it is written first
      * @param flushSamples flushes to average
-     * @param drainPasses  full write passes, each followed by a timed FLUSH (the drain rate is their median)
+     * @param drain        the write passes and timed FLUSHes the disk's write-back cache is fitted to
      * @param shape        the run whose cells are measured too, and whose largest cells give the bandwidths
      * @param runBlockMax  the largest run cell measured (a quick plan caps it), at most a quarter of the file
      */
     public record Plan(List<Long> blockSizes, List<Integer> depths, long cellNs, long fileBytes, int flushSamples,
-                       int drainPasses, RunShape shape, long runBlockMax) {
+                       DrainCalibration.Plan drain, RunShape shape, long runBlockMax) {
         public Plan {
             blockSizes = List.copyOf(blockSizes);
             depths = List.copyOf(depths);
@@ -62,12 +62,19 @@ public final class DeviceCalibration {
                 throw new IllegalArgumentException("a plan needs depths 1 and 32: " + depths);
             }
             final long maxBlock = blockSizes.stream().mapToLong(Long::longValue).max().orElseThrow();
-            if (cellNs <= 0 || flushSamples <= 0 || drainPasses <= 0 || fileBytes < 4 * maxBlock || fileBytes % MIB != 0
+            if (cellNs <= 0 || flushSamples <= 0 || fileBytes < 4 * maxBlock || fileBytes % MIB != 0
                 || runBlockMax < 4 * KIB || runBlockMax > fileBytes / 4) {
                 throw new IllegalArgumentException("bad plan: cell " + cellNs + " ns, file " + fileBytes
                     + " B (a multiple of 1 MiB, at least 4 x the largest block " + maxBlock + " and 4 x the largest"
-                    + " run cell " + runBlockMax + "), flushes " + flushSamples + ", drain passes " + drainPasses);
+                    + " run cell " + runBlockMax + "), flushes " + flushSamples);
             }
+        }
+
+        /** A plan whose drain is fitted to {@code drainPasses} full passes alone. */
+        public Plan(final List<Long> blockSizes, final List<Integer> depths, final long cellNs, final long fileBytes,
+                    final int flushSamples, final int drainPasses, final RunShape shape, final long runBlockMax) {
+            this(blockSizes, depths, cellNs, fileBytes, flushSamples, DrainCalibration.Plan.immediate(drainPasses),
+                shape, runBlockMax);
         }
 
         /** The run's cells, capped at {@link #runBlockMax}. */
@@ -127,18 +134,26 @@ public final class DeviceCalibration {
 
     private DeviceCalibration() {}
 
-    /** 4 KiB .. 8 MiB by powers of four (and 1 MiB), depths 1 .. 64, 400 ms a cell, the run's cells. */
+    /**
+     * 4 KiB .. 8 MiB by powers of four (and 1 MiB), depths 1 .. 64, 400 ms a cell, the run's cells; the drain fitted
+     * to three full passes, five passes of up to 1 GiB with waits of 0-4 s, and two paced full passes (gaps of 0.5 and
+     * 1 s).
+     */
     public static Plan full(final RunShape shape, final long fileBytes) {
         return new Plan(List.of(4 * KIB, 16 * KIB, 64 * KIB, 256 * KIB, MIB, 4 * MIB, 8 * MIB),
-            List.of(1, 4, 16, 32, 64), 400_000_000L, fileBytes, 50, 3, shape, Math.min(256 * MIB, fileBytes / 4));
+            List.of(1, 4, 16, 32, 64), 400_000_000L, fileBytes, 50,
+            new DrainCalibration.Plan(3, Math.min(1024 * MIB, fileBytes), List.of(0L, SEC, 2 * SEC, 3 * SEC, 4 * SEC),
+                List.of(SEC / 2, SEC)),
+            shape, Math.min(256 * MIB, fileBytes / 4));
     }
 
     /**
-     * The cells the profile needs and little else: 60 ms a cell, a 64 MiB file (one drain pass), run cells of at most
-     * 8 MiB.
+     * The cells the profile needs and little else: 60 ms a cell, a 64 MiB file, run cells of at most 8 MiB; the drain
+     * fitted to one full pass, two 16 MiB passes (no wait, 20 ms) and one paced pass (10 ms gaps).
      */
     public static Plan quick(final RunShape shape) {
-        return new Plan(List.of(4 * KIB, MIB), List.of(1, 16, 32), 60_000_000L, 64 * MIB, 10, 1, shape, 8 * MIB);
+        return new Plan(List.of(4 * KIB, MIB), List.of(1, 16, 32), 60_000_000L, 64 * MIB, 10,
+            new DrainCalibration.Plan(1, 16 * MIB, List.of(0L, 20_000_000L), List.of(10_000_000L)), shape, 8 * MIB);
     }
 
     /**
@@ -160,10 +175,12 @@ public final class DeviceCalibration {
         }
         final IoMeter meter = new IoMeter(device, buffers, plan.fileBytes());
         final List<String> notes = new ArrayList<>();
-        final long fillNs = meter.fill(Math.min(4 * MIB, plan.fileBytes()));
+        final IoMeter.Pass fill = meter.pass(Math.min(4 * MIB, plan.fileBytes()), plan.fileBytes(), plan.fileBytes(),
+            0);
         final long firstFlushNs = meter.flushNs();
-        notes.add(precondition(meter, plan, fillNs, log));
-        final long drainBps = drain(meter, plan, fillNs, firstFlushNs, log, notes);
+        notes.add(precondition(meter, plan, fill.writeNs(), log));
+        final DrainCalibration.Fit drain = DrainCalibration.measure(meter, plan.fileBytes(), plan.drain(), fill,
+            firstFlushNs, log, notes);
         final List<Measurement> all = new ArrayList<>();
         long seed = 0x5EED;
         for (final Cell c : cells(plan)) {
@@ -191,7 +208,7 @@ public final class DeviceCalibration {
         final long parallel = Math.round(read32.iops() * (double) read4k.meanLatencyNs() / 1e9);
         final DeviceProfile profile = new DeviceProfile(name, Math.max(1, read4k.meanLatencyNs()),
             Math.max(1, write4k.meanLatencyNs()), flushNs, Math.max(1, readBps), Math.max(1, writeBps),
-            Math.clamp(parallel, 1, 1024), drainBps);
+            Math.clamp(parallel, 1, 1024), drain.bytesPerSec(), drain.delayNs());
         return new Calibration(profile, all, compared, notes, suspect(profile, compared, checks));
     }
 
@@ -210,33 +227,6 @@ public final class DeviceCalibration {
             READ_BACK_PAGES);
         log.println(note);
         return note;
-    }
-
-    /**
-     * The drain rate: the preconditioning pass, and {@code drainPasses - 1} more, each followed at once by a timed
-     * FLUSH; a pass's rate is its bytes over its write time plus its FLUSH (what a FLUSH waits for is what the cache
-     * had not yet written back). The median of the passes. A disk that keeps up with the writes gives about its write
-     * rate and a short FLUSH.
-     */
-    private static long drain(final IoMeter meter, final Plan plan, final long firstFillNs, final long firstFlushNs,
-                              final PrintStream log, final List<String> notes) {
-        final long[] rates = new long[plan.drainPasses()];
-        final StringBuilder passes = new StringBuilder();
-        for (int i = 0; i < rates.length; i++) {
-            final long writeNs = i == 0 ? firstFillNs : meter.fill(Math.min(4 * MIB, plan.fileBytes()));
-            final long flushNs = i == 0 ? firstFlushNs : meter.flushNs();
-            rates[i] = Math.max(1, Math.round(plan.fileBytes() * 1e9 / Math.max(1, writeNs + flushNs)));
-            passes.append(String.format(Locale.ROOT, "%s%.0f + %.0f ms", i == 0 ? "" : ", ", writeNs / 1e6,
-                flushNs / 1e6));
-        }
-        Arrays.sort(rates);
-        final long median = rates[rates.length / 2];
-        final String note = String.format(Locale.ROOT, "drain: %d full write pass(es) of %d MiB, each followed by a "
-            + "FLUSH (write + flush: %s): %.3f GB/s (median)", rates.length, plan.fileBytes() / MIB, passes,
-            median / 1e9);
-        log.println(note);
-        notes.add(note);
-        return median;
     }
 
     /** The matrix (reads, then writes), then the run's cells. */

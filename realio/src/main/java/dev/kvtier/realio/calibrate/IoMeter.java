@@ -7,6 +7,7 @@ import dev.kvtier.realio.device.CompletionSink;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeRegion;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Keeps {@code depth} I/Os of one size in flight on a device for a fixed time: each in-flight position {@code k}
@@ -180,18 +181,28 @@ public final class IoMeter implements CompletionSink {
         }
     }
 
-    /** The fill's writes in flight and the buffers they hold; a failed write stops the calibration. */
+    /**
+     * The fill's writes in flight, the buffers they hold, and when each completed; a failed write stops the
+     * calibration.
+     */
     private static final class FillWrites implements CompletionSink {
         private final long block;
         private final long span;
+        private final long startNs;
         private final boolean[] busy;
+        private final long[] doneNs;
+        private final long[] sizes;
         private int pending;
         private long written;
 
-        FillWrites(final long block, final long span, final int slots) {
+        FillWrites(final long block, final long span, final int slots, final long startNs) {
             this.block = block;
             this.span = span;
+            this.startNs = startNs;
             this.busy = new boolean[slots];
+            final int count = Math.toIntExact((span + block - 1) / block);
+            this.doneNs = new long[count];
+            this.sizes = new long[count];
         }
 
         @Override
@@ -200,6 +211,8 @@ public final class IoMeter implements CompletionSink {
                 throw new IllegalStateException("fill write at " + ioId + " failed: " + result);
             }
             busy[(int) (ioId / block % busy.length)] = false;
+            doneNs[(int) (ioId / block)] = System.nanoTime() - startNs;
+            sizes[(int) (ioId / block)] = result;
             written += result;
             pending--;
         }
@@ -223,17 +236,70 @@ public final class IoMeter implements CompletionSink {
      * elapsed nanoseconds. A buffer is reused only once its write completed, so every page carries its own word.
      */
     public long fill(final long block) {
+        return pass(block, spanBytes, spanBytes, 0).writeNs();
+    }
+
+    /**
+     * A timed write pass: each write's completion (nanoseconds after the pass began) and size, in offset order, and
+     * the pass's whole time (its pauses included).
+     */
+    public static final class Pass {
+        private final long[] doneNs;
+        private final long[] sizes;
+        private final long writeNs;
+
+        Pass(final long[] doneNs, final long[] sizes, final long writeNs) {
+            this.doneNs = doneNs.clone();
+            this.sizes = sizes.clone();
+            this.writeNs = writeNs;
+        }
+
+        /** How many writes. */
+        public int writes() {
+            return doneNs.length;
+        }
+
+        /** When write {@code i} completed, nanoseconds after the pass began. */
+        public long doneNs(final int i) {
+            return doneNs[i];
+        }
+
+        /** Bytes of write {@code i}. */
+        public long bytes(final int i) {
+            return sizes[i];
+        }
+
+        /** The pass's whole time. */
+        public long writeNs() {
+            return writeNs;
+        }
+    }
+
+    /**
+     * Writes {@code [0, bytes)} as {@link #fill} does, in bursts of {@code burstBytes}: after each burst but the last,
+     * once its writes completed, the pass pauses {@code gapNs} (the pace of a run that writes between computing).
+     */
+    public Pass pass(final long block, final long bytes, final long burstBytes, final long gapNs) {
         if (block <= 0 || block % PAGE_BYTES != 0) {
             throw new IllegalArgumentException("fill block " + block + " B must be a positive multiple of 4096");
         }
+        if (bytes <= 0 || bytes > spanBytes || bytes % PAGE_BYTES != 0 || burstBytes <= 0 || gapNs < 0) {
+            throw new IllegalArgumentException("a pass of " + bytes + " B in bursts of " + burstBytes + " B, gaps of "
+                + gapNs + " ns, over a span of " + spanBytes + " B");
+        }
         final int slots = (int) Math.max(1, Math.min(8, buffers.sizeBytes() / block));
-        final FillWrites writes = new FillWrites(block, spanBytes, slots);
         final long startNs = System.nanoTime();
+        final FillWrites writes = new FillWrites(block, bytes, slots, startNs);
         long next = 0;
-        while (next < spanBytes || writes.pending > 0) {
-            while (next < spanBytes && writes.pending < Math.min(slots, device.depth())
+        long burstEnd = Math.min(burstBytes, bytes);
+        while (next < bytes || writes.pending > 0) {
+            if (next == burstEnd && writes.pending == 0) {
+                pause(gapNs);
+                burstEnd = Math.min(burstEnd + burstBytes, bytes);
+            }
+            while (next < burstEnd && writes.pending < Math.min(slots, device.depth())
                 && !writes.busy[(int) (next / block % slots)]) {
-                final long len = Math.min(block, spanBytes - next);
+                final long len = Math.min(block, bytes - next);
                 final int slot = (int) (next / block % slots);
                 for (long page = 0; page < len; page += PAGE_BYTES) {
                     buffers.segment().set(JAVA_LONG, slot * block + page, pageWord(next + page));
@@ -243,14 +309,24 @@ public final class IoMeter implements CompletionSink {
                 next += len;
                 writes.pending++;
             }
-            device.await(1_000_000_000L);
-            device.poll(writes, 64);
+            if (writes.pending > 0) {
+                device.await(1_000_000_000L);
+                device.poll(writes, 64);
+            }
         }
-        if (writes.written != spanBytes) {
-            throw new IllegalStateException("the fill wrote " + writes.written + " B of " + spanBytes + " B");
+        if (writes.written != bytes) {
+            throw new IllegalStateException("the fill wrote " + writes.written + " B of " + bytes + " B");
         }
-        writtenBytes = spanBytes;
-        return System.nanoTime() - startNs;
+        writtenBytes = Math.max(writtenBytes, bytes);
+        return new Pass(writes.doneNs, writes.sizes, System.nanoTime() - startNs);
+    }
+
+    /** Waits {@code ns} of wall time (a calibration's pause between bursts or before a FLUSH). */
+    static void pause(final long ns) {
+        final long until = System.nanoTime() + ns;
+        for (long left = ns; left > 0; left = until - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
     }
 
     /**

@@ -4,13 +4,14 @@ import dev.kvtier.harness.profile.DeviceProfile;
 import java.util.Locale;
 
 /**
- * Writes a {@link Calibration} as TOML: its notes as comments, the eight top-level keys of its {@link DeviceProfile}
+ * Writes a {@link Calibration} as TOML: its notes as comments, the nine top-level keys of its {@link DeviceProfile}
  * ({@code name}, {@code readLatencyNs}, {@code writeLatencyNs}, {@code flushLatencyNs}, {@code readBytesPerSec},
- * {@code writeBytesPerSec}, {@code parallelism}, {@code drainBytesPerSec}), {@code suspect} (the reasons, when a
- * suspect profile was accepted), then one {@code [[measurement]]} table per cell with {@code op}, {@code blockBytes},
- * {@code depth}, {@code bytesPerSec}, {@code iops}, {@code meanLatencyNs}, and one {@code [[comparison]]} table per
- * cell compared with fio ({@code op}, {@code blockBytes}, {@code depth}, {@code fioBuffers}, and the median, min and
- * max of kvtier's, fio's and the profile's bytes per second). A writer only; realio has no TOML library and reads none.
+ * {@code writeBytesPerSec}, {@code parallelism}, {@code drainBytesPerSec}, {@code drainDelayNs}), {@code suspect} (the
+ * reasons, when a suspect profile was accepted), then one {@code [[measurement]]} table per cell with {@code op},
+ * {@code blockBytes}, {@code depth}, {@code bytesPerSec}, {@code iops}, {@code meanLatencyNs}, and one
+ * {@code [[comparison]]} table per cell compared with fio ({@code op}, {@code blockBytes}, {@code depth},
+ * {@code fioBuffers}, and the median, min and max of kvtier's, fio's and the profile's bytes per second). A writer
+ * only; realio has no TOML library and reads none.
  */
 public final class ProfileToml {
     private ProfileToml() {}
@@ -36,6 +37,7 @@ public final class ProfileToml {
         out.append("writeBytesPerSec = ").append(p.writeBytesPerSec()).append('\n');
         out.append("parallelism = ").append(p.parallelism()).append('\n');
         out.append("drainBytesPerSec = ").append(p.drainBytesPerSec()).append('\n');
+        out.append("drainDelayNs = ").append(p.drainDelayNs()).append('\n');
         if (!calibration.suspect().isEmpty()) {
             out.append("suspect = [");
             for (int i = 0; i < calibration.suspect().size(); i++) {

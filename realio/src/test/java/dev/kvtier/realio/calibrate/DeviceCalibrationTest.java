@@ -54,7 +54,10 @@ class DeviceCalibrationTest {
             }
             assertTrue(text.startsWith("# kvtier device profile"), text);
             assertTrue(text.contains("# preconditioned: all 64 MiB written in this run before any read"), text);
-            assertTrue(text.contains("# drain: 1 full write pass(es) of 64 MiB, each followed by a FLUSH"), text);
+            assertTrue(text.contains("# drain: 4 timed FLUSHes after write passes (full: 64 MiB written in "), text);
+            assertTrue(text.contains("; wait 0.00 s: 16 MiB written in ") && text.contains("; wait 0.02 s: 16 MiB")
+                && text.contains("; 4 bursts, gaps 0.01 s: 64 MiB written in "), text);
+            assertTrue(Pattern.compile("(?m)^drainDelayNs = \\d+$").matcher(text).find(), text);
             // 2 ops x 2 blocks x 3 depths, then the run's cells: slot-sized and largest (8 MiB cap) at depths 1, 8.
             assertEquals(12 + 8, text.split("\\[\\[measurement]]", -1).length - 1, text);
             assertTrue(text.contains("op = \"write\"\nblockBytes = 8388608\ndepth = 8\nbytesPerSec = "), text);

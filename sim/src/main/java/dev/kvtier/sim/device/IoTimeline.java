@@ -44,7 +44,7 @@ final class IoTimeline {
             done = xferStart + DeviceProfile.transferNs(lengthBytes, bandwidth(op));
             pathFreeNs = done;
             if (op == IoOp.WRITE) {
-                disk.wrote(done, lengthBytes);
+                disk.wrote(nowNs, done, lengthBytes);
             }
         }
         channelFreeNs[channel] = done;

@@ -28,6 +28,9 @@ class DiskCacheTest {
         1_000_000_000L, 2_000_000_000L, 8, 500_000_000L);
     private static final DeviceProfile NOT_DRAINING = new DeviceProfile("t", 10_000, 10_000, 1_000_000,
         1_000_000_000L, 2_000_000_000L, 8);
+    /** The same cache, holding what it is given for 2 s before writing it back on its own. */
+    private static final DeviceProfile HOLDING = new DeviceProfile("t", 10_000, 10_000, 1_000_000, 1_000_000_000L,
+        2_000_000_000L, 8, 500_000_000L, 2_000_000_000L);
     private final EventLoop loop = new EventLoop(1_000_000);
     private final ProvenanceMemory memory = new ProvenanceMemory();
     private final Map<Long, Long> doneAt = new HashMap<>();
@@ -67,6 +70,15 @@ class DiskCacheTest {
         assertEquals(written, doneAt.get(1L), "the write completes at the cache's speed");
         assertEquals(written + DeviceProfile.transferNs(64 * MIB, 500_000_000L), doneAt.get(2L),
             "the flush completes when the 64 MiB have drained at 0.5 GB/s (about 134 ms after the write)");
+        assertEquals(doneAt.get(2L) + DeviceProfile.transferNs(MIB, 1_000_000_000L), doneAt.get(3L),
+            "a read submitted during the flush transfers after it");
+    }
+
+    @Test
+    void shouldMakeAFlushForceOutWhatADelayedCacheStillHolds() {
+        writeFlushRead(new Disk(HOLDING));
+        assertEquals(40_000_000L + 1_000_000L + DeviceProfile.transferNs(64 * MIB, 500_000_000L), doneAt.get(2L),
+            "nothing drained on its own within 2 s: the flush writes all 64 MiB back at 0.5 GB/s after its latency");
         assertEquals(doneAt.get(2L) + DeviceProfile.transferNs(MIB, 1_000_000_000L), doneAt.get(3L),
             "a read submitted during the flush transfers after it");
     }
