@@ -175,7 +175,7 @@ public final class DeviceCalibration {
         }
         final IoMeter meter = new IoMeter(device, buffers, plan.fileBytes());
         final List<String> notes = new ArrayList<>();
-        final IoMeter.Pass fill = meter.pass(Math.min(4 * MIB, plan.fileBytes()), plan.fileBytes(), plan.fileBytes(),
+        final WritePass fill = meter.pass(Math.min(4 * MIB, plan.fileBytes()), plan.fileBytes(), plan.fileBytes(),
             0);
         final long firstFlushNs = meter.flushNs();
         notes.add(precondition(meter, plan, fill.writeNs(), log));

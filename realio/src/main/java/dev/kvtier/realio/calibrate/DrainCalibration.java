@@ -77,7 +77,7 @@ public final class DrainCalibration {
         }
 
         /** A sample of {@code pass}, its FLUSH issued {@code waitedNs} after it ended and taking {@code flushNs}. */
-        static Sample of(final String label, final IoMeter.Pass pass, final long waitedNs, final long flushNs) {
+        static Sample of(final String label, final WritePass pass, final long waitedNs, final long flushNs) {
             final List<Step> steps = new ArrayList<>();
             long sum = 0;
             for (int i = 0; i < pass.writes(); i++) {
@@ -157,23 +157,23 @@ public final class DrainCalibration {
      * Times the plan's passes on {@code meter} (the first full pass, the preconditioning fill {@code first} and its
      * FLUSH {@code firstFlushNs}, already done), fits, logs and notes it.
      */
-    static Fit measure(final IoMeter meter, final long fileBytes, final Plan plan, final IoMeter.Pass first,
+    static Fit measure(final IoMeter meter, final long fileBytes, final Plan plan, final WritePass first,
                        final long firstFlushNs, final PrintStream log, final List<String> notes) {
         final long block = Math.min(4 * MIB, fileBytes);
         final List<Sample> samples = new ArrayList<>();
         samples.add(Sample.of("full", first, 0, firstFlushNs));
         for (int i = 1; i < plan.passes(); i++) {
-            final IoMeter.Pass p = meter.pass(block, fileBytes, fileBytes, 0);
+            final WritePass p = meter.pass(block, fileBytes, fileBytes, 0);
             samples.add(Sample.of("full", p, 0, meter.flushNs()));
         }
         for (final long wait : plan.waitsNs()) {
             final long bytes = Math.min(plan.waitPassBytes(), fileBytes);
-            final IoMeter.Pass p = meter.pass(block, bytes, bytes, 0);
+            final WritePass p = meter.pass(block, bytes, bytes, 0);
             IoMeter.pause(wait);
             samples.add(Sample.of(String.format(Locale.ROOT, "wait %.2f s", wait / 1e9), p, wait, meter.flushNs()));
         }
         for (final long gap : plan.gapsNs()) {
-            final IoMeter.Pass p = meter.pass(block, fileBytes, Math.max(block, fileBytes / 4 / block * block), gap);
+            final WritePass p = meter.pass(block, fileBytes, Math.max(block, fileBytes / 4 / block * block), gap);
             samples.add(Sample.of(String.format(Locale.ROOT, "4 bursts, gaps %.2f s", gap / 1e9), p, 0,
                 meter.flushNs()));
         }

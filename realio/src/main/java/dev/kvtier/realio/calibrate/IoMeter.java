@@ -240,46 +240,10 @@ public final class IoMeter implements CompletionSink {
     }
 
     /**
-     * A timed write pass: each write's completion (nanoseconds after the pass began) and size, in offset order, and
-     * the pass's whole time (its pauses included).
-     */
-    public static final class Pass {
-        private final long[] doneNs;
-        private final long[] sizes;
-        private final long writeNs;
-
-        Pass(final long[] doneNs, final long[] sizes, final long writeNs) {
-            this.doneNs = doneNs.clone();
-            this.sizes = sizes.clone();
-            this.writeNs = writeNs;
-        }
-
-        /** How many writes. */
-        public int writes() {
-            return doneNs.length;
-        }
-
-        /** When write {@code i} completed, nanoseconds after the pass began. */
-        public long doneNs(final int i) {
-            return doneNs[i];
-        }
-
-        /** Bytes of write {@code i}. */
-        public long bytes(final int i) {
-            return sizes[i];
-        }
-
-        /** The pass's whole time. */
-        public long writeNs() {
-            return writeNs;
-        }
-    }
-
-    /**
      * Writes {@code [0, bytes)} as {@link #fill} does, in bursts of {@code burstBytes}: after each burst but the last,
      * once its writes completed, the pass pauses {@code gapNs} (the pace of a run that writes between computing).
      */
-    public Pass pass(final long block, final long bytes, final long burstBytes, final long gapNs) {
+    public WritePass pass(final long block, final long bytes, final long burstBytes, final long gapNs) {
         if (block <= 0 || block % PAGE_BYTES != 0) {
             throw new IllegalArgumentException("fill block " + block + " B must be a positive multiple of 4096");
         }
@@ -318,7 +282,7 @@ public final class IoMeter implements CompletionSink {
             throw new IllegalStateException("the fill wrote " + writes.written + " B of " + bytes + " B");
         }
         writtenBytes = Math.max(writtenBytes, bytes);
-        return new Pass(writes.doneNs, writes.sizes, System.nanoTime() - startNs);
+        return new WritePass(writes.doneNs, writes.sizes, System.nanoTime() - startNs);
     }
 
     /** Waits {@code ns} of wall time (a calibration's pause between bursts or before a FLUSH). */

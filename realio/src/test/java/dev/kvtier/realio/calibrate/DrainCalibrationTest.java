@@ -73,7 +73,7 @@ class DrainCalibrationTest {
 
     @Test
     void shouldMergeAPassesWritesIntoStepsOfAtLeast64Mib() {
-        final IoMeter.Pass p = new IoMeter.Pass(new long[] {1, 2, 3, 4, 5}, new long[] {32 * MIB, 32 * MIB, 32 * MIB,
+        final WritePass p = new WritePass(new long[] {1, 2, 3, 4, 5}, new long[] {32 * MIB, 32 * MIB, 32 * MIB,
             32 * MIB, 4 * MIB}, 10);
         final DrainCalibration.Sample s = DrainCalibration.Sample.of("x", p, 7, 99);
         assertEquals(List.of(new DrainCalibration.Step(2, 64 * MIB), new DrainCalibration.Step(4, 64 * MIB),
