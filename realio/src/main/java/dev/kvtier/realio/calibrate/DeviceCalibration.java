@@ -70,13 +70,6 @@ public final class DeviceCalibration {
             }
         }
 
-        /** A plan whose drain is fitted to {@code drainPasses} full passes alone. */
-        public Plan(final List<Long> blockSizes, final List<Integer> depths, final long cellNs, final long fileBytes,
-                    final int flushSamples, final int drainPasses, final RunShape shape, final long runBlockMax) {
-            this(blockSizes, depths, cellNs, fileBytes, flushSamples, DrainCalibration.Plan.immediate(drainPasses),
-                shape, runBlockMax);
-        }
-
         /** The run's cells, capped at {@link #runBlockMax}. */
         public List<Cell> runCells() {
             return shape.cells(runBlockMax);
