@@ -55,11 +55,27 @@ class FidelityMatrixTest {
         final String md = Files.readString(dir.resolve("m.md"));
         assertTrue(md.contains("| phase time | 4 | "), md);
         assertTrue(md.contains("Per-slot / contiguous cold TTFT (mean): real "), md);
+        final List<Matrix.InsideRange> inside = Matrix.insideRealRange(List.of(exact, off));
+        assertEquals(new Matrix.InsideRange("phase time", 2, 4), inside.getFirst(),
+            "the exact entry's two phases inside (one real run: the range is its value), the off entry's outside");
+        assertTrue(md.contains("Simulated medians inside the real runs' own range (their min .. max: what the disk"
+            + " and the host varied from one real repetition to the next): phase time 2 of 4, TTFT mean "), md);
+        assertTrue(md.contains("| sim / real - 1 | inside real's range |"), md);
         assertTrue(
             md.contains("contiguous real run seed 1: 0.0 s wall, 0.0 s on a CPU, 0.0 s waiting for one (20 %) -- "
                 + "**a busy machine**"),
             md);
         assertTrue(Files.size(dir.resolve("m-ratios.png")) > 0);
+    }
+
+    @Test
+    void shouldTellWhetherTheSimulatedMedianIsInsideTheRealRunsRange() {
+        final List<Double> real = List.of(1.0, 3.0, 2.0);
+        assertTrue(new Fidelity.Figure("f", "s", real, List.of(2.9, 2.9, 2.9), 0.15).insideRealRange());
+        assertTrue(new Fidelity.Figure("f", "s", real, List.of(1.0, 1.0, 9.0), 0.15).insideRealRange(),
+            "the bounds count, and the median is what is judged");
+        assertFalse(new Fidelity.Figure("f", "s", real, List.of(3.1, 3.1, 3.1), 0.15).insideRealRange());
+        assertFalse(new Fidelity.Figure("f", "s", real, List.of(0.5, 0.9, 4.0), 0.15).insideRealRange());
     }
 
     private static Matrix.Entry entry(final Matrix.HeldOut h, final List<String> real,

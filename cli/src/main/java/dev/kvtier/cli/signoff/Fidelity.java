@@ -55,6 +55,15 @@ public final class Fidelity {
             return !Double.isNaN(deviation());
         }
 
+        /**
+         * Whether the simulated median lies within the real runs' own range (their min .. max): a deviation no larger
+         * than what the disk and the host varied from one real repetition to the next.
+         */
+        public boolean insideRealRange() {
+            final double m = simMedian();
+            return real.stream().anyMatch(v -> v <= m) && real.stream().anyMatch(v -> v >= m);
+        }
+
         public boolean inBand() {
             return !judged() || Math.abs(deviation()) <= band;
         }

@@ -25,6 +25,9 @@ public final class Matrix {
     /** Every phase time of every scenario within this. */
     public static final double PHASE_WORST = 0.25;
 
+    /** The kinds of figures, in report order. */
+    private static final List<String> KINDS = List.of("phase time", "TTFT mean", "TTFT p99", "bandwidth");
+
     private Matrix() {}
 
     /**
@@ -84,6 +87,12 @@ public final class Matrix {
      */
     public record KindError(String kind, int figures, double mape, double meanSigned, String worst) {}
 
+    /**
+     * Of a kind's judged figures, how many have their simulated median inside the real runs' own range
+     * ({@link Fidelity.Figure#insideRealRange}).
+     */
+    public record InsideRange(String kind, int inside, int figures) {}
+
     /** The per-slot over contiguous cold-TTFT mean ratio, real and simulated. */
     public record Regression(double real, double sim) {}
 
@@ -124,7 +133,7 @@ public final class Matrix {
     /** The error per kind of figure over every judged figure of every entry. */
     public static List<KindError> errors(final List<Entry> entries) {
         final List<KindError> out = new ArrayList<>();
-        for (final String kind : List.of("phase time", "TTFT mean", "TTFT p99", "bandwidth")) {
+        for (final String kind : KINDS) {
             double abs = 0;
             double signed = 0;
             int n = 0;
@@ -145,6 +154,25 @@ public final class Matrix {
                 }
             }
             out.add(new KindError(kind, n, n == 0 ? 0 : abs / n, n == 0 ? 0 : signed / n, worst));
+        }
+        return out;
+    }
+
+    /** Per kind of figure, the judged figures whose simulated median is inside the real runs' range. */
+    public static List<InsideRange> insideRealRange(final List<Entry> entries) {
+        final List<InsideRange> out = new ArrayList<>();
+        for (final String kind : KINDS) {
+            int inside = 0;
+            int n = 0;
+            for (final Entry e : entries) {
+                for (final Fidelity.Figure f : e.figures()) {
+                    if (kind.equals(kind(f)) && f.judged()) {
+                        n++;
+                        inside += f.insideRealRange() ? 1 : 0;
+                    }
+                }
+            }
+            out.add(new InsideRange(kind, inside, n));
         }
         return out;
     }

@@ -63,18 +63,23 @@ public final class MatrixFiles {
             b.append(String.format(Locale.ROOT, "| %s | %d | %.1f %% | %+.1f %% | %s |%n", e.kind(), e.figures(),
                 100 * e.mape(), 100 * e.meanSigned(), e.worst()));
         }
+        final List<String> inside = Matrix.insideRealRange(r.entries()).stream().map(i -> i.kind() + " " + i.inside()
+            + " of " + i.figures()).toList();
+        b.append("\nSimulated medians inside the real runs' own range (their min .. max: what the disk and the host "
+            + "varied from one real repetition to the next): ").append(String.join(", ", inside)).append(".\n");
         if (r.regression() != null) {
             b.append(String.format(Locale.ROOT, "%nPer-slot / contiguous cold TTFT (mean): real %.3f, simulated "
                 + "%.3f.%n", r.regression().real(), r.regression().sim()));
         }
-        b.append("\n| scenario | figure | real | simulated | sim / real - 1 |\n|---|---|---|---|---|\n");
+        b.append("\n| scenario | figure | real | simulated | sim / real - 1 | inside real's range |\n");
+        b.append("|---|---|---|---|---|---|\n");
         for (final Matrix.Entry e : r.entries()) {
             for (final Fidelity.Figure f : e.figures()) {
                 b.append("| ").append(e.heldOut().label()).append(" | ").append(f.name()).append(" (")
                     .append(f.unit()).append(") | ").append(Fidelity.Figure.spread(f.real())).append(" | ")
                     .append(Fidelity.Figure.spread(f.sim())).append(" | ").append(f.judged() ? String.format(
                         Locale.ROOT, "%+.1f %%", 100 * f.deviation()) : "-")
-                    .append(" |\n");
+                    .append(" | ").append(f.insideRealRange() ? "yes" : "no").append(" |\n");
             }
         }
         for (final Matrix.Entry e : r.entries()) {
