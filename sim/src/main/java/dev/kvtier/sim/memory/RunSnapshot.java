@@ -9,9 +9,39 @@ package dev.kvtier.sim.memory;
  */
 public final class RunSnapshot {
     private final long[] runs;
+    /** The run the last look-up found (a hint; any value is safe). */
+    private int hint;
 
     RunSnapshot(final long[] runs) {
         this.runs = runs;
+    }
+
+    /**
+     * The first run that ends after {@code from} ({@code count} if none): the runs are disjoint, in order and not
+     * empty, so their ends are too. The last answer is tried first (a torn write's pieces come in order, many in one
+     * run).
+     */
+    private int firstEndingAfter(final long from, final int count) {
+        final int h = hint;
+        if (h < count && end(h) > from && (h == 0 || end(h - 1) <= from)) {
+            return h;
+        }
+        int lo = 0;
+        int hi = count;
+        while (lo < hi) {
+            final int mid = (lo + hi) >>> 1;
+            if (end(mid) <= from) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        hint = lo;
+        return lo;
+    }
+
+    private long end(final int run) {
+        return runs[run * 4] + runs[run * 4 + 1];
     }
 
     /** Runs held. */
@@ -28,17 +58,7 @@ public final class RunSnapshot {
             return 0;
         }
         final int count = runCount();
-        // The first run that ends after from: the runs are disjoint, in order and not empty, so their ends are too.
-        int lo = 0;
-        int hi = count;
-        while (lo < hi) {
-            final int mid = (lo + hi) >>> 1;
-            if (runs[mid * 4] + runs[mid * 4 + 1] <= from) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
+        final int lo = firstEndingAfter(from, count);
         int end = lo;
         while (end < count && runs[end * 4] < to) {
             end++;
