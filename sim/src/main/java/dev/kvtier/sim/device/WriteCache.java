@@ -12,7 +12,7 @@ import java.util.function.Supplier;
 
 /**
  * A simulated device's durability bookkeeping, shared by the provenance and the byte device (content type
- * {@code C}: a provenance map or a byte array, holding one write's data from its first byte).
+ * {@code C}: a provenance snapshot or a byte array, holding one write's data from its first byte).
  *
  * <p>With the volatile cache <b>on</b>, a completed write is in the visible image (the device puts it there) and
  * stays volatile, in completion order, until a FLUSH covers it: a FLUSH covers every write that had completed when
