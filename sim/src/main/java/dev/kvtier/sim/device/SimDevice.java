@@ -12,6 +12,7 @@ import dev.kvtier.core.port.Scheduler;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.sim.memory.ProvenanceMemory.ProvRegion;
 import dev.kvtier.sim.memory.RunMap;
+import dev.kvtier.sim.memory.RunSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -41,7 +42,9 @@ public final class SimDevice implements Device {
     private final RegionResolver<ProvRegion> memory;
     private final RunMap disk = new RunMap();
     private final RunMap durable;
-    private final SimDeviceState<RunMap> io;
+    private final SimDeviceState<RunSnapshot> io;
+    /** Where a write's content is put together before the write cache keeps a snapshot of it (reused). */
+    private final RunMap contentScratch = new RunMap();
     private final FaultPlan faults;
     private final Entropy faultStream;
     private final List<FileRange> corrupted = new ArrayList<>();
@@ -95,12 +98,13 @@ public final class SimDevice implements Device {
         this.io = new SimDeviceState<>("I/O", profile, capacityBytes, loop, submitClock, target,
             faults.writeCacheEnabled(), diskCache, new WriteCache.Image<>() {
                 @Override
-                public void persist(final RunMap content, final long fileOffset, final long from, final long length) {
+                public void persist(final RunSnapshot content, final long fileOffset, final long from,
+                                    final long length) {
                     durable.copyFrom(content, from, fileOffset + from, length);
                 }
 
                 @Override
-                public void persistPieces(final RunMap content, final long fileOffset, final long[] pieces,
+                public void persistPieces(final RunSnapshot content, final long fileOffset, final long[] pieces,
                                           final int count) {
                     durable.copyPieces(content, 0, fileOffset, pieces, count);
                 }
@@ -144,7 +148,8 @@ public final class SimDevice implements Device {
             case FLUSH -> io.flushAt(done, request);
             case WRITE -> {
                 final Fate fate = fate(request, faulty);
-                final long seq = io.submitWrite(fate.fileOffset(), length, () -> content(request, fate));
+                final long seq = io.submitWrite(fate.fileOffset(), length,
+                    () -> content(request, fate).snapshot(0, length));
                 io.at(done, () -> completeWrite(request, fate, seq));
             }
         }
@@ -203,9 +208,13 @@ public final class SimDevice implements Device {
         return perMillion > 0 && faultStream.nextInt(FaultPlan.MILLION) < perMillion;
     }
 
-    /** The write's data as memory holds it now (from offset 0), with its corrupted page if it has one. */
+    /**
+     * The write's data as memory holds it now (from offset 0), with its corrupted page if it has one, in the reused
+     * {@link #contentScratch} (valid until the next call).
+     */
     private RunMap content(final IoRequest r, final Fate fate) {
-        final RunMap c = new RunMap();
+        final RunMap c = contentScratch;
+        c.clear(0, Long.MAX_VALUE); // what an earlier write left past this one's end
         long at = 0;
         for (final IoSegment s : r.segments()) {
             c.copyFrom(memory.resolve(s.region()).runs(), s.regionOffset(), at, s.lengthBytes());
@@ -221,7 +230,7 @@ public final class SimDevice implements Device {
         if (io.cacheEnabled() || fate.corruptAt() >= 0) {
             final RunMap c = content(r, fate);
             disk.copyFrom(c, 0, fate.fileOffset(), r.lengthBytes());
-            io.completeWrite(r, seq, c);
+            io.completeWrite(r, seq, io.cacheEnabled() ? c.snapshot(0, r.lengthBytes()) : null);
         } else {
             long file = fate.fileOffset();
             for (final IoSegment s : r.segments()) {

@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * completion, power loss, and the counters of completed I/O. Each device keeps what differs: its content type
  * {@code C} and images, and which faults it draws.
  *
- * @param <C> one write's content (a provenance map or a byte array)
+ * @param <C> one write's content (a provenance snapshot or a byte array)
  */
 final class SimDeviceState<C> {
     private final String ioName;

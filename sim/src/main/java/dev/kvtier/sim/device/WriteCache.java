@@ -12,7 +12,7 @@ import java.util.function.Supplier;
 
 /**
  * A simulated device's durability bookkeeping, shared by the provenance and the byte device (content type
- * {@code C}: a provenance map or a byte array, holding one write's data from its first byte).
+ * {@code C}: a provenance snapshot or a byte array, holding one write's data from its first byte).
  *
  * <p>With the volatile cache <b>on</b>, a completed write is in the visible image (the device puts it there) and
  * stays volatile, in completion order, until a FLUSH covers it: a FLUSH covers every write that had completed when
@@ -29,6 +29,8 @@ import java.util.function.Supplier;
 final class WriteCache<C> {
     static final int PAGE_BYTES = 4096;
     static final int SECTOR_BYTES = 512;
+    /** Sectors in a page. */
+    private static final int SECTORS = PAGE_BYTES / SECTOR_BYTES;
     /** Pending writes (in flight plus unflushed) allowed at once: a core that never flushes hits this. */
     static final int MAX_PENDING_WRITES = 1 << 22;
 
@@ -173,42 +175,86 @@ final class WriteCache<C> {
         return new CrashOutcome(pages[0], pages[1], pages[2], pending.size(), pages[3]);
     }
 
-    /** Draws every page of one write and persists its written sectors, merged into runs. */
+    /**
+     * Draws every page of one write and persists its written sectors, adjacent ones merged into one piece each (a
+     * lost page or an unwritten sector ends a piece), gathered in {@link #pieces} and persisted in one call at the
+     * write's end and before a garble (which reads the durable image).
+     */
     private void drawPages(final Pending<C> p, final C content, final Entropy entropy, final IndexCrashPages fate,
                            final long[] pages) {
-        final Runs runs = new Runs(p, content);
+        long from = -1; // the open piece [from, to), none when from < 0
+        long to = -1;
+        int count = 0;
         for (long page = 0; page < p.lengthBytes; page += PAGE_BYTES) {
             final int draw = fate == IndexCrashPages.DRAW ? entropy.nextInt(3) : 2;
-            switch (draw) {
-                case 0 -> {
-                    pages[0]++;
-                    runs.add(page, PAGE_BYTES);
+            if (draw == 0) {
+                pages[0]++;
+                if (page != to) {
+                    count = endPiece(from, to, count);
+                    from = page;
                 }
-                case 1 -> {
-                    pages[1]++;
-                    runs.flush();
+                to = page + PAGE_BYTES;
+                continue;
+            }
+            if (draw == 1) {
+                pages[1]++;
+                count = endPiece(from, to, count);
+                from = -1;
+                to = -1;
+                continue;
+            }
+            pages[2]++;
+            final int mask = 1 + entropy.nextInt((1 << SECTORS) - 2);
+            int written = mask;
+            if (fate == IndexCrashPages.GARBLED) {
+                // Garbling reads the durable image: what this write persisted so far must be in it.
+                persistPieces(p, content, endPiece(from, to, count));
+                count = 0;
+                from = -1;
+                to = -1;
+                final int garbled = garbleOne(p, content, page, mask, entropy);
+                pages[3] += garbled >= 0 ? 1 : 0;
+                written &= garbled >= 0 ? ~(1 << garbled) : -1;
+            }
+            for (int s = 0; s < SECTORS;) {
+                if ((written >>> s & 1) == 0) {
+                    count = endPiece(from, to, count);
+                    from = -1;
+                    to = -1;
+                    s++;
+                    continue;
                 }
-                default -> {
-                    pages[2]++;
-                    final int mask = 1 + entropy.nextInt((1 << (PAGE_BYTES / SECTOR_BYTES)) - 2);
-                    int garbled = -1;
-                    if (fate == IndexCrashPages.GARBLED) {
-                        // Garbling reads the durable image: what this write persisted so far must be in it.
-                        runs.persist();
-                        garbled = garbleOne(p, content, page, mask, entropy);
-                        pages[3] += garbled >= 0 ? 1 : 0;
-                    }
-                    for (int s = 0; s < PAGE_BYTES / SECTOR_BYTES; s++) {
-                        if ((mask & (1 << s)) != 0 && s != garbled) {
-                            runs.add(page + (long) s * SECTOR_BYTES, SECTOR_BYTES);
-                        } else {
-                            runs.flush();
-                        }
-                    }
+                final int run = Integer.numberOfTrailingZeros(~(written >>> s)); // written sectors from s on
+                final long at = page + (long) s * SECTOR_BYTES;
+                if (at != to) {
+                    count = endPiece(from, to, count);
+                    from = at;
                 }
+                to = at + (long) run * SECTOR_BYTES;
+                s += run;
             }
         }
-        runs.persist();
+        persistPieces(p, content, endPiece(from, to, count));
+    }
+
+    /** Appends piece {@code [from, to)} (if one is open and not empty) to {@link #pieces}; returns the new count. */
+    private int endPiece(final long from, final long to, final int count) {
+        if (from < 0 || to <= from) {
+            return count;
+        }
+        if (2 * count + 2 > pieces.length) {
+            pieces = Arrays.copyOf(pieces, pieces.length * 2);
+        }
+        pieces[2 * count] = from;
+        pieces[2 * count + 1] = to - from;
+        return count + 1;
+    }
+
+    /** Persists the first {@code count} of {@link #pieces} (nothing when there are none). */
+    private void persistPieces(final Pending<C> p, final C content, final int count) {
+        if (count > 0) {
+            image.persistPieces(content, p.fileOffset, pieces, count);
+        }
     }
 
     /**
@@ -217,63 +263,14 @@ final class WriteCache<C> {
      */
     private int garbleOne(final Pending<C> p, final C content, final long page, final int mask,
                           final Entropy entropy) {
-        final int sectors = PAGE_BYTES / SECTOR_BYTES;
-        final int start = entropy.nextInt(sectors);
-        for (int i = 0; i < sectors; i++) {
-            final int s = (start + i) % sectors;
+        final int start = entropy.nextInt(SECTORS);
+        for (int i = 0; i < SECTORS; i++) {
+            final int s = (start + i) % SECTORS;
             if ((mask & (1 << s)) != 0
                 && image.garble(content, p.fileOffset, page + (long) s * SECTOR_BYTES, SECTOR_BYTES, entropy)) {
                 return s;
             }
         }
         return -1;
-    }
-
-    /**
-     * Merges adjacent written pieces of one write into one piece each, and persists the pieces gathered so far in
-     * one call ({@link #persist}), in the cache's reused {@link WriteCache#pieces} array.
-     */
-    private final class Runs {
-        private final Pending<C> write;
-        private final C content;
-        private long from = -1;
-        private long to = -1;
-        private int count;
-
-        Runs(final Pending<C> write, final C content) {
-            this.write = write;
-            this.content = content;
-        }
-
-        void add(final long at, final long lengthBytes) {
-            if (at != to) {
-                flush();
-                from = at;
-            }
-            to = at + lengthBytes;
-        }
-
-        /** Ends the current piece. */
-        void flush() {
-            if (from >= 0 && to > from) {
-                if (2 * count + 2 > pieces.length) {
-                    pieces = Arrays.copyOf(pieces, pieces.length * 2);
-                }
-                pieces[2 * count] = from;
-                pieces[2 * count + 1] = to - from;
-                count++;
-            }
-            from = -1;
-            to = -1;
-        }
-
-        /** Ends the current piece and persists every piece gathered, in order. */
-        void persist() {
-            flush();
-            if (count > 0) {
-                image.persistPieces(content, write.fileOffset, pieces, count);
-            }
-            count = 0;
-        }
     }
 }

@@ -159,8 +159,11 @@ final class RunBlocks extends BlockList {
         insertAfter(f, start, lengthBytes, tag, pos);
     }
 
-    /** Inserts a run right after {@code cursor} (-1: before every run); its start must keep the order. */
-    void insertAfter(final long cursor, final long start, final long lengthBytes, final long tag, final long pos) {
+    /**
+     * Inserts a run right after {@code cursor} (-1: before every run); its start must keep the order. Returns the new
+     * run's cursor.
+     */
+    long insertAfter(final long cursor, final long start, final long lengthBytes, final long tag, final long pos) {
         int b;
         int i;
         if (cursor < 0) {
@@ -202,6 +205,7 @@ final class RunBlocks extends BlockList {
         if (i == 0) {
             firsts[b] = start;
         }
+        return cursor(b, i);
     }
 
     /**

@@ -23,18 +23,14 @@ public final class RunMap {
         void piece(long start, long lengthBytes, long tag, long pos);
     }
 
-    /** Hash stream markers: a piece of content and a never-written gap never hash alike. */
-    private static final long WRITTEN = 0x5752_4954_5445_4E00L;
-    private static final long GAP = 0x4741_5000_0000_0000L;
-
     private final RunBlocks runs;
     /** Reused by {@link #contentHash} (one stream per map; the simulator is single-threaded). */
     private HashStream64 hashStream;
     /** Pieces gathered by {@link #copyFrom}, four longs each (reused; single-threaded; grown when first used). */
     private long[] scratch = new long[0];
     /** The old runs of a range and the runs that replace them, for {@link #copyPieces} (reused). */
-    private final Longs oldRuns = new Longs();
-    private final Longs merged = new Longs();
+    private final RunList oldRuns = new RunList();
+    private final RunList merged = new RunList();
 
     /** An empty map (every byte never written). */
     public RunMap() {
@@ -82,12 +78,41 @@ public final class RunMap {
 
     /** Copies the provenance of {@code src [srcFrom, srcFrom + length)} to {@code [dstFrom, ...)} of this map. */
     public void copyFrom(final RunMap src, final long srcFrom, final long dstFrom, final long lengthBytes) {
-        final int count = src.gather(srcFrom, srcFrom + lengthBytes, this);
+        insertGathered(src.gather(srcFrom, srcFrom + lengthBytes, this), srcFrom, dstFrom, lengthBytes);
+    }
+
+    /** As {@link #copyFrom(RunMap, long, long, long)} from the map {@code src} was taken of, when it was taken. */
+    public void copyFrom(final RunSnapshot src, final long srcFrom, final long dstFrom, final long lengthBytes) {
+        insertGathered(src.gather(srcFrom, srcFrom + lengthBytes, this), srcFrom, dstFrom, lengthBytes);
+    }
+
+    /** The runs of {@code [from, from + lengthBytes)}, clipped to it, frozen (this map may change afterwards). */
+    public RunSnapshot snapshot(final long from, final long lengthBytes) {
+        final int n = gather(from, from + lengthBytes, this); // may grow the scratch array: read it after
+        return new RunSnapshot(Arrays.copyOf(scratch, n));
+    }
+
+    /** Clears {@code [dstFrom, +lengthBytes)} and puts the {@code count} longs of pieces gathered from srcFrom on. */
+    private void insertGathered(final int count, final long srcFrom, final long dstFrom, final long lengthBytes) {
         clear(dstFrom, dstFrom + lengthBytes);
-        final long[] p = scratch;
-        for (int i = 0; i < count; i += 4) {
-            runs.put(dstFrom + (p[i] - srcFrom), p[i + 1], p[i + 2], p[i + 3]);
+        if (count == 0) {
+            return;
         }
+        // The range holds no run now and the pieces (at least a byte each) lie in it in order, so a put of each
+        // would find the one before it as its floor: each goes in right after the last, with no search.
+        final long[] p = scratch;
+        long c = runs.floor(dstFrom);
+        for (int i = 0; i < count; i += 4) {
+            c = runs.insertAfter(c, dstFrom + (p[i] - srcFrom), p[i + 1], p[i + 2], p[i + 3]);
+        }
+    }
+
+    /** The scratch array with room for at least {@code longs} longs (its content stale). */
+    long[] scratch(final int longs) {
+        if (scratch.length < longs) {
+            scratch = new long[Math.max(64, Math.max(longs, 2 * scratch.length))];
+        }
+        return scratch;
     }
 
     /**
@@ -100,23 +125,41 @@ public final class RunMap {
     public void copyPieces(final RunMap src, final long srcBase, final long dstBase, final long[] pieces,
                            final int pieceCount) {
         checkPieces(pieces, pieceCount);
-        if (pieceCount == 0) {
-            return;
-        }
         if (src == this) {
             for (int k = 0; k < pieceCount; k++) {
                 copyFrom(src, srcBase + pieces[2 * k], dstBase + pieces[2 * k], pieces[2 * k + 1]);
             }
             return;
         }
+        copyPieces((f, t) -> src.gather(f, t, this), srcBase, dstBase, pieces, pieceCount);
+    }
+
+    /** As {@link #copyPieces(RunMap, long, long, long[], int)} from the map {@code src} was taken of. */
+    public void copyPieces(final RunSnapshot src, final long srcBase, final long dstBase, final long[] pieces,
+                           final int pieceCount) {
+        checkPieces(pieces, pieceCount);
+        copyPieces((f, t) -> src.gather(f, t, this), srcBase, dstBase, pieces, pieceCount);
+    }
+
+    /** Gathers the pieces of {@code [from, to)} of a source into this map's scratch array; returns the longs. */
+    @FunctionalInterface
+    private interface Gatherer {
+        int gather(long from, long to);
+    }
+
+    private void copyPieces(final Gatherer src, final long srcBase, final long dstBase, final long[] pieces,
+                            final int pieceCount) {
+        if (pieceCount == 0) {
+            return;
+        }
         final long from = dstBase + pieces[0];
         final long to = dstBase + pieces[2 * pieceCount - 2] + pieces[2 * pieceCount - 1];
-        final Longs old = rawRuns(from, to);
-        final Longs out = merged.reset();
+        final RunList old = rawRuns(from, to);
+        final RunList out = merged.reset();
         int j = 0;
         for (int k = 0; k < pieceCount; k++) {
             final long pieceFrom = srcBase + pieces[2 * k];
-            final int count = src.gather(pieceFrom, pieceFrom + pieces[2 * k + 1], this);
+            final int count = src.gather(pieceFrom, pieceFrom + pieces[2 * k + 1]);
             for (int i = 0; i < count; i += 4) {
                 out.add(dstBase + (scratch[i] - srcBase), scratch[i + 1], scratch[i + 2], scratch[i + 3]);
             }
@@ -142,8 +185,8 @@ public final class RunMap {
     }
 
     /** The runs (whole, four longs each) that start before {@code to} from the one at or below {@code from} on. */
-    private Longs rawRuns(final long from, final long to) {
-        final Longs out = oldRuns.reset();
+    private RunList rawRuns(final long from, final long to) {
+        final RunList out = oldRuns.reset();
         final long f = runs.floor(from);
         for (long c = f >= 0 ? f : runs.first(); c >= 0 && runs.start(c) < to; c = runs.next(c)) {
             out.add(runs.start(c), runs.length(c), runs.tag(c), runs.pos(c));
@@ -162,28 +205,6 @@ public final class RunMap {
                     + ") is empty, or not after the one before it (which ends at " + end + ")");
             }
             end = pieces[2 * k] + pieces[2 * k + 1];
-        }
-    }
-
-    /** A growable array of runs, four longs each (reused; single-threaded). */
-    private static final class Longs {
-        long[] a = new long[0];
-        int n;
-
-        Longs reset() {
-            n = 0;
-            return this;
-        }
-
-        void add(final long start, final long lengthBytes, final long tag, final long pos) {
-            if (n + 4 > a.length) {
-                a = Arrays.copyOf(a, Math.max(64, a.length * 2));
-            }
-            a[n] = start;
-            a[n + 1] = lengthBytes;
-            a[n + 2] = tag;
-            a[n + 3] = pos;
-            n += 4;
         }
     }
 
@@ -323,59 +344,10 @@ public final class RunMap {
             hashStream = Hashing.xxh3_64().hashStream();
         }
         final HashStream64 h = hashStream.reset();
-        final Normalizer n = new Normalizer(h, from);
+        final ContentNormalizer n = new ContentNormalizer(h, from);
         forEachPiece(from, from + lengthBytes, n);
         n.finish(from + lengthBytes);
         return h.putLong(lengthBytes).getAsLong();
-    }
-
-    /** Merges continuing pieces and emits gaps, so the hash depends on content, not on how runs are split. */
-    private static final class Normalizer implements PieceVisitor {
-        private final HashStream64 hash;
-        private final long base;
-        private long start;
-        private long length;
-        private long tag;
-        private long pos;
-        private long end;
-
-        Normalizer(final HashStream64 hash, final long base) {
-            this.hash = hash;
-            this.base = base;
-            this.end = base;
-        }
-
-        @Override
-        public void piece(final long pieceStart, final long pieceLength, final long pieceTag, final long piecePos) {
-            if (length > 0 && pieceStart == start + length && pieceTag == tag && piecePos == pos + length) {
-                length += pieceLength;
-                return;
-            }
-            emitRun();
-            if (pieceStart > end) {
-                hash.putLong(GAP).putLong(end - base).putLong(pieceStart - end);
-            }
-            start = pieceStart;
-            length = pieceLength;
-            tag = pieceTag;
-            pos = piecePos;
-            end = pieceStart + pieceLength;
-        }
-
-        void finish(final long to) {
-            emitRun();
-            if (to > end) {
-                hash.putLong(GAP).putLong(end - base).putLong(to - end);
-            }
-        }
-
-        private void emitRun() {
-            if (length > 0) {
-                hash.putLong(WRITTEN).putLong(start - base).putLong(length).putLong(tag).putLong(pos);
-                end = start + length;
-                length = 0;
-            }
-        }
     }
 
     private void splitAt(final long at) {

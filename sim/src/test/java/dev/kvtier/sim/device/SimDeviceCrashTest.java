@@ -186,4 +186,34 @@ class SimDeviceCrashTest {
         assertEquals(b.runs().contentHash(0, 4 * P), d.disk().contentHash(0, 4 * P));
         assertEquals(2, d.crashes());
     }
+
+    @Test
+    void shouldMakeEachWriteDurableWithItsOwnContentWhenContentMapsAreReused() {
+        final SimDevice d = device(DeviceProfile.DATACENTER_NVME, CACHED);
+        final List<ProvRegion> sources = new ArrayList<>();
+        for (int k = 0; k < 6; k++) {
+            // Each source holds its tag on its first k + 1 pages and nothing after: a reused content map that kept
+            // an earlier write's runs, or lost this one's before it was persisted, would show here.
+            final ProvRegion r = memory.allocate("mixed" + k, 8 * P);
+            memory.stamp(r, 0, (k + 1) * P, 20 + k);
+            sources.add(r);
+        }
+        for (int k = 0; k < 6; k++) {
+            final long id = 10L * k;
+            final long at = 16 * P * k;
+            final ProvRegion src = sources.get(k);
+            loop.at(loop.nowNs() + 1_000_000, () -> d.submit(write(id + 1, at, src)));
+            if (k % 2 == 1) {
+                loop.at(loop.nowNs() + 2_000_000, () -> d.submit(flush(id + 2)));
+            }
+            loop.run();
+        }
+        d.crash(new SeededEntropy(9)); // nothing pending: every write was flushed
+        for (int k = 0; k < 6; k++) {
+            final long at = 16 * P * k;
+            assertEquals(sources.get(k).runs().contentHash(0, 8 * P), d.disk().contentHash(at, 8 * P), "write " + k);
+            assertEquals(20 + k, d.durable().tagAt(at + k * P));
+            assertEquals(0, d.durable().tagAt(at + (k + 1) * P), "never written past its stamped pages");
+        }
+    }
 }

@@ -159,12 +159,14 @@ class RunMapTest {
     }
 
     @Test
-    void shouldCopyPiecesRunForRunAsOneCopyFromEach() {
+    void shouldCopyPiecesRunForRunAsOneCopyFromEachFromAMapOrItsSnapshot() {
         final Random random = new Random(23);
         for (int round = 0; round < 300; round++) {
             final RunMap content = new RunMap();
             final RunMap viaCopyFrom = new RunMap();
             final RunMap viaPieces = new RunMap();
+            final RunMap viaSnapshot = new RunMap();
+            final RunMap viaSnapshotEach = new RunMap();
             final TreeRunMap model = new TreeRunMap();
             final TreeRunMap contentModel = new TreeRunMap();
             final long writeBytes = 4096L * (1 + random.nextInt(round % 7 == 0 ? 600 : 40));
@@ -183,8 +185,11 @@ class RunMapTest {
                 final long tag = 100L + random.nextInt(9);
                 viaCopyFrom.put(at, length, tag, at);
                 viaPieces.put(at, length, tag, at);
+                viaSnapshot.put(at, length, tag, at);
+                viaSnapshotEach.put(at, length, tag, at);
                 model.put(at, length, tag, at);
             }
+            final RunSnapshot snapshot = content.snapshot(0, writeBytes);
             final long[] pieces = new long[2 * 4096];
             int count = 0;
             long at = random.nextInt(4) * 512L;
@@ -201,6 +206,15 @@ class RunMapTest {
                 model.copyFrom(contentModel, pieces[2 * k], fileOffset + pieces[2 * k], pieces[2 * k + 1]);
             }
             viaPieces.copyPieces(content, 0, fileOffset, pieces, count);
+            content.put(0, writeBytes, 77, 0); // the snapshot keeps what the map held when it was taken
+            viaSnapshot.copyPieces(snapshot, 0, fileOffset, pieces, count);
+            for (int k = 0; k < count; k++) {
+                viaSnapshotEach.copyFrom(snapshot, pieces[2 * k], fileOffset + pieces[2 * k], pieces[2 * k + 1]);
+            }
+            assertEquals(pieces(viaPieces, 0, Long.MAX_VALUE), pieces(viaSnapshot, 0, Long.MAX_VALUE));
+            assertEquals(viaPieces.runCount(), viaSnapshot.runCount(), "round " + round);
+            assertEquals(pieces(viaCopyFrom, 0, Long.MAX_VALUE), pieces(viaSnapshotEach, 0, Long.MAX_VALUE));
+            assertEquals(viaCopyFrom.runCount(), viaSnapshotEach.runCount(), "round " + round);
             assertEquals(pieces(model, 0, Long.MAX_VALUE), pieces(viaPieces, 0, Long.MAX_VALUE), "round " + round);
             assertEquals(viaCopyFrom.runCount(), viaPieces.runCount(), "round " + round);
             assertEquals(model.runCount(), viaPieces.runCount(), "round " + round);
