@@ -50,11 +50,6 @@ public final class DrainCalibration {
                     + waitPassBytes + " B after " + waitsNs + " ns, paced passes with gaps of " + gapsNs + " ns");
             }
         }
-
-        /** Only full passes with the FLUSH at once (the fit then sees no delay it could tell apart). */
-        public static Plan immediate(final int passes) {
-            return new Plan(passes, 0, List.of(), List.of());
-        }
     }
 
     /** Bytes that reached the cache at {@code doneNs} (nanoseconds after the pass began). */

@@ -225,9 +225,9 @@ class DeviceCalibrationTest {
     @Test
     void shouldRefuseAPlanWithoutTheCellsTheProfileNeeds() {
         assertThrows(IllegalArgumentException.class, () -> new DeviceCalibration.Plan(List.of(MIB), List.of(1, 16, 32),
-            1, 64 * MIB, 1, DrainCalibration.Plan.immediate(1), RunShape.DEFAULT, 8 * MIB));
+            1, 64 * MIB, 1, new DrainCalibration.Plan(1, 0, List.of(), List.of()), RunShape.DEFAULT, 8 * MIB));
         assertThrows(IllegalArgumentException.class, () -> new DeviceCalibration.Plan(List.of(4096L), List.of(1, 16),
-            1, 64 * MIB, 1, DrainCalibration.Plan.immediate(1), RunShape.DEFAULT, 8 * MIB));
+            1, 64 * MIB, 1, new DrainCalibration.Plan(1, 0, List.of(), List.of()), RunShape.DEFAULT, 8 * MIB));
     }
 
     private static SideBySide.Comparison comparison(final Cell cell, final long kvtier, final long fio) {
