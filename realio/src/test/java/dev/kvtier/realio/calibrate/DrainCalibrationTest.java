@@ -1,6 +1,7 @@
 package dev.kvtier.realio.calibrate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -69,6 +70,22 @@ class DrainCalibrationTest {
         final DrainCalibration.Fit fit = DrainCalibration.fit(world(1_000_000_000L, 0));
         assertEquals(0, fit.delayNs(), fit.toString());
         assertTrue(Math.abs(fit.bytesPerSec() / 1e9 - 1) < 0.04, fit.toString());
+    }
+
+    @Test
+    void shouldCallAModelledCacheSteadyAndOneThatWritesBackAtMomentsOfItsOwnErratic() {
+        final List<DrainCalibration.Sample> steady = world(2_500_000_000L, 2_400 * MS);
+        assertFalse(DrainCalibration.fit(steady).erratic());
+        // The same passes, but every other FLUSH finds the cache already written back (1 ms), as on a host that writes
+        // back when it likes: no rate and delay give both.
+        final List<DrainCalibration.Sample> erratic = new ArrayList<>();
+        for (int i = 0; i < steady.size(); i++) {
+            final DrainCalibration.Sample s = steady.get(i);
+            erratic.add(new DrainCalibration.Sample(s.label(), s.steps(), s.flushAtNs(),
+                i % 2 == 0 ? MS : s.flushNs() + 400 * MS));
+        }
+        final DrainCalibration.Fit fit = DrainCalibration.fit(erratic);
+        assertTrue(fit.erratic(), fit.toString());
     }
 
     @Test
