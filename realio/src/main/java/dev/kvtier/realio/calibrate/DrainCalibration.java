@@ -104,8 +104,8 @@ public final class DrainCalibration {
         /**
          * Whether no rate and delay come close: the model's FLUSH is off by more than 50 ms and more than a tenth of
          * the mean FLUSH on average, so the disk's write-back does not follow its writes (a host that writes back at
-         * moments of its own). Measured on this project's VM: 201-363 ms on FLUSHes of about 1.2 s on average on a
-         * day it was (2026-12-02), 1 ms on a day it was not (2026-12-03, every FLUSH 0-2 ms).
+         * moments of its own). Measured on this project's VM: 182-363 ms against mean FLUSHes of 0.74-1.19 s on a
+         * day it did (2026-12-02, three sittings), 1 ms on a day it did not (2026-12-03, every FLUSH 0-2 ms).
          */
         boolean erratic() {
             return meanAbsErrorNs > ERRATIC_MIN_NS && meanAbsErrorNs * 10 > meanFlushNs;
