@@ -54,7 +54,10 @@ public final class RealLoop implements Scheduler {
         if (idleWaitNsMax < 1_000 || idleWaitNsMax > 1_000_000_000L) {
             throw new IllegalArgumentException("idleWaitNsMax must be in [1 us, 1 s], got " + idleWaitNsMax);
         }
-        this.sink = (ioId, result) -> completions.accept(new IoCompletion(ioId, result));
+        this.sink = (ioId, result) -> {
+            nowNs = System.nanoTime();
+            completions.accept(new IoCompletion(ioId, result));
+        };
         this.timersMax = timersMax;
         this.tasksPerStep = tasksPerStep;
         this.completionsPerStep = completionsPerStep;
@@ -71,7 +74,11 @@ public final class RealLoop implements Scheduler {
         return new RealLoop(device, completions, 65_536, 4096, 4096, 10_000_000L);
     }
 
-    /** The time read at the start of the current (or last) step. */
+    /**
+     * The time read when the running input (a timer's task, a completion) started, or at the start of the current (or
+     * last) step between inputs: what an input does is stamped when it began, not when its step began (an earlier
+     * input of the step may have taken tens of milliseconds of byte work).
+     */
     @Override
     public long nowNs() {
         return nowNs;
@@ -101,21 +108,23 @@ public final class RealLoop implements Scheduler {
     }
 
     /**
-     * One step: read the clock, run the due timers scheduled before this step, flush the device's submissions,
-     * reap and deliver its completions. Returns the work done (tasks run plus completions delivered plus
-     * operations submitted).
+     * One step: read the clock, run the timers due then and scheduled before this step, flush the device's
+     * submissions, reap and deliver its completions (the clock read again before each task and each completion).
+     * Returns the work done (tasks run plus completions delivered plus operations submitted).
      */
     public int step() {
-        nowNs = System.nanoTime();
+        final long stepNs = System.nanoTime();
+        nowNs = stepNs;
         steps++;
         final long seqLimit = nextSeq;
         int ran = 0;
         while (ran < tasksPerStep && !timers.isEmpty()) {
             final Timer t = timers.peek();
-            if (t.timeNs() - nowNs > 0 || t.seq() >= seqLimit) {
+            if (t.timeNs() - stepNs > 0 || t.seq() >= seqLimit) {
                 break;
             }
             timers.poll();
+            nowNs = System.nanoTime();
             t.task().run();
             ran++;
         }

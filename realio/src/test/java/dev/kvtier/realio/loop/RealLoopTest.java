@@ -16,6 +16,7 @@ import dev.kvtier.realio.testkit.Uring;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -93,6 +94,49 @@ class RealLoopTest {
         assertTrue(System.nanoTime() - start < 1_000_000_000L);
         assertEquals(new IoCompletion(9, 65536), completions.getFirst());
         assertEquals(1, loop.pendingTimers());
+    }
+
+    /** Spins (byte work stands in) until {@code ns} have passed. */
+    private static void work(final long ns) {
+        final long until = System.nanoTime() + ns;
+        while (System.nanoTime() - until < 0) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void shouldStampEachTaskWhenItStartsNotWhenItsStepStarted() {
+        final long[] seen = new long[2];
+        final long t = loop.nowNs();
+        loop.at(t, () -> {
+            seen[0] = loop.nowNs();
+            work(20_000_000L);
+        });
+        loop.at(t, () -> seen[1] = loop.nowNs());
+        loop.step();
+        assertTrue(seen[1] != 0, "both tasks ran in the one step");
+        assertTrue(seen[1] - seen[0] >= 20_000_000L,
+            "the second task's time " + seen[1] + " is after the first's work, "
+                + "which began at " + seen[0]);
+    }
+
+    @Test
+    void shouldStampACompletionWhenItIsDeliveredAfterTheStepsEarlierWork() {
+        final long[] seen = new long[2];
+        final RealLoop[] timed = new RealLoop[1];
+        timed[0] = new RealLoop(device, c -> seen[1] = timed[0].nowNs(), 16, 16, 16, 1_000_000L);
+        final NativeRegion r = memory.allocate("r", 65536);
+        device.submitBlock(9, IoOp.WRITE, 0, r, 0, 65536);
+        timed[0].step(); // submits the write
+        Assumptions.assumeTrue(seen[1] == 0, "the write completed within its own step; nothing to check");
+        timed[0].post(() -> {
+            seen[0] = timed[0].nowNs();
+            work(30_000_000L); // the write completes meanwhile
+        });
+        timed[0].step();
+        assertTrue(seen[1] != 0, "the completion was delivered in the step of the task");
+        assertTrue(seen[1] - seen[0] >= 30_000_000L, "delivered at " + seen[1] + ", after the task that began at "
+            + seen[0]);
     }
 
     @Test
