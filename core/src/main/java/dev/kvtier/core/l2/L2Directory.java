@@ -33,7 +33,8 @@ import java.util.List;
 public final class L2Directory {
     private final long slotBytes;
     private final SlotRing ring;
-    private final KeyTable<Chunk> index = new KeyTable<>();
+    /** Sized at once for a chunk a slot, the most the ring holds. */
+    private final KeyTable<Chunk> index;
     private final EventSink sink;
     private Listener listener = (ref, reason) -> {};
     private final ArrayDeque<Evicted> notices = new ArrayDeque<>();
@@ -58,6 +59,7 @@ public final class L2Directory {
         }
         this.slotBytes = slotBytes;
         this.ring = new SlotRing(slotCount);
+        this.index = KeyTable.forAtMost(slotCount);
         this.sink = sink;
     }
 
