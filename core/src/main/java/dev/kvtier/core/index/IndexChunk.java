@@ -9,7 +9,7 @@ import dev.kvtier.core.geometry.PrefixKey;
 // The arrays are the persisted layout, one entry a slot; a chunk is never compared, hashed or printed as a value.
 @SuppressWarnings("ArrayRecordComponent")
 public record IndexChunk(PrefixKey key, int modelId, long allocationId, int startSlot, int slotCount, long[] sums,
-                         boolean[] known) {
+                         boolean[] known) implements PersistedChunk {
     public IndexChunk {
         if (sums.length != slotCount || known.length != slotCount) {
             throw new IllegalArgumentException("one checksum per slot: " + slotCount + " slots, " + sums.length
@@ -19,5 +19,15 @@ public record IndexChunk(PrefixKey key, int modelId, long allocationId, int star
 
     int endSlot() {
         return startSlot + slotCount;
+    }
+
+    @Override
+    public long sum(final int i) {
+        return sums[i];
+    }
+
+    @Override
+    public boolean known(final int i) {
+        return known[i];
     }
 }

@@ -64,7 +64,7 @@ public final class IndexCodec {
         return CHUNK_FIXED_BYTES + slotCount * SLOT_BYTES;
     }
 
-    public static byte[] commitRecord(final long epoch, final long seq, final IndexChunk chunk) {
+    public static byte[] commitRecord(final long epoch, final long seq, final PersistedChunk chunk) {
         final byte[] out = new byte[commitRecordBytes(chunk)];
         putCommitRecord(epoch, seq, chunk, out, 0);
         return out;
@@ -77,7 +77,7 @@ public final class IndexCodec {
     }
 
     /** Length of {@code chunk}'s commit record. */
-    public static int commitRecordBytes(final IndexChunk chunk) {
+    public static int commitRecordBytes(final PersistedChunk chunk) {
         return RECORD_HEADER_BYTES + chunkBytes(chunk.slotCount());
     }
 
@@ -86,7 +86,7 @@ public final class IndexCodec {
      * must hold {@link #commitRecordBytes} bytes from there; returns its length. No allocation: the index log encodes
      * every record straight into its lap.
      */
-    public static int putCommitRecord(final long epoch, final long seq, final IndexChunk chunk, final byte[] out,
+    public static int putCommitRecord(final long epoch, final long seq, final PersistedChunk chunk, final byte[] out,
                                       final int at) {
         final int length = commitRecordBytes(chunk);
         putChunk(out, putHeader(out, at, length, epoch, seq, COMMIT), chunk);
@@ -167,16 +167,17 @@ public final class IndexCodec {
 
     /** A whole checkpoint: header and body. */
     public static byte[] checkpoint(final long epoch, final long checkpointSeq, final long nextRecordSeq,
-                                    final long slotBytes, final int slotCount, final List<IndexChunk> chunks) {
+                                    final long slotBytes, final int slotCount,
+                                    final List<? extends PersistedChunk> chunks) {
         final byte[] out = new byte[checkpointBytes(chunks)];
         putCheckpoint(epoch, checkpointSeq, nextRecordSeq, slotBytes, slotCount, chunks, out);
         return out;
     }
 
     /** Length of the checkpoint of {@code chunks}: header and body. */
-    public static int checkpointBytes(final List<IndexChunk> chunks) {
+    public static int checkpointBytes(final List<? extends PersistedChunk> chunks) {
         int body = 0;
-        for (final IndexChunk c : chunks) {
+        for (final PersistedChunk c : chunks) {
             body += chunkBytes(c.slotCount());
         }
         return CHECKPOINT_HEADER_BYTES + body;
@@ -187,7 +188,8 @@ public final class IndexCodec {
      * {@link #checkpointBytes} bytes; returns its length (the index log reuses one array for every checkpoint).
      */
     public static int putCheckpoint(final long epoch, final long checkpointSeq, final long nextRecordSeq,
-                                    final long slotBytes, final int slotCount, final List<IndexChunk> chunks,
+                                    final long slotBytes, final int slotCount,
+                                    final List<? extends PersistedChunk> chunks,
                                     final byte[] out) {
         final int length = checkpointBytes(chunks);
         final ByteBuffer b = ByteBuffer.wrap(out, 0, length).order(ByteOrder.LITTLE_ENDIAN);
@@ -195,7 +197,7 @@ public final class IndexCodec {
             .putLong(slotBytes).putInt(slotCount).putInt(chunks.size()).putInt(length - CHECKPOINT_HEADER_BYTES)
             .putInt(0);
         int p = b.position();
-        for (final IndexChunk c : chunks) {
+        for (final PersistedChunk c : chunks) {
             p = putChunk(out, p, c);
         }
         INT.set(out, 12, crc(out, 16, length - 16));
@@ -234,7 +236,7 @@ public final class IndexCodec {
     }
 
     /** Writes {@code c} (fixed part, then each slot's known flag and sum) at {@code p}; returns where it ends. */
-    private static int putChunk(final byte[] out, final int p, final IndexChunk c) {
+    private static int putChunk(final byte[] out, final int p, final PersistedChunk c) {
         LONG.set(out, p, c.key().hi());
         LONG.set(out, p + 8, c.key().lo());
         INT.set(out, p + 16, c.modelId());
@@ -243,8 +245,8 @@ public final class IndexCodec {
         INT.set(out, p + 32, c.slotCount());
         int at = p + CHUNK_FIXED_BYTES;
         for (int i = 0; i < c.slotCount(); i++) {
-            out[at] = (byte) (c.known()[i] ? 1 : 0);
-            LONG.set(out, at + 1, c.sums()[i]);
+            out[at] = (byte) (c.known(i) ? 1 : 0);
+            LONG.set(out, at + 1, c.sum(i));
             at += SLOT_BYTES;
         }
         return at;

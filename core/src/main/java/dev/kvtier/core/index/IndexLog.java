@@ -42,7 +42,7 @@ public final class IndexLog {
     private final Memory memory;
     private final IndexIo io;
     private final EventSink sink;
-    private final Supplier<List<IndexChunk>> snapshot;
+    private final Supplier<? extends List<? extends PersistedChunk>> snapshot;
     private final List<Waiter> waiters = new ArrayList<>();
     private State state = State.CLOSED;
     private long epoch;
@@ -68,7 +68,8 @@ public final class IndexLog {
      * @param snapshot every logged chunk, in allocation order (the state a checkpoint persists)
      */
     public IndexLog(final IndexLayout layout, final long slotBytes, final int slotCount, final Memory memory,
-                    final IndexIo io, final EventSink sink, final Supplier<List<IndexChunk>> snapshot) {
+                    final IndexIo io, final EventSink sink,
+                    final Supplier<? extends List<? extends PersistedChunk>> snapshot) {
         this.layout = layout;
         this.slotBytes = slotBytes;
         this.slotCount = slotCount;
@@ -96,7 +97,7 @@ public final class IndexLog {
         checkpoint();
     }
 
-    public void appendCommit(final IndexChunk chunk) {
+    public void appendCommit(final PersistedChunk chunk) {
         final int at = reserve(IndexCodec.commitRecordBytes(chunk));
         appended(IndexCodec.putCommitRecord(epoch, nextSeq, chunk, lap, at));
     }
@@ -262,7 +263,8 @@ public final class IndexLog {
     private void checkpoint() {
         assert state == State.IDLE : "checkpoint while " + state;
         final long nextRecord = nextSeq;
-        final List<IndexChunk> chunks = snapshot.get();
+        final List<? extends PersistedChunk> chunks = snapshot.get();
+        final int chunkCount = chunks.size(); // the event needs only this: the list is not kept past the encoding
         final int slot = 1 - newestSlot;
         final int length = IndexCodec.checkpointBytes(chunks);
         if (length > layout.checkpointBytes()) {
@@ -292,7 +294,7 @@ public final class IndexLog {
                 broken = false;
                 writtenSeq = Math.max(writtenSeq, nextRecord - 1);
                 durableSeq = Math.max(durableSeq, nextRecord - 1);
-                sink.emit(new CoreEvent.IndexCheckpointed(epoch, nextRecord, chunks.size(), length));
+                sink.emit(new CoreEvent.IndexCheckpointed(epoch, nextRecord, chunkCount, length));
             });
         });
     }

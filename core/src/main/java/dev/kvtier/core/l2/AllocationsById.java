@@ -9,7 +9,9 @@ import java.util.function.Consumer;
  * {@link AllocationRef}, as a {@code LinkedHashMap<Long, AllocationRef>} keeps it): an array (no boxed ids, no map
  * entries) searched from the start while it is short, with an open-addressing table of positions by id beside it once
  * it is long (two primitive arrays, linear probing, at most half full: many allocations never cost the square of their
- * count). Iteration is in that order only, never hash order.
+ * count). Iteration is in that order only, never hash order. While the ids come in ascending order (an operation's
+ * allocations, claimed in one batch, normally do), a long array is binary-searched instead and the table is never made
+ * (it was two arrays of twice the count each, for every store and load of a few hundred allocations).
  * For the allocations of one operation (a load's leases, a store's admitted and rejected pieces); not thread-safe.
  */
 public final class AllocationsById {
@@ -22,6 +24,8 @@ public final class AllocationsById {
     private long[] ids;
     /** Position in {@link #refs} plus one of the id at the same place in {@link #ids}; 0: an empty place. */
     private int[] positions;
+    /** Every id in {@link #refs} is larger than the one before it (so a look-up may search the array by halves). */
+    private boolean ascending = true;
 
     /** Holds none; {@code expected}: about how many it will hold. */
     public AllocationsById(final int expected) {
@@ -89,6 +93,7 @@ public final class AllocationsById {
         count = 0;
         ids = null;
         positions = null;
+        ascending = true;
     }
 
     private void append(final AllocationRef ref) {
@@ -96,6 +101,10 @@ public final class AllocationsById {
             refs = Arrays.copyOf(refs, 2 * count);
         }
         refs[count++] = ref;
+        if (ascending && (count == 1 || refs[count - 2].allocationId() < ref.allocationId())) {
+            return; // still ascending: searched by halves, no table
+        }
+        ascending = false;
         if (ids != null && 2 * count <= ids.length) {
             place(ref.allocationId(), count - 1);
         } else if (count > SCAN_MAX) {
@@ -141,9 +150,30 @@ public final class AllocationsById {
             }
             return -1;
         }
+        if (ascending && count > SCAN_MAX) {
+            return search(allocationId);
+        }
         for (int i = 0; i < count; i++) {
             if (refs[i].allocationId() == allocationId) {
                 return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Where {@code allocationId} is in the ascending array, or -1 (a binary search over the refs' ids). */
+    private int search(final long allocationId) {
+        int low = 0;
+        int high = count - 1;
+        while (low <= high) {
+            final int mid = (low + high) >>> 1;
+            final long id = refs[mid].allocationId();
+            if (id < allocationId) {
+                low = mid + 1;
+            } else if (id > allocationId) {
+                high = mid - 1;
+            } else {
+                return mid;
             }
         }
         return -1;

@@ -1,21 +1,26 @@
 package dev.kvtier.core.l2;
 
 import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.index.IndexChunk;
+import dev.kvtier.core.index.PersistedChunk;
 
-/** One live allocation in the ring: a contiguous run of slots owned by one key, claimed or committed. */
-final class Chunk {
+/**
+ * One live allocation in the ring: a contiguous run of slots owned by one key, claimed or committed. It is also what
+ * the index log encodes for it ({@link PersistedChunk}): a COMMIT record and every checkpoint read it at once, so no
+ * other object is kept a chunk for the log.
+ */
+final class Chunk implements PersistedChunk {
     final PrefixKey key;
     final int modelId;
     final long allocationId;
     final int startSlot;
     final int slotCount;
-    final long[] sums;
-    final boolean[] known;
+    /**
+     * Slot i's checksum at i, then the slots' known flags as bits from {@code slotCount} on (slot i's at bit
+     * {@code i % 64} of word {@code slotCount + i / 64}): one array a chunk, not a checksum array and a flag array.
+     */
+    private final long[] words;
     /** What spans of this allocation name: made once, as every field it holds is final. */
     private final AllocationRef ref;
-    /** What {@link #persisted} gives, made at its first call (a chunk is logged once, checkpointed many times). */
-    private IndexChunk persisted;
     boolean committed;
     /** Its COMMIT record is in the index log (so its removal is logged too). */
     boolean logged;
@@ -30,8 +35,7 @@ final class Chunk {
         this.allocationId = allocationId;
         this.startSlot = startSlot;
         this.slotCount = slotCount;
-        this.sums = new long[slotCount];
-        this.known = new boolean[slotCount];
+        this.words = new long[slotCount + (slotCount + Long.SIZE - 1) / Long.SIZE];
         this.ref = new AllocationRef(key, allocationId, startSlot, slotCount);
     }
 
@@ -52,15 +56,56 @@ final class Chunk {
             && other.slotCount() == slotCount && other.key().equals(key);
     }
 
-    /**
-     * The chunk as the index persists it, over this chunk's own checksum arrays (not copies): the index log encodes
-     * it at once (a COMMIT record, a checkpoint) and keeps only the bytes, so it must not be kept. One object for the
-     * chunk's life (every field it holds is final; the arrays it views are this chunk's).
-     */
-    IndexChunk persisted() {
-        if (persisted == null) {
-            persisted = new IndexChunk(key, modelId, allocationId, startSlot, slotCount, sums, known);
+    /** Slot {@code i} of the chunk holds bytes whose checksum is {@code sum}. */
+    void record(final int i, final long sum) {
+        words[checkSlot(i)] = sum;
+        words[slotCount + (i >>> 6)] |= 1L << i;
+    }
+
+    /** Slot {@code i}'s content is no longer known (its checksum stays, unused, as in the persisted form). */
+    void forget(final int i) {
+        words[slotCount + (checkSlot(i) >>> 6)] &= ~(1L << i);
+    }
+
+    @Override
+    public PrefixKey key() {
+        return key;
+    }
+
+    @Override
+    public int modelId() {
+        return modelId;
+    }
+
+    @Override
+    public long allocationId() {
+        return allocationId;
+    }
+
+    @Override
+    public int startSlot() {
+        return startSlot;
+    }
+
+    @Override
+    public int slotCount() {
+        return slotCount;
+    }
+
+    @Override
+    public long sum(final int i) {
+        return words[checkSlot(i)];
+    }
+
+    @Override
+    public boolean known(final int i) {
+        return (words[slotCount + (checkSlot(i) >>> 6)] & 1L << i) != 0;
+    }
+
+    private int checkSlot(final int i) {
+        if (i < 0 || i >= slotCount) {
+            throw new IndexOutOfBoundsException("slot " + i + " of a chunk of " + slotCount);
         }
-        return persisted;
+        return i;
     }
 }

@@ -6,6 +6,7 @@ import dev.kvtier.core.event.CoreEvent.SkipReason;
 import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.index.IndexChunk;
 import dev.kvtier.core.index.IndexLog;
+import dev.kvtier.core.index.PersistedChunk;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.util.KeyTable;
 import java.util.ArrayDeque;
@@ -33,7 +34,8 @@ import java.util.List;
 public final class L2Directory {
     private final long slotBytes;
     private final SlotRing ring;
-    private final KeyTable<Chunk> index = new KeyTable<>();
+    /** Sized at once for a chunk a slot, the most the ring holds. */
+    private final KeyTable<Chunk> index;
     private final EventSink sink;
     private Listener listener = (ref, reason) -> {};
     private final ArrayDeque<Evicted> notices = new ArrayDeque<>();
@@ -58,6 +60,7 @@ public final class L2Directory {
         }
         this.slotBytes = slotBytes;
         this.ring = new SlotRing(slotCount);
+        this.index = KeyTable.forAtMost(slotCount);
         this.sink = sink;
     }
 
@@ -157,7 +160,7 @@ public final class L2Directory {
                 if (!c.logged && log != null) {
                     // Logged first: the append may start a checkpoint at once, and its snapshot must hold the chunk.
                     c.logged = true;
-                    log.appendCommit(c.persisted());
+                    log.appendCommit(c);
                 }
                 c.committed = true;
                 committed++;
@@ -179,7 +182,7 @@ public final class L2Directory {
         if (!c.logged && log != null) {
             // Logged first: the append may start a checkpoint at once, and its snapshot must hold the chunk.
             c.logged = true;
-            log.appendCommit(c.persisted());
+            log.appendCommit(c);
         }
         return true;
     }
@@ -198,8 +201,7 @@ public final class L2Directory {
     public void recordChecksum(final AllocationRef ref, final int slot, final long sum) {
         final Chunk c = current(ref);
         if (c != null && slot >= c.startSlot && slot < c.endSlot()) {
-            c.sums[slot - c.startSlot] = sum;
-            c.known[slot - c.startSlot] = true;
+            c.record(slot - c.startSlot, sum);
         }
     }
 
@@ -207,7 +209,7 @@ public final class L2Directory {
     public void forgetChecksum(final AllocationRef ref, final int slot) {
         final Chunk c = current(ref);
         if (c != null && slot >= c.startSlot && slot < c.endSlot()) {
-            c.known[slot - c.startSlot] = false;
+            c.forget(slot - c.startSlot);
         }
     }
 
@@ -218,7 +220,7 @@ public final class L2Directory {
             return null;
         }
         final Chunk c = owners.getFirst();
-        return c.known[slot - c.startSlot] ? c.sums[slot - c.startSlot] : null;
+        return c.known(slot - c.startSlot) ? c.sum(slot - c.startSlot) : null;
     }
 
     /** A slot read back from L2 did not match: its chunk leaves the index (a miss from now on, never wrong bytes). */
@@ -231,14 +233,14 @@ public final class L2Directory {
     }
 
     /**
-     * Every chunk whose COMMIT record is logged, oldest first, as a checkpoint persists it: over the live chunks'
-     * checksum arrays (not copies), to be encoded at once and not kept.
+     * Every chunk whose COMMIT record is logged, oldest first, as a checkpoint persists it: the live chunks themselves
+     * (not copies), to be encoded at once and not kept.
      */
-    public List<IndexChunk> loggedChunks() {
-        final List<IndexChunk> out = new ArrayList<>(ring.liveChunks());
+    public List<PersistedChunk> loggedChunks() {
+        final List<PersistedChunk> out = new ArrayList<>(ring.liveChunks());
         for (Chunk c = ring.oldest(); c != null; c = c.newer) {
             if (c.logged) {
-                out.add(c.persisted());
+                out.add(c);
             }
         }
         return out;
@@ -249,8 +251,12 @@ public final class L2Directory {
         final List<Chunk> rebuilt = new ArrayList<>(chunks.size());
         for (final IndexChunk r : chunks) {
             final Chunk c = new Chunk(r.key(), r.modelId(), r.allocationId(), r.startSlot(), r.slotCount());
-            System.arraycopy(r.sums(), 0, c.sums, 0, r.slotCount());
-            System.arraycopy(r.known(), 0, c.known, 0, r.slotCount());
+            for (int i = 0; i < r.slotCount(); i++) {
+                c.record(i, r.sum(i)); // an unknown slot keeps its sum too, as the persisted bytes say
+                if (!r.known(i)) {
+                    c.forget(i);
+                }
+            }
             c.committed = true;
             c.logged = true;
             rebuilt.add(c);

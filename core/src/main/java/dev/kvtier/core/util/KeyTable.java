@@ -16,6 +16,12 @@ import java.util.function.Consumer;
  */
 public final class KeyTable<V> {
     private static final int MIN_CAPACITY = 16;
+    /**
+     * Most keys {@link #forAtMost} makes room for at once (a table of 2^18 positions: 4 MiB of keys, 1 MiB of
+     * references); a table bounded by more keys grows past it by doubling, so a bound in the millions costs nothing
+     * until the keys come.
+     */
+    static final int PRESIZED_KEYS_MAX = 1 << 17;
 
     /** Key i's halves at 2i (hi) and 2i + 1 (lo). */
     private long[] keys;
@@ -34,6 +40,18 @@ public final class KeyTable<V> {
             throw new IllegalArgumentException("expectedKeys " + expectedKeys + " not in [0, 2^28]");
         }
         allocate(Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(1, 2 * expectedKeys - 1)) << 1));
+    }
+
+    /**
+     * An empty table for a map that never holds more than {@code maxKeys} keys (a ring's slots bound its chunks): sized
+     * at once for all of them, up to {@link #PRESIZED_KEYS_MAX}, so it does not grow (a table grown by doubling leaves
+     * as much garbage as it finally holds: 5 MiB a table for a 100,000-slot ring).
+     */
+    public static <V> KeyTable<V> forAtMost(final int maxKeys) {
+        if (maxKeys < 0) {
+            throw new IllegalArgumentException("maxKeys " + maxKeys + " is negative");
+        }
+        return new KeyTable<>(Math.min(maxKeys, PRESIZED_KEYS_MAX));
     }
 
     /** Keys that map to a value. */

@@ -55,4 +55,36 @@ class AllocationsByIdTest {
             }
         }
     }
+
+    @Test
+    void shouldMatchAnInsertionOrderedMapWhileIdsAscendAndAfterOneDoesNot() {
+        final SplittableRandom random = new SplittableRandom(23);
+        for (int round = 0; round < 200; round++) {
+            final AllocationsById refs = new AllocationsById(round % 2 == 0 ? 0 : 512);
+            final Map<Long, AllocationRef> model = new LinkedHashMap<>();
+            // Ascending ids (an operation's batch), each repeated now and then; from a round-dependent step on, any id.
+            final int breakAt = round % 4 == 0 ? Integer.MAX_VALUE : random.nextInt(400);
+            long next = 1;
+            for (int step = 0; step < 400; step++) {
+                final long id = step < breakAt ? (random.nextInt(8) == 0 ? next - 1 : next++) : random.nextInt(600);
+                final AllocationRef ref = new AllocationRef(new PrefixKey(id, step), id, step, 1);
+                final int op = random.nextInt(20);
+                if (op < 12) {
+                    refs.putIfAbsent(ref);
+                    model.putIfAbsent(id, ref);
+                } else if (op < 18) {
+                    refs.put(ref);
+                    model.put(id, ref);
+                } else {
+                    final long gone = random.nextLong(next + 1);
+                    refs.remove(gone);
+                    model.remove(gone);
+                }
+                final long probe = random.nextLong(next + 2);
+                assertEquals(model.containsKey(probe), refs.contains(probe), "round " + round + " step " + step);
+                assertEquals(model.size(), refs.size());
+            }
+            assertEquals(new ArrayList<>(model.values()), refs.values(), "order, round " + round);
+        }
+    }
 }

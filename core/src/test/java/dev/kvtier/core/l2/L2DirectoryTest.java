@@ -1,13 +1,17 @@
 package dev.kvtier.core.l2;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.SkipReason;
 import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.index.IndexChunk;
+import dev.kvtier.core.index.IndexCodec;
 import dev.kvtier.core.testkit.RecordingSink;
 import java.util.ArrayList;
 import java.util.List;
@@ -211,5 +215,39 @@ class L2DirectoryTest {
         assertEquals(List.of(a, b), told);
         assertFalse(d.isCurrent(b));
         assertEquals(2, d.evictions());
+    }
+
+    @Test
+    void aChunkKeepsEachSlotsChecksumAndWhetherItIsKnownPastSixtyFourSlots() {
+        final L2Directory d = new L2Directory(SLOT, 200, events);
+        final AllocationRef ref = claimed(d.allocate(1, 1, keys(0, 1), 130).getFirst());
+        for (final int slot : new int[] {0, 63, 64, 65, 127, 128, 129}) {
+            d.recordChecksum(ref, slot, 1000L + slot);
+        }
+        d.forgetChecksum(ref, 64);
+        d.recordChecksum(ref, 130, 7); // past the chunk: a no-op
+        for (int slot = 0; slot < 130; slot++) {
+            final boolean kept = slot == 0 || slot == 63 || slot == 65 || slot == 127 || slot == 128 || slot == 129;
+            assertEquals(kept ? Long.valueOf(1000L + slot) : null, d.expectedSum(slot), "slot " + slot);
+        }
+        assertNull(d.expectedSum(130));
+    }
+
+    @Test
+    void aChunkIsEncodedAsTheIndexChunkWithItsSumsAndFlags() {
+        final Chunk c = new Chunk(k(9), 3, 77, 10, 70);
+        final long[] sums = new long[70];
+        final boolean[] known = new boolean[70];
+        for (int i = 0; i < 70; i += 3) {
+            c.record(i, -i * 31L);
+            sums[i] = -i * 31L;
+            known[i] = true;
+        }
+        c.forget(66); // an unknown slot keeps its sum in the persisted bytes
+        known[66] = false;
+        final IndexChunk same = new IndexChunk(k(9), 3, 77, 10, 70, sums, known);
+        assertArrayEquals(IndexCodec.commitRecord(5, 6, same), IndexCodec.commitRecord(5, 6, c));
+        assertArrayEquals(IndexCodec.checkpoint(5, 1, 7, SLOT, 100, List.of(same)),
+            IndexCodec.checkpoint(5, 1, 7, SLOT, 100, List.of(c)));
     }
 }

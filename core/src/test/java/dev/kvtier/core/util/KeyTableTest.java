@@ -50,6 +50,22 @@ class KeyTableTest {
     }
 
     @Test
+    void aTableForAtMostSomeKeysStillGrowsPastThem() {
+        for (final int bound : new int[] {0, 3, KeyTable.PRESIZED_KEYS_MAX + 1}) {
+            final KeyTable<Integer> t = KeyTable.forAtMost(bound);
+            final int keys = Math.min(bound, 1000) + 20;
+            for (int i = 0; i < keys; i++) {
+                assertNull(t.put(~i, i, i));
+            }
+            for (int i = 0; i < keys; i++) {
+                assertEquals(i, t.get(~i, i));
+            }
+            assertEquals(keys, t.size());
+        }
+        assertThrows(IllegalArgumentException.class, () -> KeyTable.forAtMost(-1));
+    }
+
+    @Test
     void forEachValueVisitsEveryValueOnce() {
         final KeyTable<Long> t = new KeyTable<>();
         for (long i = 0; i < 300; i++) {

@@ -28,13 +28,19 @@ public final class CrashChecker implements Checker {
     private final boolean durable;
     private final Predicate<AllocationRef> faultedByDevice;
     private final BooleanSupplier indexFaulted;
-    /** Live allocations by id (the key's second half is 0), for point look-ups only. */
-    private final KeyTable<AllocationRef> allocations = new KeyTable<>();
+    /** The ring's slots (the most allocations live at once), known from the first event; -1 before it. */
+    private int ringSlots = -1;
+    /**
+     * Live allocations by id (the key's second half is 0), for point look-ups only: sized for the ring at the first
+     * event (and again at a crash), so neither table grows during a run.
+     */
+    private KeyTable<Live> allocations = new KeyTable<>();
     /**
      * Live committed allocations by key, each with when its key was first committed (a key committed again keeps its
-     * place): a crash lists them in that order, as an insertion-ordered map would, without a map entry per commit.
+     * place): a crash lists them in that order, as an insertion-ordered map would, without a map entry per commit. The
+     * same objects as {@link #allocations} holds: one object a live allocation, not a ref and a commit record.
      */
-    private final KeyTable<Committed> committed = new KeyTable<>();
+    private KeyTable<Live> committed = new KeyTable<>();
     private long nextOrder;
     private Map<PrefixKey, AllocationRef> mustSurvive = Map.of();
     private int crashes;
@@ -62,28 +68,54 @@ public final class CrashChecker implements Checker {
         this.indexFaulted = indexFaulted;
     }
 
-    /** A live committed allocation and the order of its key's first commit. */
-    private record Committed(PrefixKey key, AllocationRef ref, long order) {}
+    /**
+     * A live allocation as its Allocated (or ChunkRecovered) event gave it, and, while {@link #committed} holds it,
+     * the order of its key's first commit. Its {@link AllocationRef} is made only when a crash needs it (a plain run
+     * keeps one object a live allocation, which every young collection copies, instead of two).
+     */
+    private static final class Live {
+        final PrefixKey key;
+        final long allocationId;
+        final int startSlot;
+        final int slotCount;
+        long order;
+
+        Live(final PrefixKey key, final long allocationId, final int startSlot, final int slotCount) {
+            this.key = key;
+            this.allocationId = allocationId;
+            this.startSlot = startSlot;
+            this.slotCount = slotCount;
+        }
+
+        AllocationRef ref() {
+            return new AllocationRef(key, allocationId, startSlot, slotCount);
+        }
+    }
 
     @Override
     public void onEvent(final CheckContext ctx, final CoreEvent event) {
+        if (ringSlots < 0) {
+            ringSlots = SpecModel.ringSlots(ctx.config());
+            allocations = KeyTable.forAtMost(ringSlots);
+            committed = KeyTable.forAtMost(ringSlots);
+        }
         switch (event) {
             case CoreEvent.Allocated e -> allocations.put(e.allocationId(), 0,
-                new AllocationRef(e.key(), e.allocationId(), e.startSlot(), e.slotCount()));
+                new Live(e.key(), e.allocationId(), e.startSlot(), e.slotCount()));
             case CoreEvent.ChunkRecovered e -> {
                 // Only an acknowledged survivor stays owed across a later crash: a recovered chunk whose eviction
                 // record was lost may point at slots overwritten since, and was never promised to anyone.
-                final AllocationRef ref = new AllocationRef(e.key(), e.allocationId(), e.startSlot(), e.slotCount());
-                allocations.put(e.allocationId(), 0, ref);
+                final Live live = new Live(e.key(), e.allocationId(), e.startSlot(), e.slotCount());
+                allocations.put(e.allocationId(), 0, live);
                 final AllocationRef owed = mustSurvive.get(e.key());
                 if (owed != null && owed.allocationId() == e.allocationId()) {
-                    commit(e.key(), ref);
+                    commit(e.key(), live);
                 }
             }
             case CoreEvent.Committed e -> {
-                final AllocationRef ref = allocations.get(e.allocationId(), 0);
-                if (ref != null) {
-                    commit(e.key(), ref);
+                final Live live = allocations.get(e.allocationId(), 0);
+                if (live != null) {
+                    commit(e.key(), live);
                 }
             }
             case CoreEvent.RingEvicted e -> {
@@ -103,14 +135,15 @@ public final class CrashChecker implements Checker {
         }
     }
 
-    private void commit(final PrefixKey key, final AllocationRef ref) {
-        final Committed before = committed.get(key.hi(), key.lo());
-        committed.put(key.hi(), key.lo(), new Committed(key, ref, before == null ? nextOrder++ : before.order()));
+    private void commit(final PrefixKey key, final Live live) {
+        final Live before = committed.get(key.hi(), key.lo());
+        live.order = before == null ? nextOrder++ : before.order;
+        committed.put(key.hi(), key.lo(), live);
     }
 
     private void evicted(final CheckContext ctx, final CoreEvent.RingEvicted e) {
-        final Committed live = committed.get(e.key().hi(), e.key().lo());
-        if (live != null && live.ref().allocationId() == e.allocationId()) {
+        final Live live = committed.get(e.key().hi(), e.key().lo());
+        if (live != null && live.allocationId == e.allocationId()) {
             committed.remove(e.key().hi(), e.key().lo());
         }
         final AllocationRef survivor = mustSurvive.get(e.key());
@@ -134,17 +167,17 @@ public final class CrashChecker implements Checker {
         crashes++;
         mustSurvive = new LinkedHashMap<>();
         if (durable || shutDownDurably) {
-            final List<Committed> live = new ArrayList<>(committed.size());
+            final List<Live> live = new ArrayList<>(committed.size());
             committed.forEachValue(live::add);
-            live.sort(Comparator.comparingLong(Committed::order));
-            for (final Committed c : live) {
-                mustSurvive.put(c.key(), c.ref());
+            live.sort(Comparator.comparingLong(c -> c.order));
+            for (final Live c : live) {
+                mustSurvive.put(c.key, c.ref());
             }
         }
-        committed.clear();
         // The dead core's allocations end here (no eviction event will come for them); the restarted core's
         // recovered chunks come back as ChunkRecovered.
-        allocations.clear();
+        committed = KeyTable.forAtMost(Math.max(ringSlots, 0));
+        allocations = KeyTable.forAtMost(Math.max(ringSlots, 0));
         shutDownDurably = false;
     }
 

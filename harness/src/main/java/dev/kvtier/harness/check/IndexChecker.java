@@ -44,7 +44,8 @@ public final class IndexChecker implements Checker {
         }
     }
 
-    private final KeyTable<Chunk> byKey = new KeyTable<>();
+    /** Sized for the ring at the first event (at most a chunk a slot is live), so it never grows during a run. */
+    private KeyTable<Chunk> byKey;
     private SlotTable<Chunk> bySlot;
     private Chunk oldest;
     private Chunk newest;
@@ -56,6 +57,9 @@ public final class IndexChecker implements Checker {
 
     @Override
     public void onEvent(final CheckContext ctx, final CoreEvent event) {
+        if (byKey == null) {
+            byKey = KeyTable.forAtMost(slots(ctx));
+        }
         switch (event) {
             case CoreEvent.AllocateRequested e -> {
                 model = e.modelId();

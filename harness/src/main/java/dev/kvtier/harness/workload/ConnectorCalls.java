@@ -8,7 +8,6 @@ import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.store.LoadRange;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.IntToLongFunction;
 import java.util.function.IntUnaryOperator;
 
@@ -123,8 +122,9 @@ final class ConnectorCalls {
             }
         }
         final int firstClaim = specs.size();
-        for (final Map.Entry<Integer, AllocationRef> e : r.claims.entrySet()) {
-            specs.add(StoreSpec.of(e.getValue(), blockIds(e.getKey(), e.getValue().slotCount(), blockId), slotBytes));
+        for (int i = 0; i < r.claims.size(); i++) {
+            final AllocationRef ref = r.claims.ref(i);
+            specs.add(StoreSpec.of(ref, blockIds(r.claims.block(i), ref.slotCount(), blockId), slotBytes));
         }
         if (spec.badSpan(r.id) && firstClaim < specs.size()) {
             final StoreSpec good = specs.get(firstClaim);

@@ -3,7 +3,6 @@ package dev.kvtier.harness.workload;
 import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.l2.AllocationRef;
 import java.util.List;
-import java.util.TreeMap;
 
 /**
  * One request inside the engine, from its arrival to its first token. Its life (ENGINE-MODEL.md): it waits in
@@ -37,7 +36,7 @@ final class EngineRequest {
     /** The cached prefix the lookup found (what a load brings in). */
     List<AllocationRef> prefix = List.of();
     /** The allocations this request claimed, by the block each is for (in block order). */
-    final TreeMap<Integer, AllocationRef> claims = new TreeMap<>();
+    final BlockClaims claims;
     /** Blocks before {@link #cached} whose allocation is still to be asked for (after a failed load). */
     int reallocateUpTo;
     long tokensToCompute;
@@ -50,6 +49,7 @@ final class EngineRequest {
         this.client = client;
         this.phase = phase;
         this.keys = List.copyOf(keys);
+        this.claims = new BlockClaims(this.keys.size());
         this.arrivalNs = arrivalNs;
     }
 

@@ -15,7 +15,6 @@ import dev.kvtier.core.port.Stamping;
 import dev.kvtier.core.server.KvServer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -293,8 +292,8 @@ final class StepEngine {
 
     /** The GPU's output: every block the request claimed (and stores) now holds its key's content. */
     private void stampComputed(final EngineRequest r) {
-        for (final Map.Entry<Integer, AllocationRef> e : r.claims.entrySet()) {
-            for (int b = e.getKey(); b < e.getKey() + e.getValue().slotCount(); b++) {
+        for (int i = 0; i < r.claims.size(); i++) {
+            for (int b = r.claims.block(i); b < r.claims.block(i) + r.claims.ref(i).slotCount(); b++) {
                 stamping.stamp(gpu, blockOffset(r.client, b), slotBytes, WorkloadDriver.tagOf(r.keys.get(b)));
             }
         }
@@ -346,7 +345,7 @@ final class StepEngine {
     /** Saves {@code r}'s blocks; a request the connector cancels first releases its claims, then saves nothing. */
     private void save(final EngineRequest r) {
         if (engine.connector().aborts(r.id) && !r.claims.isEmpty()) {
-            final List<AllocationRef> claimed = List.copyOf(r.claims.values());
+            final List<AllocationRef> claimed = r.claims.values();
             r.claims.clear();
             call(() -> {
                 for (final AllocationRef ref : claimed) {
