@@ -62,7 +62,8 @@ public final class Profiles {
                 s.longValue("checksumBytesPerSec", 0, 0, Long.MAX_VALUE),
                 s.longValue("verifyBytesPerSec", 0, 0, Long.MAX_VALUE),
                 s.longValue("stampBytesPerSec", 0, 0, Long.MAX_VALUE), s.longValue("eventNs", 0, 0, Long.MAX_VALUE),
-                s.bool("engineOnServerThread", false), s.longValue("checksumCopiedBytesPerSec", 0, 0, Long.MAX_VALUE));
+                s.bool("engineOnServerThread", false), s.longValue("checksumCopiedBytesPerSec", 0, 0, Long.MAX_VALUE),
+                s.longValue("copyOpNs", 0, 0, NS_MAX));
         } catch (final IllegalArgumentException e) {
             throw new ScenarioException(file + ": " + e.getMessage());
         }
@@ -88,9 +89,10 @@ public final class Profiles {
         final boolean engineOnThread = s.bool("engineOnServerThread", base.engineOnServerThread());
         final long copiedChecksum = s.longValue("checksumCopiedBytesPerSec", base.checksumCopiedBytesPerSec(), 0,
             Long.MAX_VALUE);
+        final long copyOp = s.longValue("copyOpNs", base.copyOpNs(), 0, OVERRIDE_NS_MAX);
         s.rejectUnknown();
         return new HostCostProfile(base.name() + "+overrides", span, entry, submit, complete, request, memcpy, dma,
-            onThread, checksum, verify, stamp, event, engineOnThread, copiedChecksum);
+            onThread, checksum, verify, stamp, event, engineOnThread, copiedChecksum, copyOp);
     }
 
     private static String describe(final String nameOrPath, final Path base) {

@@ -122,6 +122,20 @@ class ScenarioLoaderTest {
             "host.checksumCopiedBytesPerSec=9000"), dir).sim().host().checksumCopiedBytesPerSec());
     }
 
+    /** The cost of a copy besides its bytes: 0 unless a profile or [host] sets it. */
+    @Test
+    void shouldReadTheCostOfACopy(@TempDir final Path dir) throws Exception {
+        assertEquals(0, ScenarioLoader.parse("t.toml", MINIMAL, List.of(), null).sim().host().copyOpNs());
+        Files.writeString(dir.resolve("h.toml"), HOST_PROFILE + "copyOpNs = 160000\n");
+        final HostCostProfile h = ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=h.toml"), dir).sim()
+            .host();
+        assertEquals(160_000, h.copyOpNs());
+        assertEquals(HostCostProfile.chargeNs(8000, h.memcpyBytesPerSec()) + 160_000,
+            h.copyNs(8000, h.memcpyBytesPerSec()));
+        assertEquals(7, ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=h.toml", "host.copyOpNs=7"), dir)
+            .sim().host().copyOpNs());
+    }
+
     @Test
     void shouldTakeTheCoreDefaultsFromTheConfigBuilder() throws ScenarioException {
         final CoreConfig core = ScenarioLoader.parse("t.toml", MINIMAL, List.of(), null).spec().core();

@@ -40,12 +40,28 @@ package dev.kvtier.harness.profile;
  *                             checksums each slot of a span right after copying the span into L1, much of it still in
  *                             the CPU's caches; a slot read back from L2 was not copied and costs
  *                             {@code checksumBytesPerSec}); 0: as {@code checksumBytesPerSec}
+ * @param copyOpNs            per copy, besides its bytes at the copy bandwidth (0: not charged): a copy of a slot or
+ *                             two costs more per byte than a large one (on this project's VM, 2026-12-03, a real
+ *                             per-slot run's 3,423 copies moved 14.5 GB at 8.4 GB/s where a contiguous run's 72 moved
+ *                             it at 12.1-12.5 GB/s: about 160 us a copy)
  */
 public record HostCostProfile(String name, long spanNs, long entryNs, long ioSubmitNs, long ioCompleteNs,
                               long requestNs, long memcpyBytesPerSec, long dmaBytesPerSec,
                               boolean copiesOnServerThread, long checksumBytesPerSec, long verifyBytesPerSec,
                               long stampBytesPerSec, long eventNs, boolean engineOnServerThread,
-                              long checksumCopiedBytesPerSec) {
+                              long checksumCopiedBytesPerSec, long copyOpNs) {
+
+    /** A profile that charges nothing per copy besides its bytes. */
+    public HostCostProfile(final String name, final long spanNs, final long entryNs, final long ioSubmitNs,
+                           final long ioCompleteNs, final long requestNs, final long memcpyBytesPerSec,
+                           final long dmaBytesPerSec, final boolean copiesOnServerThread,
+                           final long checksumBytesPerSec, final long verifyBytesPerSec, final long stampBytesPerSec,
+                           final long eventNs, final boolean engineOnServerThread,
+                           final long checksumCopiedBytesPerSec) {
+        this(name, spanNs, entryNs, ioSubmitNs, ioCompleteNs, requestNs, memcpyBytesPerSec, dmaBytesPerSec,
+            copiesOnServerThread, checksumBytesPerSec, verifyBytesPerSec, stampBytesPerSec, eventNs,
+            engineOnServerThread, checksumCopiedBytesPerSec, 0);
+    }
 
     /** A profile whose checksums cost the same whether or not their bytes were just copied. */
     public HostCostProfile(final String name, final long spanNs, final long entryNs, final long ioSubmitNs,
@@ -113,15 +129,20 @@ public record HostCostProfile(String name, long spanNs, long entryNs, long ioSub
             throw new IllegalArgumentException("copy bandwidths must be positive");
         }
         if (checksumBytesPerSec < 0 || verifyBytesPerSec < 0 || stampBytesPerSec < 0 || eventNs < 0
-            || checksumCopiedBytesPerSec < 0) {
-            throw new IllegalArgumentException("checksum, verify and stamp bandwidths and the event cost must not be"
-                + " negative (0: not charged)");
+            || checksumCopiedBytesPerSec < 0 || copyOpNs < 0) {
+            throw new IllegalArgumentException("checksum, verify and stamp bandwidths and the event and copy costs must"
+                + " not be negative (0: not charged)");
         }
     }
 
     /** Nanoseconds to move {@code bytes} at {@code bytesPerSec}, rounded up; 0 when the rate is 0 (not charged). */
     public static long chargeNs(final long bytes, final long bytesPerSec) {
         return bytesPerSec == 0 ? 0 : Math.ceilDiv(Math.multiplyExact(bytes, 1_000_000_000L), bytesPerSec);
+    }
+
+    /** Nanoseconds to copy {@code bytes} at {@code bytesPerSec} (this profile's memcpy or DMA rate), in one copy. */
+    public long copyNs(final long bytes, final long bytesPerSec) {
+        return Math.ceilDiv(Math.multiplyExact(bytes, 1_000_000_000L), bytesPerSec) + copyOpNs;
     }
 
     /** Nanoseconds to checksum {@code bytes}, at the copied-bytes rate when {@code afterCopy} and it is set. */

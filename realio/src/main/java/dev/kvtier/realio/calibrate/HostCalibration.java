@@ -132,6 +132,30 @@ public final class HostCalibration {
             rate(work.checksumCopied(), p.checksumCopiedBytesPerSec()));
     }
 
+    /**
+     * {@code p} with the copy bandwidth and the cost per copy that two real runs' copies give together: {@code few}
+     * large copies and {@code many} smaller ones (the same workload per slot), each run's copy time taken as its bytes
+     * at the bandwidth plus its copies at the cost. Unchanged when the two do not determine both (as many copies in
+     * each, or a negative cost or bandwidth from the runs' noise).
+     */
+    public static HostCostProfile withCopyCost(final HostCostProfile p, final ByteWork.Tally few,
+                                               final ByteWork.Tally many) {
+        final double det = (double) few.bytes() * many.operations() - (double) many.bytes() * few.operations();
+        if (det == 0) {
+            return p;
+        }
+        final double nsPerByte = ((double) few.ns() * many.operations() - (double) many.ns() * few.operations()) / det;
+        final double perCopy = ((double) few.bytes() * many.ns() - (double) many.bytes() * few.ns()) / det;
+        if (nsPerByte <= 0 || perCopy < 0) {
+            return p;
+        }
+        final long copy = Math.round(1e9 / nsPerByte);
+        return new HostCostProfile(p.name(), p.spanNs(), p.entryNs(), p.ioSubmitNs(), p.ioCompleteNs(),
+            p.requestNs(), copy, copy, p.copiesOnServerThread(), p.checksumBytesPerSec(), p.verifyBytesPerSec(),
+            p.stampBytesPerSec(), p.eventNs(), p.engineOnServerThread(), p.checksumCopiedBytesPerSec(),
+            Math.round(perCopy));
+    }
+
     private static long rate(final ByteWork.Tally t, final long otherwise) {
         return t.operations() > 0 && t.bytesPerSec() > 0 ? t.bytesPerSec() : otherwise;
     }
@@ -167,9 +191,11 @@ public final class HostCalibration {
             engineOnServerThread = %b
             # a store's checksum of a slot it just copied into L1 (a read-back's costs checksumBytesPerSec)
             checksumCopiedBytesPerSec = %d
+            # per copy, besides its bytes at memcpyBytesPerSec (0 when the calibration ran no per-slot run)
+            copyOpNs = %d
             """, p.name(), p.spanNs(), p.entryNs(), p.ioSubmitNs(), p.ioCompleteNs(), p.requestNs(),
             p.memcpyBytesPerSec(), p.dmaBytesPerSec(), p.checksumBytesPerSec(), p.verifyBytesPerSec(),
-            p.stampBytesPerSec(), p.eventNs(), p.engineOnServerThread(), p.checksumCopiedBytesPerSec());
+            p.stampBytesPerSec(), p.eventNs(), p.engineOnServerThread(), p.checksumCopiedBytesPerSec(), p.copyOpNs());
     }
 
     private static long memcpy(final NativeMemory memory, final Warmed w) {

@@ -48,4 +48,29 @@ class HostCalibrationTest {
         assertTrue(toml.lines().toList().get(1).equals("# from a run"), toml);
         assertTrue(toml.contains("memcpyBytesPerSec = 10000000000"), toml);
     }
+
+    /**
+     * Two runs that copy the same bytes, one in few large copies and one in many small ones, give the bandwidth and
+     * the cost a copy: here 10 GB/s and 150 us, as this project's VM's per-slot run showed (14.5 GB in 72 and 3,423).
+     */
+    @Test
+    void shouldFitTheCopyBandwidthAndTheCostOfACopyFromTwoRuns() {
+        final HostCostProfile p = new HostCostProfile("m", 1, 2, 3, 4, 5, 20_000_000_000L, 20_000_000_000L, true,
+            6_000_000_000L, 5_000_000_000L, 7_000_000_000L, 8, true, 9_000_000_000L);
+        final long bytes = 14_500_000_000L;
+        final ByteWork.Tally few = new ByteWork.Tally(bytes, bytes / 10 + 72 * 150_000L, 72);
+        final ByteWork.Tally many = new ByteWork.Tally(bytes, bytes / 10 + 3_423 * 150_000L, 3_423);
+        final HostCostProfile fitted = HostCalibration.withCopyCost(p, few, many);
+        assertTrue(Math.abs(fitted.memcpyBytesPerSec() - 10_000_000_000L) <= 1_000_000, fitted.toString());
+        assertEquals(fitted.memcpyBytesPerSec(), fitted.dmaBytesPerSec());
+        assertTrue(Math.abs(fitted.copyOpNs() - 150_000) <= 1, fitted.toString());
+        assertEquals(List.of(6_000_000_000L, 5_000_000_000L, 7_000_000_000L, 9_000_000_000L),
+            List.of(fitted.checksumBytesPerSec(), fitted.verifyBytesPerSec(), fitted.stampBytesPerSec(),
+                fitted.checksumCopiedBytesPerSec()));
+        assertTrue(HostCalibration.toml(fitted).contains("\ncopyOpNs = " + fitted.copyOpNs() + "\n"),
+            HostCalibration.toml(fitted));
+        assertEquals(p, HostCalibration.withCopyCost(p, few, few), "as many copies in both: nothing to fit");
+        final ByteWork.Tally faster = new ByteWork.Tally(bytes, bytes / 20, 3_423);
+        assertEquals(p, HostCalibration.withCopyCost(p, few, faster), "more copies, less time: a negative cost");
+    }
 }

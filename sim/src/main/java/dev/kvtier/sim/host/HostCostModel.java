@@ -59,7 +59,7 @@ public final class HostCostModel implements EventSink, ProvenanceMemory.CopyList
                        final long bytes) {
         final long bw = src.name().equals(engineRegion) || dst.name().equals(engineRegion)
             ? profile.dmaBytesPerSec() : profile.memcpyBytesPerSec();
-        final long ns = Math.ceilDiv(Math.multiplyExact(bytes, 1_000_000_000L), bw);
+        final long ns = profile.copyNs(bytes, bw);
         if (server.inStep() && !profile.copiesOnServerThread()) {
             chargedNs += ns;
             server.chargeCopy(ns);

@@ -24,6 +24,23 @@ class HostCostModelTest {
         assertEquals(run(J).eventDigest(), run(zeros).eventDigest());
     }
 
+    /** A cost per copy holds the server thread for that long more at each copy it makes. */
+    @Test
+    void shouldChargeEachCopyItsCostBesidesItsBytes() {
+        final RunReport base = run(J);
+        final HostCostProfile perCopy = new HostCostProfile("per-copy", J.spanNs(), J.entryNs(), J.ioSubmitNs(),
+            J.ioCompleteNs(), J.requestNs(), J.memcpyBytesPerSec(), J.dmaBytesPerSec(), true, 0, 0, 0, 0, false, 0,
+            100_000);
+        final RunReport r = run(perCopy);
+        assertTrue(r.ok(), r.violation());
+        assertNotEquals(base.eventDigest(), r.eventDigest());
+        assertTrue(r.metrics().serverBusyNanos() >= base.metrics().serverBusyNanos() + 100_000L * 10,
+            "at least ten copies on the server thread, 100 us each: " + base.metrics().serverBusyNanos() + " -> "
+                + r.metrics().serverBusyNanos());
+        assertEquals(2 * HostCostProfile.chargeNs(1 << 20, J.memcpyBytesPerSec()) + 2 * 100_000,
+            perCopy.copyNs(1 << 20, J.memcpyBytesPerSec()) + perCopy.copyNs(1 << 20, J.memcpyBytesPerSec()));
+    }
+
     @Test
     void shouldChargeChecksumsAndEventsOnTheServerThread() {
         final RunReport base = run(J);
