@@ -25,13 +25,28 @@ public final class HostWork {
      */
     public static List<String> lines(final HostCostProfile host, final List<ByteWork> runs) {
         final List<String> out = new ArrayList<>();
-        line(out, "copies", host.memcpyBytesPerSec(), runs, ByteWork::copy);
+        line(out, "copies", copyRate(host, runs), runs, ByteWork::copy);
         line(out, "checksums", host.checksumBytesPerSec(), runs, ByteWork::checksum);
         line(out, "checksums right after a copy", host.checksumCopiedBytesPerSec() > 0
             ? host.checksumCopiedBytesPerSec() : host.checksumBytesPerSec(), runs, ByteWork::checksumCopied);
         line(out, "fills of computed slots", host.stampBytesPerSec(), runs, ByteWork::stamp);
         line(out, "checks of loaded slots", host.verifyBytesPerSec(), runs, ByteWork::verify);
         return out;
+    }
+
+    /**
+     * The copy bandwidth the profile charges the runs' copies, their cost per copy included: the memcpy rate when the
+     * profile has no such cost (as the bundled ones), less when the runs make many small copies.
+     */
+    private static long copyRate(final HostCostProfile host, final List<ByteWork> runs) {
+        long bytes = 0;
+        long ns = 0;
+        for (final ByteWork w : runs) {
+            bytes += w.copy().bytes();
+            ns += HostCostProfile.chargeNs(w.copy().bytes(), host.memcpyBytesPerSec())
+                + w.copy().operations() * host.copyOpNs();
+        }
+        return host.copyOpNs() == 0 || ns == 0 ? host.memcpyBytesPerSec() : Math.round(bytes * 1e9 / ns);
     }
 
     private static void line(final List<String> out, final String what, final long profileBytesPerSec,
