@@ -2,6 +2,7 @@ package dev.kvtier.core.l1;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,17 +15,28 @@ public final class EntryMap {
     private final TreeMap<Long, Entry> byOffset = new TreeMap<>();
     private long residentBytes;
 
-    /** Entries overlapping {@code [from, to)}, in file order. */
+    /**
+     * Entries overlapping {@code [from, to)}, in file order (unmodifiable). The usual answer, none, costs two tree
+     * searches and no list or sub-map view (an insert asks twice: once to drop overlaps, once to check).
+     */
     public List<Entry> overlapping(final long from, final long to) {
-        final List<Entry> out = new ArrayList<>();
+        if (from > to) {
+            throw new IllegalArgumentException("range [" + from + ", " + to + ") ends before it starts");
+        }
         final Map.Entry<Long, Entry> before = byOffset.lowerEntry(from);
-        if (before != null && before.getValue().fileEnd() > from) {
+        final boolean coversFrom = before != null && before.getValue().fileEnd() > from;
+        final Long next = byOffset.ceilingKey(from);
+        if (!coversFrom && (next == null || next >= to)) {
+            return List.of();
+        }
+        final List<Entry> out = new ArrayList<>();
+        if (coversFrom) {
             out.add(before.getValue());
         }
         for (final Entry e : byOffset.subMap(from, true, to, false).values()) {
             out.add(e);
         }
-        return out;
+        return Collections.unmodifiableList(out);
     }
 
     /** Adds an entry; overlapping entries must have been removed first. */

@@ -28,8 +28,8 @@ import java.util.List;
  * directory (a failed load is recomputed: it allocates), and that call must find the directory consistent, never in
  * the middle of placing an allocation or walking a range.
  *
- * <p>The key map is a {@link KeyTable} (open addressing over the key's two longs) used for point look-ups only;
- * nothing iterates it.
+ * <p>The key map is a {@link KeyTable} (open addressing over the key's two longs) used for point look-ups of keys
+ * only (a ref, which names its start slot, is found through the ring); nothing iterates it.
  */
 public final class L2Directory {
     private final long slotBytes;
@@ -213,14 +213,16 @@ public final class L2Directory {
         }
     }
 
-    /** The checksum kept for file slot {@code slot} by the live chunk holding it; null when none is known. */
-    public Long expectedSum(final int slot) {
-        final List<Chunk> owners = ring.overlapping(slot, 1);
-        if (owners.isEmpty()) {
-            return null;
+    /**
+     * The checksums the live chunks keep for file slots {@code firstSlot} on, as many as {@code sums} holds: slot
+     * {@code firstSlot + i}'s in {@code sums[i]} where {@code known[i]} (primitives: no boxed Long, no list a slot).
+     */
+    public void expectedSums(final int firstSlot, final long[] sums, final boolean[] known) {
+        for (int i = 0; i < sums.length; i++) {
+            final Chunk c = ring.covering(firstSlot + i);
+            known[i] = c != null && c.known(firstSlot + i - c.startSlot);
+            sums[i] = known[i] ? c.sum(firstSlot + i - c.startSlot) : 0;
         }
-        final Chunk c = owners.getFirst();
-        return c.known(slot - c.startSlot) ? c.sum(slot - c.startSlot) : null;
     }
 
     /** A slot read back from L2 did not match: its chunk leaves the index (a miss from now on, never wrong bytes). */
@@ -390,9 +392,9 @@ public final class L2Directory {
         }
     }
 
+    /** The live chunk of {@code ref}, or null: by start slot in the ring (which holds what the index holds). */
     private Chunk current(final AllocationRef ref) {
-        final PrefixKey key = ref.key();
-        final Chunk c = index.get(key.hi(), key.lo());
+        final Chunk c = ring.startingAt(ref.startSlot());
         return c != null && c.matches(ref) ? c : null;
     }
 }

@@ -128,6 +128,27 @@ final class SlotRing {
         return out;
     }
 
+    /** The live chunk that starts at slot {@code slot}, or null (none does, or the slot is past the ring). */
+    Chunk startingAt(final int slot) {
+        return slot >= 0 && slot < slotCount ? bySlot.get(slot) : null;
+    }
+
+    /**
+     * The live chunk covering slot {@code slot}, or null: what {@link #overlapping}{@code (slot, 1)} holds, without a
+     * list (chunks are disjoint, so only the last one starting at or before the slot can cover it).
+     */
+    Chunk covering(final int slot) {
+        if (slot < 0 || slot >= slotCount) {
+            throw new IllegalArgumentException("slot " + slot + " not in [0, " + slotCount + ")");
+        }
+        final int start = bySlot.highestIn((int) Math.max(0, (long) slot - widestSlots + 1), slot);
+        if (start < 0) {
+            return null;
+        }
+        final Chunk c = bySlot.get(start);
+        return c.overlaps(slot, 1) ? c : null;
+    }
+
     /** The oldest live chunk (the others follow through {@link Chunk#newer}), or null when none is live. */
     Chunk oldest() {
         return oldest;

@@ -48,23 +48,26 @@ final class Checksums {
         }
     }
 
-    /** The checksums the slots of {@code [fileOffset, +lengthBytes)} must have now (null where none is known). */
-    Long[] expected(final long fileOffset, final long lengthBytes) {
+    /**
+     * The checksums the slots of {@code [fileOffset, +lengthBytes)} must have now: slot i's in {@code sums[i]} where
+     * {@code known[i]} (both arrays hold exactly the read's slots).
+     */
+    void expected(final long fileOffset, final long lengthBytes, final long[] sums, final boolean[] known) {
         assert fileOffset % slotBytes == 0 : "read at " + fileOffset + " does not start at a slot";
         assert lengthBytes % slotBytes == 0 : "read of " + lengthBytes + " B is not whole slots";
-        final int first = Math.toIntExact(fileOffset / slotBytes);
-        final Long[] out = new Long[Math.toIntExact(lengthBytes / slotBytes)];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = directory.expectedSum(first + i);
+        final int slots = Math.toIntExact(lengthBytes / slotBytes);
+        if (sums.length != slots || known.length != slots) {
+            throw new IllegalArgumentException("read of " + slots + " slots, arrays of " + sums.length + " and "
+                + known.length);
         }
-        return out;
+        directory.expectedSums(Math.toIntExact(fileOffset / slotBytes), sums, known);
     }
 
     /** Checks slot {@code slotIndex} of a read, landed at {@code poolOffset}, against its expected checksum. */
     boolean verify(final long loadId, final long poolOffset, final long fileOffset, final int slotIndex,
-                   final Long expected) {
+                   final boolean known, final long expected) {
         final long sum = l1.checksum(poolOffset, slotBytes);
-        if (expected != null && expected == sum) {
+        if (known && expected == sum) {
             return true;
         }
         mismatches++;

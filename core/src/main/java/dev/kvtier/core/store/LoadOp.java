@@ -39,8 +39,9 @@ final class LoadOp extends Op {
         final long destOffset;
         Slice slice;
         boolean superseded;
-        /** The checksum each slot must have, taken when the read is issued; null where none is known. */
-        Long[] expected;
+        /** The checksum each slot must have, taken when the read is issued, where {@link #known} says one is. */
+        long[] expected;
+        boolean[] known;
 
         Read(final long fileOffset, final long lengthBytes, final long copyFrom, final long copyLength,
              final long destOffset) {
@@ -242,7 +243,9 @@ final class LoadOp extends Op {
                 slice.poolOffset()));
             toRead.poll();
             next.slice = slice;
-            next.expected = checksums.expected(next.fileOffset, next.lengthBytes);
+            next.expected = new long[Math.toIntExact(next.lengthBytes / slotBytes)];
+            next.known = new boolean[next.expected.length];
+            checksums.expected(next.fileOffset, next.lengthBytes, next.expected, next.known);
             batchReads++;
             batchBytes += next.lengthBytes;
             outstanding++;
@@ -295,7 +298,8 @@ final class LoadOp extends Op {
         }
         for (int i = 0; i < read.lengthBytes / slotBytes; i++) {
             final long at = read.fileOffset + i * slotBytes;
-            if (!checksums.verify(id, read.slice.poolOffset() + i * slotBytes, at, i, read.expected[i])) {
+            if (!checksums.verify(id, read.slice.poolOffset() + i * slotBytes, at, i, read.known[i],
+                read.expected[i])) {
                 sink.emit(new CoreEvent.PromotionDiscarded(id, read.fileOffset, read.lengthBytes,
                     DiscardReason.LOAD_FAILED));
                 l1.releaseIfUnused(read.slice);

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.event.CoreEvent;
@@ -122,6 +121,10 @@ class L2DirectoryTest {
         d.commit(List.of(b));
         assertFalse(d.release(b), "committed");
         assertFalse(d.release(new AllocationRef(k(0), a.allocationId() + 100, 0, 1)), "another allocation");
+        assertFalse(d.release(new AllocationRef(k(1), a.allocationId(), 0, 1)), "another key at its slot");
+        assertFalse(d.release(new AllocationRef(k(0), a.allocationId(), 1, 1)), "another slot");
+        assertFalse(d.isCurrent(new AllocationRef(k(0), a.allocationId(), 4, 1)), "a slot past the ring");
+        assertTrue(d.isCurrent(a));
         assertTrue(d.release(a));
         assertFalse(d.isCurrent(a));
         assertInstanceOf(AllocationResult.Claimed.class, d.allocate(2, 1, List.of(k(0)), 1).getFirst());
@@ -226,11 +229,19 @@ class L2DirectoryTest {
         }
         d.forgetChecksum(ref, 64);
         d.recordChecksum(ref, 130, 7); // past the chunk: a no-op
-        for (int slot = 0; slot < 130; slot++) {
+        final long[] sums = new long[131]; // slot 130 is past every chunk
+        final boolean[] known = new boolean[131];
+        d.expectedSums(0, sums, known);
+        for (int slot = 0; slot <= 130; slot++) {
             final boolean kept = slot == 0 || slot == 63 || slot == 65 || slot == 127 || slot == 128 || slot == 129;
-            assertEquals(kept ? Long.valueOf(1000L + slot) : null, d.expectedSum(slot), "slot " + slot);
+            assertEquals(kept, known[slot], "slot " + slot);
+            assertEquals(kept ? 1000L + slot : 0, sums[slot], "slot " + slot);
         }
-        assertNull(d.expectedSum(130));
+        final long[] one = new long[1];
+        final boolean[] oneKnown = new boolean[1];
+        d.expectedSums(65, one, oneKnown); // from a slot inside the chunk, not at its start
+        assertTrue(oneKnown[0]);
+        assertEquals(1065L, one[0]);
     }
 
     @Test
