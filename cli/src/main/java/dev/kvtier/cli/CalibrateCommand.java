@@ -49,8 +49,9 @@ public final class CalibrateCommand implements Callable<Integer> {
     Path hostOut = Outputs.defaultPath("calibrate", "host.toml");
 
     @Option(names = "--host-run-device", paramLabel = "PATH", description = "take the host profile's copy, checksum,"
-        + " fill and check bandwidths from a real run of the host calibration workload on this L2 file or block device"
-        + " (claimed as a run's, as signoff and fidelity do; default: the microbenchmarks' figures)")
+        + " fill and check bandwidths and its cost per copy from real runs of the host calibration workload (as it is"
+        + " and per slot) on this L2 file or block device (claimed as a run's, as signoff and fidelity do; default:"
+        + " the microbenchmarks' figures, no cost per copy)")
     Path hostRunDevice;
 
     @Option(names = "--name", description = "profile name (default: calibrated)")
