@@ -139,6 +139,31 @@ class RealLoopTest {
             + seen[0]);
     }
 
+    /**
+     * Two completions ready at once: a task the first one posts runs before the second is delivered (one completion a
+     * step), as a due engine step runs after the completion in hand, not after all that were ready.
+     */
+    @Test
+    void shouldLetATaskPostedByACompletionRunBeforeTheNextReadyCompletion() {
+        final List<String> order = new ArrayList<>();
+        final RealLoop[] fair = new RealLoop[1];
+        fair[0] = RealLoop.over(device, c -> {
+            order.add("completion " + c.ioId());
+            if (c.ioId() == 1 || c.ioId() == 2) {
+                fair[0].post(() -> order.add("task after " + c.ioId()));
+            }
+        });
+        final NativeRegion r = memory.allocate("r", 2 * 65536);
+        device.submitBlock(1, IoOp.WRITE, 0, r, 0, 65536);
+        device.submitBlock(2, IoOp.WRITE, 65536, r, 65536, 65536);
+        device.flush();
+        work(50_000_000L); // both writes complete meanwhile
+        assertEquals(RealLoop.Outcome.STOPPED, fair[0].runFor(() -> order.size() == 4, 5_000_000_000L));
+        final int first = order.getFirst().equals("completion 1") ? 1 : 2;
+        assertEquals(List.of("completion " + first, "task after " + first, "completion " + (3 - first),
+            "task after " + (3 - first)), order);
+    }
+
     @Test
     void shouldBoundItsTimers() {
         final RealLoop small = new RealLoop(device, completions::add, 2, 8, 8, 1_000_000L);
