@@ -39,12 +39,11 @@ public final class HostWork {
      * profile has no such cost (as the bundled ones), less when the runs make many small copies.
      */
     private static long copyRate(final HostCostProfile host, final List<ByteWork> runs) {
-        long bytes = 0;
-        long ns = 0;
+        double bytes = 0;
+        double ns = 0;
         for (final ByteWork w : runs) {
             bytes += w.copy().bytes();
-            ns += HostCostProfile.chargeNs(w.copy().bytes(), host.memcpyBytesPerSec())
-                + w.copy().operations() * host.copyOpNs();
+            ns += w.copy().bytes() * 1e9 / host.memcpyBytesPerSec() + (double) w.copy().operations() * host.copyOpNs();
         }
         return host.copyOpNs() == 0 || ns == 0 ? host.memcpyBytesPerSec() : Math.round(bytes * 1e9 / ns);
     }

@@ -51,6 +51,12 @@ class HostWorkTest {
         assertFalse(line.contains("overstates"), line);
         assertTrue(HostWork.lines(HOST, List.of(new ByteWork(copies, none, none, none, none))).getFirst()
             .contains("**the profile overstates it**"), "without the cost, 10 GB/s against 5");
+        // A run's copies as a real per-slot run of pr90-evict-small makes them (14.5 GB in 3,423 copies, 1.72 s):
+        // tens of gigabytes in nanoseconds do not fit a long.
+        final ByteWork.Tally run = new ByteWork.Tally(14_495_514_624L, 1_720_000_000L, 3_423);
+        final String real = HostWork.lines(perCopy, List.of(new ByteWork(run, none, none, none, none),
+            new ByteWork(run, none, none, none, none))).getFirst();
+        assertTrue(real.startsWith("copies: profile 8.09 GB/s, real runs 8.43 GB/s"), real);
     }
 
     @Test
