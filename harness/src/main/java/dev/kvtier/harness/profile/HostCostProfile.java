@@ -142,7 +142,7 @@ public record HostCostProfile(String name, long spanNs, long entryNs, long ioSub
 
     /** Nanoseconds to copy {@code bytes} at {@code bytesPerSec} (this profile's memcpy or DMA rate), in one copy. */
     public long copyNs(final long bytes, final long bytesPerSec) {
-        return Math.ceilDiv(Math.multiplyExact(bytes, 1_000_000_000L), bytesPerSec) + copyOpNs;
+        return chargeNs(bytes, bytesPerSec) + copyOpNs;
     }
 
     /** Nanoseconds to checksum {@code bytes}, at the copied-bytes rate when {@code afterCopy} and it is set. */
