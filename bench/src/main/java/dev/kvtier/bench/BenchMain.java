@@ -1,7 +1,13 @@
 package dev.kvtier.bench;
 
 import java.io.PrintStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -56,6 +62,39 @@ public final class BenchMain {
         System.out.println("kvtier bench: " + (full ? "full" : "quick") + " pass; JMH's log: " + log);
         final Collection<RunResult> results = new Runner(options.build()).run();
         print(results, System.out);
+        final List<String> failed;
+        try {
+            failed = failures(Files.readAllLines(Path.of(log)));
+        } catch (final IOException e) {
+            throw new UncheckedIOException("reading JMH's log " + log, e);
+        }
+        for (final String f : failed) {
+            System.out.println("FAILED " + f + ": no score (its error is in " + log + ")");
+        }
+        if (!failed.isEmpty()) {
+            System.exit(1);
+        }
+    }
+
+    /**
+     * The benchmarks (with their parameters) that JMH's log shows failing: a failed benchmark leaves no result, so the
+     * table alone would just lack its line.
+     */
+    static List<String> failures(final List<String> logLines) {
+        final Set<String> failed = new LinkedHashSet<>();
+        String benchmark = "";
+        String parameters = "";
+        for (final String line : logLines) {
+            if (line.startsWith("# Benchmark: ")) {
+                benchmark = line.substring("# Benchmark: ".length()).replace("dev.kvtier.bench.", "");
+                parameters = "";
+            } else if (line.startsWith("# Parameters: ")) {
+                parameters = " " + line.substring("# Parameters: ".length());
+            } else if (line.contains("<failure>")) {
+                failed.add(benchmark + parameters);
+            }
+        }
+        return new ArrayList<>(failed);
     }
 
     /** One line per benchmark and parameter set. */

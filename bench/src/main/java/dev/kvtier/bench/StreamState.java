@@ -2,7 +2,7 @@ package dev.kvtier.bench;
 
 import dev.kvtier.journal.codec.EventBuffer;
 import dev.kvtier.journal.codec.EventCodec;
-import dev.kvtier.journal.codec.EventLayout;
+import dev.kvtier.core.event.CoreEvent;
 import java.util.ArrayList;
 import java.util.List;
 import org.openjdk.jmh.annotations.Level;
@@ -31,12 +31,17 @@ public class StreamState {
         recording = Recording.of(stream, 1);
         final EventCodec codec = new EventCodec();
         encoded = new ArrayList<>(recording.events().size());
-        final EventBuffer all = new EventBuffer(recording.events().size() * (EventLayout.MAX_EVENT_BYTES + 8));
-        for (int i = 0; i < recording.events().size(); i++) {
-            final byte[] one = codec.encode(recording.events().get(i));
+        long bytes = 0;
+        for (final CoreEvent e : recording.events()) {
+            final byte[] one = codec.encode(e);
             encoded.add(one);
+            bytes += Long.BYTES + one.length;
+        }
+        // Sized by what the stream encodes to (EventLayout.MAX_EVENT_BYTES for every event overflowed an int).
+        final EventBuffer all = new EventBuffer(Math.toIntExact(Math.max(bytes, 256)));
+        for (int i = 0; i < encoded.size(); i++) {
             all.putLongLe(recording.timesNs()[i]);
-            all.putBytes(one, 0, one.length);
+            all.putBytes(encoded.get(i), 0, encoded.get(i).length);
         }
         digestInput = all.toByteArray();
         digestInputBytes = all.length();
