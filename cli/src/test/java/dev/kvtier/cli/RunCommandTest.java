@@ -35,7 +35,7 @@ class RunCommandTest {
         assertEquals("virtual", r.get("mode").stringValue());
         assertEquals(3, r.get("seed").longValue());
         assertEquals(0, r.get("invariantViolations").intValue());
-        assertEquals(64, r.get("eventDigest").stringValue().length());
+        assertEquals(32, r.get("eventDigest").stringValue().length());
         assertTrue(m.get("coldPhaseNanos").longValue() > 0 && m.get("warmPhaseNanos").longValue() > 0);
     }
 

@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * @param events              core and driver events emitted
  * @param elapsedNanos        the run's elapsed time on its clock: virtual time in mode {@code virtual}, wall time (from
  *                            the workload's start to its end) in mode {@code real}
- * @param eventDigest         SHA-256 over the canonical encoding of every event with its time, in order
+ * @param eventDigest         XXH3-128 (EventDigest) over the canonical encoding of every event with its time, in order
  * @param invariantViolations 0, or 1 with {@code violation} saying which
  * @param violation           the first violation's message, or null
  * @param metrics             the figures

@@ -2,6 +2,7 @@ package dev.kvtier.journal.file;
 
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.journal.codec.EventBuffer;
+import dev.kvtier.journal.codec.EventDigest;
 import dev.kvtier.journal.codec.EventCodec;
 import dev.kvtier.journal.codec.EventCursor;
 import dev.kvtier.journal.codec.EventFormatException;
@@ -78,7 +79,8 @@ final class ExcerptCodec {
 
     /** Writes the END excerpt into {@code out} (reset first). */
     void end(final long eventCount, final byte[] digest, final EventBuffer out) {
-        if (digest.length != DIGEST_BYTES) {
+        if (digest.length != EventDigest.Algorithm.XXH3_128.bytes() && digest.length != EventDigest.Algorithm.SHA_256
+            .bytes()) {
             throw new IllegalArgumentException("digest of " + digest.length + " bytes");
         }
         out.reset();

@@ -1,5 +1,6 @@
 package dev.kvtier.journal.file;
 
+import dev.kvtier.journal.codec.EventDigest;
 import dev.kvtier.journal.codec.EventLayout;
 
 /**
@@ -29,7 +30,8 @@ import dev.kvtier.journal.codec.EventLayout;
  *                                                                            number)
  *   EVENT  body  = sequence:varint  timeNs:zigzag varint  event             (formats 2, 3; event: EventLayout, the rest
  *                                                                            of the excerpt up to the crc)
- *   END    body  = eventCount:varint  eventDigest:32 bytes                   (EventDigest of every EVENT)
+ *   END    body  = eventCount:varint  eventDigest:16 bytes                   (EventDigest of every event: XXH3-128;
+ *                                                                            formats 2-4: SHA-256, 32 bytes)
  *
  *   +------+-----------+-------+--------------------------------------------+--------+
  *   | 0x04 | firstSeq  | count | (timeDelta length event-with-key-refs)*    | crc32c |     EVENTS excerpt
@@ -45,11 +47,14 @@ import dev.kvtier.journal.codec.EventLayout;
  */
 public final class ExcerptLayout {
     /**
-     * The format version this code writes and the highest it reads. 4: events in EVENTS blocks with a key dictionary
-     * (2 and 3 have one EVENT excerpt per event; they still read and replay). 3: the client's calls and replies go
-     * through a transport and each delivery is a Delivered input (2 and older ran them at once).
+     * The format version this code writes and the highest it reads. 5: the end record's event digest is XXH3-128
+     * (4 and older: SHA-256; they still read and replay). 4: events in EVENTS blocks with a key dictionary (2 and 3
+     * have one EVENT excerpt per event). 3: the client's calls and replies go through a transport and each delivery
+     * is a Delivered input (2 and older ran them at once).
      */
-    public static final int FORMAT_VERSION = 4;
+    public static final int FORMAT_VERSION = 5;
+    /** The first format whose end record holds an XXH3-128 event digest; older ones hold SHA-256. */
+    public static final int XXH3_DIGEST_VERSION = 5;
     /** The first format with EVENTS blocks and a key dictionary; older journals have one EVENT excerpt per event. */
     public static final int BLOCKS_VERSION = 4;
 
@@ -78,8 +83,6 @@ public final class ExcerptLayout {
     public static final int HEADER_MAGIC = 'K' | 'V' << 8 | 'T' << 16 | 'J' << 24;
     /** Offset of the header's version field (after kind and magic). */
     public static final int HEADER_VERSION_OFFSET = BODY_OFFSET + Integer.BYTES;
-    /** Bytes of the SHA-256 event digest in the END excerpt. */
-    public static final int DIGEST_BYTES = 32;
 
     /** The largest text in the header (the scenario's full text), in UTF-8 bytes. */
     public static final int HEADER_TEXT_BYTES_MAX = 1 << 20;
@@ -113,5 +116,10 @@ public final class ExcerptLayout {
                 + (BODY_OFFSET + CRC_BYTES) + ".." + EXCERPT_BYTES_MAX);
         }
         return (int) lengthBytes;
+    }
+
+    /** The hash of the event digest in the END excerpt of a journal of format {@code version}. */
+    public static EventDigest.Algorithm digestAlgorithm(final int version) {
+        return version >= XXH3_DIGEST_VERSION ? EventDigest.Algorithm.XXH3_128 : EventDigest.Algorithm.SHA_256;
     }
 }

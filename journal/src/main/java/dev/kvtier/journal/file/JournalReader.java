@@ -48,7 +48,8 @@ public final class JournalReader implements AutoCloseable {
     private final SingleChronicleQueue queue;
     private final ExcerptTailer tailer;
     private final ExcerptCodec excerpts = new ExcerptCodec();
-    private final EventDigest digest = new EventDigest();
+    /** The event digest, with the hash of the journal's format (its end record holds one). */
+    private final EventDigest digest;
     private final JournalHeader header;
     private final KeyDictionary keys = new KeyDictionary();
     /** The canonical bytes of the event being read (format 4), as the event digest takes them. */
@@ -69,6 +70,7 @@ public final class JournalReader implements AutoCloseable {
         this.queue = queue;
         this.tailer = queue.createTailer();
         this.header = readHeader();
+        this.digest = new EventDigest(ExcerptLayout.digestAlgorithm(header.formatVersion()));
     }
 
     /** Opens and checks the journal in {@code dir} up to and including its header. */
@@ -265,7 +267,7 @@ public final class JournalReader implements AutoCloseable {
     private void readEnd() throws JournalException {
         final EventCursor c = excerpts.body(excerpt, excerptLength);
         final long count;
-        final byte[] recorded = new byte[ExcerptLayout.DIGEST_BYTES];
+        final byte[] recorded = new byte[digest.algorithm().bytes()];
         try {
             count = c.varLong();
             for (int i = 0; i < recorded.length; i++) {

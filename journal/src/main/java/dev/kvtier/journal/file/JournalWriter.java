@@ -45,7 +45,7 @@ public final class JournalWriter implements EventSink, AutoCloseable {
         + 32);
     private final EventBuffer scratch = new EventBuffer(EventLayout.MAX_EVENT_BYTES);
     private final KeyDictionary keys = new KeyDictionary();
-    private final EventDigest digest = new EventDigest();
+    private final EventDigest digest = new EventDigest(ExcerptLayout.digestAlgorithm(ExcerptLayout.FORMAT_VERSION));
     private final JournalLock lock;
     private long nextSequence;
     private long blockFirstSequence;

@@ -272,7 +272,7 @@ class JournalFileTest {
             final JournalHeader old = new JournalHeader(version, now.scenario(), now.seed(), now.knobs(),
                 now.configDigest(), now.codeVersion(), now.mode());
             final List<byte[]> whole = new ArrayList<>();
-            final EventDigest digest = new EventDigest();
+            final EventDigest digest = new EventDigest(EventDigest.Algorithm.SHA_256);
             for (int i = 0; i < events.size(); i++) {
                 codec.event(i, 10L * i, events.get(i), buffer);
                 whole.add(buffer.toByteArray());
@@ -353,6 +353,51 @@ class JournalFileTest {
         assertTrue(e.getMessage().startsWith(dir.toString() + ": "), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), "one line");
         return e;
+    }
+
+    @Test
+    void shouldReadFormatFourWithItsSha256DigestAndRefuseADigestOfTheOtherHash() throws Exception {
+        final ExcerptCodec codec = new ExcerptCodec();
+        final EventBuffer buffer = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+        final EventBuffer entries = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+        final EventBuffer scratch = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+        final KeyDictionary keys = new KeyDictionary();
+        final List<CoreEvent> events = events(300);
+        final EventDigest sha = new EventDigest(EventDigest.Algorithm.SHA_256);
+        final EventDigest xxh3 = new EventDigest(EventDigest.Algorithm.XXH3_128);
+        for (int i = 0; i < events.size(); i++) {
+            codec.entry(i == 0 ? 0 : 10L * (i - 1), 10L * i, events.get(i), keys, scratch, entries);
+            sha.add(10L * i, events.get(i));
+            xxh3.add(10L * i, events.get(i));
+        }
+        codec.block(0, events.size(), entries, buffer);
+        final List<byte[]> block = List.of(buffer.toByteArray());
+        final JournalHeader now = header();
+        final JournalHeader four = new JournalHeader(4, now.scenario(), now.seed(), now.knobs(), now.configDigest(),
+            now.codeVersion(), now.mode());
+        try (JournalReader reader = JournalReader.open(RawJournal.write(temp.resolve("v4"), four, block,
+            events.size(), sha.finish()))) {
+            int i = 0;
+            for (JournalEntry entry = reader.next(); entry != null; entry = reader.next()) {
+                assertEquals(events.get(i++), entry.event());
+            }
+            assertEquals(events.size(), i);
+            assertEquals(sha.finish(), reader.eventDigest());
+        }
+        assertEquals(5, ExcerptLayout.FORMAT_VERSION, "this test's 'now' is format 5, the first with XXH3-128");
+        try (JournalReader reader = JournalReader.open(RawJournal.write(temp.resolve("v5"), now, block,
+            events.size(), xxh3.finish()))) {
+            while (reader.next() != null) {
+                assertTrue(reader.eventsRead() > 0);
+            }
+            assertEquals(xxh3.finish(), reader.eventDigest());
+        }
+        final JournalException shaInFive = readAll(RawJournal.write(temp.resolve("sha-in-5"), now, block,
+            events.size(), sha.finish()));
+        assertEquals(Problem.CORRUPTED, shaInFive.problem(), shaInFive.getMessage());
+        final JournalException xxh3InFour = readAll(RawJournal.write(temp.resolve("xxh3-in-4"), four, block,
+            events.size(), xxh3.finish()));
+        assertEquals(Problem.CORRUPTED, xxh3InFour.problem(), xxh3InFour.getMessage());
     }
 
     private static JournalException readAll(final Path dir) {

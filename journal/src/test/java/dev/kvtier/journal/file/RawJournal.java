@@ -32,7 +32,7 @@ final class RawJournal {
             for (final byte[] event : events) {
                 append(appender, event);
             }
-            codec.end(count, digest == null ? new byte[ExcerptLayout.DIGEST_BYTES]
+            codec.end(count, digest == null ? new byte[ExcerptLayout.digestAlgorithm(header.formatVersion()).bytes()]
                 : java.util.HexFormat.of().parseHex(digest), buffer);
             append(appender, buffer.toByteArray());
         }
