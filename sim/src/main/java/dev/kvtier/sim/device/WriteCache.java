@@ -31,6 +31,36 @@ final class WriteCache<C> {
     static final int SECTOR_BYTES = 512;
     /** Sectors in a page. */
     private static final int SECTORS = PAGE_BYTES / SECTOR_BYTES;
+    /** The mask of a page's every sector. */
+    private static final int ALL_SECTORS = (1 << SECTORS) - 1;
+    /**
+     * For each set of written sectors (a mask, bit s for sector s), its runs of set bits as (first sector, end
+     * sector) pairs, in order: those of mask m are {@code SECTOR_RUNS[SECTOR_RUN_FIRST[m] .. SECTOR_RUN_FIRST[m +
+     * 1])}. A crash walks a torn page's runs from here instead of testing its sectors one by one.
+     */
+    private static final byte[] SECTOR_RUNS;
+    private static final int[] SECTOR_RUN_FIRST = new int[(1 << SECTORS) + 1];
+
+    static {
+        final byte[] runs = new byte[(1 << SECTORS) * SECTORS];
+        int n = 0;
+        for (int mask = 0; mask < 1 << SECTORS; mask++) {
+            SECTOR_RUN_FIRST[mask] = n;
+            for (int s = 0; s < SECTORS;) {
+                if ((mask >>> s & 1) == 0) {
+                    s++;
+                    continue;
+                }
+                final int run = Integer.numberOfTrailingZeros(~(mask >>> s)); // set bits from s on
+                runs[n++] = (byte) s;
+                runs[n++] = (byte) (s + run);
+                s += run;
+            }
+        }
+        SECTOR_RUN_FIRST[1 << SECTORS] = n;
+        SECTOR_RUNS = Arrays.copyOf(runs, n);
+    }
+
     /** Pending writes (in flight plus unflushed) allowed at once: a core that never flushes hits this. */
     static final int MAX_PENDING_WRITES = 1 << 22;
 
@@ -187,51 +217,34 @@ final class WriteCache<C> {
         int count = 0;
         for (long page = 0; page < p.lengthBytes; page += PAGE_BYTES) {
             final int draw = fate == IndexCrashPages.DRAW ? entropy.nextInt(3) : 2;
-            if (draw == 0) {
-                pages[0]++;
-                if (page != to) {
-                    count = endPiece(from, to, count);
-                    from = page;
-                }
-                to = page + PAGE_BYTES;
-                continue;
-            }
-            if (draw == 1) {
-                pages[1]++;
-                count = endPiece(from, to, count);
-                from = -1;
-                to = -1;
-                continue;
-            }
-            pages[2]++;
-            final int mask = 1 + entropy.nextInt((1 << SECTORS) - 2);
-            int written = mask;
-            if (fate == IndexCrashPages.GARBLED) {
-                // Garbling reads the durable image: what this write persisted so far must be in it.
-                persistPieces(p, content, endPiece(from, to, count));
-                count = 0;
-                from = -1;
-                to = -1;
-                final int garbled = garbleOne(p, content, page, mask, entropy);
-                pages[3] += garbled >= 0 ? 1 : 0;
-                written &= garbled >= 0 ? ~(1 << garbled) : -1;
-            }
-            for (int s = 0; s < SECTORS;) {
-                if ((written >>> s & 1) == 0) {
-                    count = endPiece(from, to, count);
+            pages[draw]++;
+            // The sectors that reach the media: all of a written page, none of a lost one, a drawn mask of a torn one.
+            int written = draw == 0 ? ALL_SECTORS : 0;
+            if (draw == 2) {
+                final int mask = 1 + entropy.nextInt((1 << SECTORS) - 2);
+                written = mask;
+                if (fate == IndexCrashPages.GARBLED) {
+                    // Garbling reads the durable image: what this write persisted so far must be in it.
+                    persistPieces(p, content, endPiece(from, to, count));
+                    count = 0;
                     from = -1;
                     to = -1;
-                    s++;
-                    continue;
+                    final int garbled = garbleOne(p, content, page, mask, entropy);
+                    pages[3] += garbled >= 0 ? 1 : 0;
+                    written &= garbled >= 0 ? ~(1 << garbled) : -1;
                 }
-                final int run = Integer.numberOfTrailingZeros(~(written >>> s)); // written sectors from s on
-                final long at = page + (long) s * SECTOR_BYTES;
+            }
+            // The written sectors' runs, from the table: one that does not start where the open piece ends ends it
+            // and opens another; one that ends before the page does leaves a piece nothing can extend (the next
+            // run starts past an unwritten sector or a lost page), as a sector at a time would. A page with no
+            // written sector has no run and leaves the open piece so too.
+            for (int k = SECTOR_RUN_FIRST[written]; k < SECTOR_RUN_FIRST[written + 1]; k += 2) {
+                final long at = page + SECTOR_RUNS[k] * (long) SECTOR_BYTES;
                 if (at != to) {
                     count = endPiece(from, to, count);
                     from = at;
                 }
-                to = at + (long) run * SECTOR_BYTES;
-                s += run;
+                to = page + SECTOR_RUNS[k + 1] * (long) SECTOR_BYTES;
             }
         }
         persistPieces(p, content, endPiece(from, to, count));

@@ -28,7 +28,7 @@ abstract sealed class BlockList permits RunBlocks {
     int size;
     /** False only while no run of no bytes can be here (one was never written since the map last lost them all). */
     boolean mayHoldEmpty;
-    /** {@link RunBlocks#insertAllAfter}'s runs in order before they are cut into blocks (reused). */
+    /** The old runs {@link RunBlocks#insertAllAfter} sets aside while new ones take their place (reused). */
     long[] spill = new long[0];
     /** The block the last look-up landed in: tried first, as runs are mostly visited in order. */
     int hint;

@@ -232,12 +232,12 @@ final class RunBlocks extends BlockList {
             System.arraycopy(src, 0, data, i * LONGS, count * LONGS);
             sizes[b] += count;
         } else {
-            // The new runs then the old tail, in order: as many as fit stay here, the rest fill new blocks.
-            final long[] all = spill((count + tail) * LONGS);
-            System.arraycopy(src, 0, all, 0, count * LONGS);
-            System.arraycopy(data, i * LONGS, all, count * LONGS, tail * LONGS);
+            // The new runs then the old tail, in order: as many as fit stay here, the rest fill new blocks. Only the
+            // tail is set aside first (it is overwritten here); the new runs go straight to their blocks.
+            final long[] kept = spill(tail * LONGS);
+            System.arraycopy(data, i * LONGS, kept, 0, tail * LONGS);
             final int here = RUNS_PER_BLOCK - i;
-            System.arraycopy(all, 0, data, i * LONGS, here * LONGS);
+            copyJoined(src, count, kept, 0, data, i, here);
             sizes[b] = RUNS_PER_BLOCK;
             final int rest = count + tail - here;
             final int added = (rest + RUNS_PER_BLOCK - 1) / RUNS_PER_BLOCK;
@@ -245,7 +245,7 @@ final class RunBlocks extends BlockList {
             for (int k = 0; k < added; k++) {
                 final int n = Math.min(RUNS_PER_BLOCK, rest - k * RUNS_PER_BLOCK);
                 final long[] to = blocks[b + 1 + k];
-                System.arraycopy(all, (here + k * RUNS_PER_BLOCK) * LONGS, to, 0, n * LONGS);
+                copyJoined(src, count, kept, here + k * RUNS_PER_BLOCK, to, 0, n);
                 sizes[b + 1 + k] = n;
                 firsts[b + 1 + k] = to[0];
             }
@@ -254,6 +254,65 @@ final class RunBlocks extends BlockList {
             firsts[b] = data[0];
         }
         size += count;
+    }
+
+    /**
+     * Appends the pieces of the runs in {@code [from, to)} (each clipped to it; a run of no bytes there as it is) to
+     * {@code out}, scanning from {@code cursor} (-1: none); returns the cursor of the first run that ends after
+     * {@code from} (or is empty at or after it), from which a scan of a later range may start (-1: none).
+     */
+    long appendClipped(final long cursor, final long from, final long to, final RunList out) {
+        if (cursor < 0) {
+            return NONE;
+        }
+        int b = block(cursor);
+        int i = index(cursor);
+        long[] data = blocks[b];
+        // Skip the runs that end at or before from (a run of no bytes at or after it stays).
+        while (data[i * LONGS] + data[i * LONGS + 1] <= from
+            && !(data[i * LONGS + 1] == 0 && data[i * LONGS] >= from)) {
+            if (++i == sizes[b]) {
+                if (++b == blockCount) {
+                    return NONE;
+                }
+                i = 0;
+                data = blocks[b];
+            }
+        }
+        final long found = cursor(b, i);
+        while (data[i * LONGS] < to) {
+            final long s = data[i * LONGS];
+            final long length = data[i * LONGS + 1];
+            final long lo = Math.max(s, from);
+            final long hi = Math.min(s + length, to);
+            if (length == 0 ? s >= from : lo < hi) {
+                out.add(lo, hi - lo, data[i * LONGS + 2], data[i * LONGS + 3] + (lo - s));
+            }
+            if (++i == sizes[b]) {
+                if (++b == blockCount) {
+                    break;
+                }
+                i = 0;
+                data = blocks[b];
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Copies {@code n} runs, from run {@code at} on, of the first {@code count} runs of {@code src} followed by those
+     * of {@code kept}, to {@code dst} from run {@code dstAt} on.
+     */
+    private static void copyJoined(final long[] src, final int count, final long[] kept, final int at,
+                                   final long[] dst, final int dstAt, final int n) {
+        final int fromSrc = Math.min(n, Math.max(0, count - at));
+        if (fromSrc > 0) {
+            System.arraycopy(src, at * LONGS, dst, dstAt * LONGS, fromSrc * LONGS);
+        }
+        if (n > fromSrc) {
+            System.arraycopy(kept, (at + fromSrc - count) * LONGS, dst, (dstAt + fromSrc) * LONGS,
+                (n - fromSrc) * LONGS);
+        }
     }
 
     /** Removes every run whose start is in {@code [from, to)}: trims the end blocks, drops the ones between at once. */

@@ -28,8 +28,7 @@ public final class RunMap {
     private HashStream64 hashStream;
     /** Pieces gathered by {@link #copyFrom}, four longs each (reused; single-threaded; grown when first used). */
     private long[] scratch = new long[0];
-    /** The old runs of a range and the runs that replace them, for {@link #copyPieces} (reused). */
-    private final RunList oldRuns = new RunList();
+    /** The runs that replace a range, for {@link #copyPieces} (reused). */
     private final RunList merged = new RunList();
 
     /** An empty map (every byte never written). */
@@ -131,20 +130,25 @@ public final class RunMap {
             }
             return;
         }
-        copyPieces((f, t) -> src.gather(f, t, this), srcBase, dstBase, pieces, pieceCount);
+        copyPieces((f, t, shift, out) -> {
+            final int n = src.gather(f, t, this);
+            for (int i = 0; i < n; i += 4) {
+                out.add(scratch[i] + shift, scratch[i + 1], scratch[i + 2], scratch[i + 3]);
+            }
+        }, srcBase, dstBase, pieces, pieceCount);
     }
 
     /** As {@link #copyPieces(RunMap, long, long, long[], int)} from the map {@code src} was taken of. */
     public void copyPieces(final RunSnapshot src, final long srcBase, final long dstBase, final long[] pieces,
                            final int pieceCount) {
         checkPieces(pieces, pieceCount);
-        copyPieces((f, t) -> src.gather(f, t, this), srcBase, dstBase, pieces, pieceCount);
+        copyPieces(src::gatherInto, srcBase, dstBase, pieces, pieceCount);
     }
 
-    /** Gathers the pieces of {@code [from, to)} of a source into this map's scratch array; returns the longs. */
+    /** Appends the pieces of {@code [from, to)} of a source, each moved by {@code shift}, to {@code out}. */
     @FunctionalInterface
     private interface Gatherer {
-        int gather(long from, long to);
+        void gather(long from, long to, long shift, RunList out);
     }
 
     private void copyPieces(final Gatherer src, final long srcBase, final long dstBase, final long[] pieces,
@@ -154,44 +158,23 @@ public final class RunMap {
         }
         final long from = dstBase + pieces[0];
         final long to = dstBase + pieces[2 * pieceCount - 2] + pieces[2 * pieceCount - 1];
-        final RunList old = rawRuns(from, to);
         final RunList out = merged.reset();
-        int j = 0;
+        // The old runs are read in place (cursor j), from the one at or below from on: nothing changes them until
+        // the range is cleared below.
+        final long f = runs.floor(from);
+        long j = f >= 0 ? f : runs.first();
         for (int k = 0; k < pieceCount; k++) {
             final long pieceFrom = srcBase + pieces[2 * k];
-            final int count = src.gather(pieceFrom, pieceFrom + pieces[2 * k + 1]);
-            for (int i = 0; i < count; i += 4) {
-                out.add(dstBase + (scratch[i] - srcBase), scratch[i + 1], scratch[i + 2], scratch[i + 3]);
-            }
+            src.gather(pieceFrom, pieceFrom + pieces[2 * k + 1], dstBase - srcBase, out);
             if (k + 1 < pieceCount) {
                 // The gap up to the next piece keeps the old runs, cut at its ends (as clear() at each piece cuts).
                 final long gapFrom = dstBase + pieces[2 * k] + pieces[2 * k + 1];
                 final long gapTo = dstBase + pieces[2 * k + 2];
-                while (j < old.n && old.a[j] + old.a[j + 1] <= gapFrom && !(old.a[j + 1] == 0 && old.a[j] >= gapFrom)) {
-                    j += 4;
-                }
-                for (int t = j; t < old.n && old.a[t] < gapTo; t += 4) {
-                    final long s = old.a[t];
-                    final long lo = Math.max(s, gapFrom);
-                    final long hi = Math.min(s + old.a[t + 1], gapTo);
-                    if (old.a[t + 1] == 0 ? s >= gapFrom : lo < hi) {
-                        out.add(lo, hi - lo, old.a[t + 2], old.a[t + 3] + (lo - s));
-                    }
-                }
+                j = runs.appendClipped(j, gapFrom, gapTo, out);
             }
         }
         clear(from, to);
         runs.insertAllAfter(runs.floor(from), out.a, out.n / 4);
-    }
-
-    /** The runs (whole, four longs each) that start before {@code to} from the one at or below {@code from} on. */
-    private RunList rawRuns(final long from, final long to) {
-        final RunList out = oldRuns.reset();
-        final long f = runs.floor(from);
-        for (long c = f >= 0 ? f : runs.first(); c >= 0 && runs.start(c) < to; c = runs.next(c)) {
-            out.add(runs.start(c), runs.length(c), runs.tag(c), runs.pos(c));
-        }
-        return out;
     }
 
     private static void checkPieces(final long[] pieces, final int pieceCount) {

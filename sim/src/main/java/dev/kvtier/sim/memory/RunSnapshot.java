@@ -18,16 +18,27 @@ public final class RunSnapshot {
 
     /**
      * The first run that ends after {@code from} ({@code count} if none): the runs are disjoint, in order and not
-     * empty, so their ends are too. The last answer is tried first (a torn write's pieces come in order, many in one
-     * run).
+     * empty, so their ends are too. The search starts at the last answer (a torn write's pieces come in order, many
+     * in one run or a few runs on): when the answer lies after it, steps of 1, 2, 4... bracket it first.
      */
     private int firstEndingAfter(final long from, final int count) {
         final int h = hint;
-        if (h < count && end(h) > from && (h == 0 || end(h - 1) <= from)) {
-            return h;
-        }
         int lo = 0;
-        int hi = count;
+        int hi = count; // the answer is in [lo, hi]; hi == count: none
+        if (h < count && end(h) > from) {
+            if (h == 0 || end(h - 1) <= from) {
+                return h;
+            }
+            hi = h;
+        } else if (h < count) {
+            lo = h + 1;
+            int probe = lo;
+            for (int step = 1; probe < count && end(probe) <= from; step <<= 1) {
+                lo = probe + 1;
+                probe = lo + step;
+            }
+            hi = Math.min(probe, count);
+        }
         while (lo < hi) {
             final int mid = (lo + hi) >>> 1;
             if (end(mid) <= from) {
@@ -76,5 +87,26 @@ public final class RunSnapshot {
             n += 4;
         }
         return n;
+    }
+
+    /**
+     * As {@link #gather}, but appends each piece to {@code out}, its start moved by {@code shift}: a map copying
+     * pieces from a snapshot puts them in its list of new runs without a second copy.
+     */
+    void gatherInto(final long from, final long to, final long shift, final RunList out) {
+        if (from >= to) {
+            return;
+        }
+        final int count = runCount();
+        int k = firstEndingAfter(from, count);
+        for (; k < count && runs[k * 4] < to; k++) {
+            // Each of these ends after from and starts before to, so its piece holds at least one byte.
+            final long s = runs[k * 4];
+            final long a = Math.max(s, from);
+            out.add(a + shift, Math.min(s + runs[k * 4 + 1], to) - a, runs[k * 4 + 2], runs[k * 4 + 3] + (a - s));
+        }
+        if (k > 0) {
+            hint = k - 1; // the last run this range touched: where the next, later one begins or ends
+        }
     }
 }

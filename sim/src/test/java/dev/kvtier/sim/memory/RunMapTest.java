@@ -230,6 +230,50 @@ class RunMapTest {
     }
 
     @Test
+    void shouldCopyPiecesOfADenseSnapshotOverDenseRunsAsTheModelDoes() {
+        final Random random = new Random(41);
+        for (int round = 0; round < 40; round++) {
+            // A write's content in a run per sector or so, and a durable image of many small runs under it: the
+            // pieces skip from none to hundreds of the snapshot's runs, and the old runs kept between them span blocks.
+            final long writeBytes = 4096L * (64 + random.nextInt(400));
+            final RunMap content = new RunMap();
+            final TreeRunMap contentModel = new TreeRunMap();
+            for (long at = 0; at < writeBytes;) {
+                final long length = Math.min(writeBytes - at, 1 + random.nextInt(round % 2 == 0 ? 600 : 5000));
+                final long tag = 1L + random.nextInt(3);
+                content.put(at, length, tag, at + 7);
+                contentModel.put(at, length, tag, at + 7);
+                at += length + (random.nextInt(4) == 0 ? random.nextInt(900) : 0);
+            }
+            final RunMap map = new RunMap();
+            final TreeRunMap model = new TreeRunMap();
+            for (long at = random.nextInt(5000); at < SPACE_BYTES; at += 1 + random.nextInt(700)) {
+                final long length = 1L + random.nextInt(700);
+                final long tag = 50L + random.nextInt(3);
+                map.put(at, length, tag, at);
+                model.put(at, length, tag, at);
+            }
+            final RunSnapshot snapshot = content.snapshot(0, writeBytes);
+            final long[] pieces = new long[2 * 8192];
+            int count = 0;
+            for (long at = 512L * random.nextInt(8); at < writeBytes && count < 8192;) {
+                final long length = Math.min(writeBytes - at, 512L * (1 + random.nextInt(12)));
+                pieces[2 * count] = at;
+                pieces[2 * count + 1] = length;
+                count++;
+                at += length + 512L * (random.nextInt(3) == 0 ? random.nextInt(round % 3 == 0 ? 400 : 20) : 1);
+            }
+            final long fileOffset = 4096L * random.nextInt(64);
+            map.copyPieces(snapshot, 0, fileOffset, pieces, count);
+            for (int k = 0; k < count; k++) {
+                model.copyFrom(contentModel, pieces[2 * k], fileOffset + pieces[2 * k], pieces[2 * k + 1]);
+            }
+            assertEquals(pieces(model, 0, Long.MAX_VALUE), pieces(map, 0, Long.MAX_VALUE), "round " + round);
+            assertEquals(model.runCount(), map.runCount(), "round " + round);
+        }
+    }
+
+    @Test
     void shouldRefusePiecesOutOfOrder() {
         final RunMap map = new RunMap();
         assertThrows(IllegalArgumentException.class,
