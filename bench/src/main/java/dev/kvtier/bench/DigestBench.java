@@ -12,9 +12,10 @@ import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 
 /**
- * The event digest over a recorded run ({@code eventDigest}: encode each event and hash it, as a run does), and the
- * two hash functions alone over the same canonical bytes in 64 KiB pieces as the digest feeds them: SHA-256 (today's)
- * and a 128-bit XXH3 stream. Their difference is what a digest-function change could save per event.
+ * The event digest over a recorded run ({@code eventDigest}: encode each event and hash it, as a run does, with
+ * XXH3-128), and the two hash functions alone over the same canonical bytes in 64 KiB pieces as the digest feeds them:
+ * SHA-256 (the digest of journals of format 4 and older) and the 128-bit XXH3 stream. On 2026-12-03 they took 97.8
+ * and 11.8 ns an event of pr90-evict, which is why the digest is XXH3-128 now.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
