@@ -9,8 +9,22 @@ import java.util.Comparator;
  */
 public final class PrefixLruPolicy extends OrderedClassesPolicy {
     public PrefixLruPolicy() {
-        super(Comparator.comparingLong(Entry::groupEpoch)
-            .thenComparing(Comparator.comparingInt(Entry::prefixIndex).reversed())
-            .thenComparingLong(Entry::sequence));
+        super(new ByEpochSuffixSequence());
+    }
+
+    /**
+     * {@code (groupEpoch, -prefixIndex, sequence)} ascending, written out (see {@link LruPolicy}'s comparator for why
+     * not a chain of {@code Comparator.comparing...}).
+     */
+    private static final class ByEpochSuffixSequence implements Comparator<Entry> {
+        @Override
+        public int compare(final Entry a, final Entry b) {
+            final int byEpoch = Long.compare(a.groupEpoch(), b.groupEpoch());
+            if (byEpoch != 0) {
+                return byEpoch;
+            }
+            final int bySuffix = Integer.compare(b.prefixIndex(), a.prefixIndex());
+            return bySuffix != 0 ? bySuffix : Long.compare(a.sequence(), b.sequence());
+        }
     }
 }

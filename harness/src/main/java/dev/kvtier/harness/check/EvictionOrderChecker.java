@@ -40,9 +40,17 @@ public final class EvictionOrderChecker implements Checker {
     private long epoch;
 
     public EvictionOrderChecker(final ReplacementKind kind) {
-        final Comparator<Shadow> bySeq = Comparator.comparingLong(s -> s.sequence);
-        final Comparator<Shadow> order = kind == ReplacementKind.LRU ? bySeq
-            : Comparator.<Shadow>comparingLong(s -> s.epoch).thenComparingInt(s -> -s.prefixIndex).thenComparing(bySeq);
+        // Written out rather than chained Comparator.comparing... calls, whose key extractors the JIT cannot inline
+        // once several such comparators are in use (as in LruPolicy).
+        final Comparator<Shadow> order = kind == ReplacementKind.LRU ? (a, b) -> Long.compare(a.sequence, b.sequence)
+            : (a, b) -> {
+                final int byEpoch = Long.compare(a.epoch, b.epoch);
+                if (byEpoch != 0) {
+                    return byEpoch;
+                }
+                final int bySuffix = Integer.compare(-a.prefixIndex, -b.prefixIndex);
+                return bySuffix != 0 ? bySuffix : Long.compare(a.sequence, b.sequence);
+            };
         this.headroom = new TreeSet<>(order);
         this.normal = new TreeSet<>(order);
     }
