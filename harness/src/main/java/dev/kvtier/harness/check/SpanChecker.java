@@ -183,7 +183,8 @@ public final class SpanChecker implements Checker {
         if (!(queue != null)) {
             ctx.fail(Invariant.SPAN_ORDER_OFF, "entry inserted by store " + e.opId() + " which sent nothing");
         }
-        final Set<String> skip = rejected.getOrDefault(e.opId(), Set.of());
+        // (isEmpty first: the store id is boxed for the look-up only when some store has a rejected span)
+        final Set<String> skip = rejected.isEmpty() ? Set.of() : rejected.getOrDefault(e.opId(), Set.of());
         while (!skip.isEmpty() && !queue.isEmpty() && skip.contains(pieceId(queue.peek()))) {
             queue.poll();
         }
