@@ -2,7 +2,6 @@ package dev.kvtier.core.store;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -40,8 +39,9 @@ final class PendingWrites {
 
     /**
      * Pending batches overlapping {@code [from, to)}, oldest first, excluding {@code except} (may be null). Walks the
-     * starts from the lowest that can reach {@code from} with {@code ceilingEntry}/{@code higherEntry} (no range view,
-     * no iterator, one boxed bound); the usual answer, none, is the empty list without an {@code ArrayList}.
+     * starts from the lowest that can reach {@code from} with {@code ceilingKey}/{@code higherKey} (no range view, no
+     * iterator, no exported entry, one boxed bound); the usual answer, none, is the empty list without an
+     * {@code ArrayList}.
      */
     List<WriteBatch> overlapping(final long from, final long to, final WriteBatch except) {
         final long lowest = Math.max(0, from - maxLengthBytes);
@@ -49,9 +49,9 @@ final class PendingWrites {
             throw new IllegalArgumentException("fromKey > toKey: " + lowest + " > " + to); // as subMap said
         }
         List<WriteBatch> out = null;
-        for (Map.Entry<Long, List<WriteBatch>> e = byStart.ceilingEntry(lowest); e != null
-            && e.getKey() < to; e = byStart.higherEntry(e.getKey())) {
-            final List<WriteBatch> atStart = e.getValue();
+        // By key: ceilingEntry and higherEntry would each export a new immutable entry.
+        for (Long start = byStart.ceilingKey(lowest); start != null && start < to; start = byStart.higherKey(start)) {
+            final List<WriteBatch> atStart = byStart.get(start);
             for (int i = 0; i < atStart.size(); i++) {
                 final WriteBatch b = atStart.get(i);
                 if (b != except && b.overlaps(from, to)) {
