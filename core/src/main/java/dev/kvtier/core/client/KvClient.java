@@ -192,8 +192,10 @@ public final class KvClient {
             return false;
         }
         final Staged s = saveQueue.poll();
-        final List<SpanPiece> spans = new ArrayList<>();
-        for (final SpanPiece p : s.job.batches.get(s.batchIndex).spans()) {
+        final List<SpanPiece> batchSpans = s.job.batches.get(s.batchIndex).spans();
+        final List<SpanPiece> spans = new ArrayList<>(batchSpans.size());
+        for (int i = 0; i < batchSpans.size(); i++) {
+            final SpanPiece p = batchSpans.get(i);
             spans.add(new SpanPiece(p.alloc(), p.srcOffset() + s.stagingOffset, p.fileOffset(), p.lengthBytes()));
         }
         storeInFlight = true;

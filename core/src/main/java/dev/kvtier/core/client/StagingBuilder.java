@@ -22,21 +22,31 @@ public final class StagingBuilder {
             throw new IllegalArgumentException("slotBytes and batchSlots must be positive: " + slotBytes + ", "
                 + batchSlots);
         }
-        final List<StagingBatch> out = new ArrayList<>();
-        List<Integer> blocks = new ArrayList<>();
+        final List<StoreSpec> distinct = Distinct.inOrder(specs);
+        long left = 0; // slots not yet placed: each batch's block list is sized to what it will hold
+        for (int k = 0; k < distinct.size(); k++) {
+            left += distinct.get(k).blocks().size();
+        }
+        final List<StagingBatch> out = new ArrayList<>((int) ((left + batchSlots - 1) / batchSlots));
+        List<Integer> blocks = new ArrayList<>((int) Math.min(batchSlots, left));
         List<SpanPiece> spans = new ArrayList<>();
-        for (final StoreSpec spec : Distinct.inOrder(specs)) {
+        for (int k = 0; k < distinct.size(); k++) {
+            final StoreSpec spec = distinct.get(k);
+            final List<Integer> specBlocks = spec.blocks();
             int i = 0;
-            while (i < spec.blocks().size()) {
+            while (i < specBlocks.size()) {
                 if (blocks.size() == batchSlots) {
                     out.add(new StagingBatch(blocks, spans));
-                    blocks = new ArrayList<>();
+                    blocks = new ArrayList<>((int) Math.min(batchSlots, left));
                     spans = new ArrayList<>();
                 }
-                final int run = Math.min(batchSlots - blocks.size(), spec.blocks().size() - i);
+                final int run = Math.min(batchSlots - blocks.size(), specBlocks.size() - i);
                 spans.add(new SpanPiece(spec.alloc(), blocks.size() * slotBytes, spec.fileOffset() + i * slotBytes,
                     run * slotBytes));
-                blocks.addAll(spec.blocks().subList(i, i + run));
+                for (int j = i; j < i + run; j++) { // one at a time: addAll(subList) copies the run to an array first
+                    blocks.add(specBlocks.get(j));
+                }
+                left -= run;
                 i += run;
             }
         }

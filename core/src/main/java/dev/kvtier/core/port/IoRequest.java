@@ -29,8 +29,8 @@ public record IoRequest(long ioId, IoOp op, long fileOffset, List<IoSegment> seg
     /** Total bytes moved. */
     public long lengthBytes() {
         long total = 0;
-        for (final IoSegment s : segments) {
-            total += s.lengthBytes();
+        for (int i = 0; i < segments.size(); i++) { // by index: asked for every I/O, an iterator each time
+            total += segments.get(i).lengthBytes();
         }
         return total;
     }

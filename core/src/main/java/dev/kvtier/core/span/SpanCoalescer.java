@@ -15,16 +15,13 @@ public final class SpanCoalescer {
 
     public static List<StoreSpan> shape(final List<SpanPiece> sent, final boolean coalesce) {
         final List<StoreSpan> out = new ArrayList<>();
-        List<SpanPiece> run = new ArrayList<>();
-        for (final SpanPiece piece : sent) {
-            if (!run.isEmpty() && !(coalesce && adjacent(run.getLast(), piece))) {
-                out.add(new StoreSpan(run));
-                run = new ArrayList<>();
+        final int n = sent.size();
+        int start = 0; // a run is sent[start, i): each span copies its pieces once, no list is grown for a run
+        for (int i = 1; i <= n; i++) {
+            if (i == n || !(coalesce && adjacent(sent.get(i - 1), sent.get(i)))) {
+                out.add(new StoreSpan(sent.subList(start, i)));
+                start = i;
             }
-            run.add(piece);
-        }
-        if (!run.isEmpty()) {
-            out.add(new StoreSpan(run));
         }
         return out;
     }

@@ -2,7 +2,6 @@ package dev.kvtier.core.store;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -38,18 +37,37 @@ final class PendingWrites {
         assert count >= 0 : "pending count below zero";
     }
 
-    /** Pending batches overlapping {@code [from, to)}, oldest first, excluding {@code except} (may be null). */
+    /**
+     * Pending batches overlapping {@code [from, to)}, oldest first, excluding {@code except} (may be null). Walks the
+     * starts from the lowest that can reach {@code from} with {@code ceilingKey}/{@code higherKey} (no range view, no
+     * iterator, no exported entry, one boxed bound); the usual answer, none, is the empty list without an
+     * {@code ArrayList}.
+     */
     List<WriteBatch> overlapping(final long from, final long to, final WriteBatch except) {
-        final List<WriteBatch> out = new ArrayList<>();
         final long lowest = Math.max(0, from - maxLengthBytes);
-        for (final Map.Entry<Long, List<WriteBatch>> e : byStart.subMap(lowest, true, to, false).entrySet()) {
-            for (final WriteBatch b : e.getValue()) {
+        if (lowest > to) {
+            throw new IllegalArgumentException("fromKey > toKey: " + lowest + " > " + to); // as subMap said
+        }
+        List<WriteBatch> out = null;
+        // By key: ceilingEntry and higherEntry would each export a new immutable entry.
+        for (Long start = byStart.ceilingKey(lowest); start != null && start < to; start = byStart.higherKey(start)) {
+            final List<WriteBatch> atStart = byStart.get(start);
+            for (int i = 0; i < atStart.size(); i++) {
+                final WriteBatch b = atStart.get(i);
                 if (b != except && b.overlaps(from, to)) {
+                    if (out == null) {
+                        out = new ArrayList<>();
+                    }
                     out.add(b);
                 }
             }
         }
-        out.sort((a, b) -> Long.compare(a.id, b.id));
+        if (out == null) {
+            return List.of();
+        }
+        if (out.size() > 1) {
+            out.sort((a, b) -> Long.compare(a.id, b.id));
+        }
         return out;
     }
 

@@ -1,8 +1,6 @@
 package dev.kvtier.harness.check;
 
 import dev.kvtier.core.event.CoreEvent;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Invariants 1 and 3: resident bytes never exceed {@code l1Bytes}; bytes leased from the pool (resident,
@@ -20,7 +18,7 @@ public final class CapacityChecker implements Checker {
     private long leased;
     private long lastTrimmedStore = Long.MIN_VALUE;
     /** Bytes each open grouped store inserted (its own entries, not promotions); point look-ups only. */
-    private final Map<Long, Long> stored = new HashMap<>();
+    private final LongTally stored = new LongTally();
 
     public CapacityChecker(final CheckContext ctx) {
         this.poolBytes = SpecModel.poolBytes(ctx.config());
@@ -55,8 +53,7 @@ public final class CapacityChecker implements Checker {
             }
             case CoreEvent.SliceFreed e -> leased -= e.lengthBytes();
             case CoreEvent.StoreCompleted e -> {
-                final long inserted = stored.getOrDefault(e.storeId(), 0L);
-                stored.remove(e.storeId());
+                final long inserted = stored.remove(e.storeId(), 0L);
                 if (!(e.bytes() == inserted)) {
                     ctx.fail(Invariant.TRIM_BOUND, "store " + e.storeId() + " says it stored " + e.bytes()
                         + " B, its entries hold " + inserted + " B");
@@ -83,10 +80,10 @@ public final class CapacityChecker implements Checker {
                     ctx.fail(Invariant.TRIM_BOUND, "trim target " + e.targetBytes() + " below saveTarget "
                         + saveTargetBytes);
                 }
-                final long want = SpecModel.trimBoundBytes(ctx.config(), stored.getOrDefault(e.storeId(), 0L));
+                final long want = SpecModel.trimBoundBytes(ctx.config(), stored.get(e.storeId(), 0L));
                 if (!(e.targetBytes() == want)) {
                     ctx.fail(Invariant.TRIM_BOUND, "trim target " + e.targetBytes() + " is not max(stored "
-                        + stored.getOrDefault(e.storeId(), 0L) + ", saveTarget " + saveTargetBytes + ") = " + want);
+                        + stored.get(e.storeId(), 0L) + ", saveTarget " + saveTargetBytes + ") = " + want);
                 }
             }
             default -> {

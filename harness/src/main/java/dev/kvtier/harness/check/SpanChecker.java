@@ -31,12 +31,48 @@ import java.util.Set;
  * Skips: the bytes themselves (invariant 12 checks them on load). Maps are used for point look-ups only.
  */
 public final class SpanChecker implements Checker {
-    private record Slot(long allocationId, long fileOffset) {}
+    /**
+     * A request's slots in prefix order, (allocation id, file offset) each, taken from the front: two arrays of the
+     * request's size instead of a record per slot in a deque.
+     */
+    private static final class Slots {
+        private final long[] allocationIds;
+        private final long[] fileOffsets;
+        private int head;
+
+        Slots(final int count) {
+            allocationIds = new long[count];
+            fileOffsets = new long[count];
+        }
+
+        int size() {
+            return allocationIds.length - head;
+        }
+
+        boolean isEmpty() {
+            return size() == 0;
+        }
+
+        /** True when the next slot is this one, and takes it; false (taking nothing) when none is left. */
+        boolean takeIfNext(final long allocationId, final long fileOffset) {
+            if (isEmpty()) {
+                return false;
+            }
+            final boolean match = allocationIds[head] == allocationId && fileOffsets[head] == fileOffset;
+            head++;
+            return match;
+        }
+
+        /** The slot just taken, as the record it replaced printed it. */
+        String lastTaken() {
+            return "Slot[allocationId=" + allocationIds[head - 1] + ", fileOffset=" + fileOffsets[head - 1] + "]";
+        }
+    }
 
     private final Map<Long, ArrayDeque<SpanPiece>> sent = new HashMap<>();
     private final Map<Long, Set<String>> rejected = new HashMap<>();
     private final Map<Long, Map<String, RejectReason>> reasons = new HashMap<>();
-    private final Map<Long, ArrayDeque<Slot>> expectedSlots = new HashMap<>();
+    private final Map<Long, Slots> expectedSlots = new HashMap<>();
     private final Map<Long, Integer> nextBatch = new HashMap<>();
     private final Map<Long, Long> storeToRequest = new HashMap<>();
     private final Set<Long> staleAllocations = new HashSet<>();
@@ -69,7 +105,7 @@ public final class SpanChecker implements Checker {
                 }
             }
             case CoreEvent.RequestCommitted e -> {
-                final ArrayDeque<Slot> left = expectedSlots.remove(e.requestId());
+                final Slots left = expectedSlots.remove(e.requestId());
                 if (!(left == null || left.isEmpty())) {
                     ctx.fail(Invariant.STAGING, "request " + e.requestId() + " committed with "
                         + (left == null ? 0 : left.size()) + " slots never staged");
@@ -83,10 +119,18 @@ public final class SpanChecker implements Checker {
     }
 
     private void expect(final long slotBytes, final CoreEvent.SaveQueued e) {
-        final ArrayDeque<Slot> slots = new ArrayDeque<>();
-        for (final StoreSpec s : Distinct.inOrder(e.specs())) {
+        final List<StoreSpec> specs = Distinct.inOrder(e.specs());
+        int count = 0;
+        for (int k = 0; k < specs.size(); k++) {
+            count += specs.get(k).blocks().size();
+        }
+        final Slots slots = new Slots(count);
+        int at = 0;
+        for (int k = 0; k < specs.size(); k++) {
+            final StoreSpec s = specs.get(k);
             for (int i = 0; i < s.blocks().size(); i++) {
-                slots.add(new Slot(s.alloc().allocationId(), s.fileOffset() + i * slotBytes));
+                slots.allocationIds[at] = s.alloc().allocationId();
+                slots.fileOffsets[at++] = s.fileOffset() + i * slotBytes;
             }
         }
         expectedSlots.put(e.requestId(), slots);
@@ -110,7 +154,7 @@ public final class SpanChecker implements Checker {
         if (request == null) {
             return;
         }
-        final ArrayDeque<Slot> expected = expectedSlots.get(request);
+        final Slots expected = expectedSlots.get(request);
         long src = e.spans().isEmpty() ? 0 : e.spans().getFirst().srcOffset();
         final long base = src;
         for (final SpanPiece p : e.spans()) {
@@ -119,11 +163,11 @@ public final class SpanChecker implements Checker {
                     "store " + e.storeId() + " spans do not tile the batch at " + p.srcOffset());
             }
             for (long at = 0; at < p.lengthBytes(); at += slotBytes) {
-                final Slot want = expected.poll();
-                if (!(want != null && want.allocationId() == p.alloc().allocationId()
-                    && want.fileOffset() == p.fileOffset() + at)) {
+                final boolean some = !expected.isEmpty();
+                if (!expected.takeIfNext(p.alloc().allocationId(), p.fileOffset() + at)) {
                     ctx.fail(Invariant.STAGING, "request " + request + " staged slot at file " + (p.fileOffset() + at)
-                        + " of allocation " + p.alloc().allocationId() + "; prefix order wants " + want);
+                        + " of allocation " + p.alloc().allocationId() + "; prefix order wants "
+                        + (some ? expected.lastTaken() : null));
                 }
             }
             src += p.lengthBytes();
@@ -139,7 +183,8 @@ public final class SpanChecker implements Checker {
         if (!(queue != null)) {
             ctx.fail(Invariant.SPAN_ORDER_OFF, "entry inserted by store " + e.opId() + " which sent nothing");
         }
-        final Set<String> skip = rejected.getOrDefault(e.opId(), Set.of());
+        // (isEmpty first: the store id is boxed for the look-up only when some store has a rejected span)
+        final Set<String> skip = rejected.isEmpty() ? Set.of() : rejected.getOrDefault(e.opId(), Set.of());
         while (!skip.isEmpty() && !queue.isEmpty() && skip.contains(pieceId(queue.peek()))) {
             queue.poll();
         }
@@ -152,12 +197,15 @@ public final class SpanChecker implements Checker {
         }
         long covered = first.lengthBytes();
         SpanPiece last = first;
-        final List<SpanPiece> run = new ArrayList<>(List.of(first));
+        List<SpanPiece> run = null; // the spans joined after the first, for the messages only
         while (covered < e.lengthBytes() && coalesce) {
             final SpanPiece next = queue.poll();
             if (!(next != null && next.srcOffset() == last.srcEnd() && next.fileOffset() == last.fileEnd())) {
-                ctx.fail(inv, "entry at " + e.fileOffset() + " joins spans not contiguous in source and file: " + run
-                    + " then " + next);
+                ctx.fail(inv, "entry at " + e.fileOffset() + " joins spans not contiguous in source and file: "
+                    + joined(first, run) + " then " + next);
+            }
+            if (run == null) {
+                run = new ArrayList<>();
             }
             run.add(next);
             covered += next.lengthBytes();
@@ -165,8 +213,18 @@ public final class SpanChecker implements Checker {
         }
         if (!(covered == e.lengthBytes())) {
             ctx.fail(inv, "entry at " + e.fileOffset() + " of " + e.lengthBytes() + " B does not match the spans sent ("
-                + covered + " B): " + run);
+                + covered + " B): " + joined(first, run));
         }
+    }
+
+    /** The spans an entry joins, as a list: {@code first}, then {@code rest} (null for none). */
+    private static List<SpanPiece> joined(final SpanPiece first, final List<SpanPiece> rest) {
+        final List<SpanPiece> all = new ArrayList<>();
+        all.add(first);
+        if (rest != null) {
+            all.addAll(rest);
+        }
+        return all;
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.kvtier.harness.check;
 
 import dev.kvtier.core.event.CoreEvent;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,7 +18,7 @@ public final class WriteOrderChecker implements Checker {
     private record Batch(long id, long fileOffset, long lengthBytes) {}
 
     private final TreeMap<Long, List<Batch>> unfinished = new TreeMap<>();
-    private final Map<Long, Long> largestEntry = new HashMap<>();
+    private final LongTally largestEntry = new LongTally();
     private long maxLength;
 
     @Override
@@ -30,7 +29,7 @@ public final class WriteOrderChecker implements Checker {
                     largestEntry.merge(e.opId(), e.lengthBytes(), Math::max);
                 }
             }
-            case CoreEvent.StoreCompleted e -> largestEntry.remove(e.storeId());
+            case CoreEvent.StoreCompleted e -> largestEntry.remove(e.storeId(), 0L);
             case CoreEvent.BatchSealed e -> {
                 bounded(ctx, e);
                 unfinished.computeIfAbsent(e.fileOffset(), k -> new ArrayList<>())
@@ -50,7 +49,7 @@ public final class WriteOrderChecker implements Checker {
             ctx.fail(Invariant.WRITE_ORDER, "write batch " + e.batchId() + " of " + e.entries() + " entries is ["
                 + e.fileOffset() + ", +" + e.lengthBytes() + "): empty or not 4096-aligned");
         }
-        final long largest = largestEntry.getOrDefault(e.storeId(), 0L);
+        final long largest = largestEntry.get(e.storeId(), 0L);
         final long bound = SpecModel.writeBatchBoundBytes(ctx.config(), largest);
         if (!(e.lengthBytes() <= bound)) {
             ctx.fail(Invariant.WRITE_ORDER, "write batch " + e.batchId() + " of store " + e.storeId() + " holds "

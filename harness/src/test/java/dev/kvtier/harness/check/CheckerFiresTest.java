@@ -198,6 +198,27 @@ class CheckerFiresTest {
     }
 
     @Test
+    void stagingHoldsForSlotsInPrefixOrderAndNamesTheSlotItWanted() {
+        final List<StoreSpec> specs = List.of(StoreSpec.of(new AllocationRef(k(1), 1, 1, 2), List.of(0, 1), S),
+            StoreSpec.of(ref(2), List.of(2), S));
+        feed(new SpanChecker(), CONFIG, new CoreEvent.SaveQueued(5, specs, 2, 3 * S),
+            new CoreEvent.BatchSent(5, 0, 9),
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(specs.getFirst().alloc(), 0, S, 2 * S))),
+            new CoreEvent.BatchSent(5, 1, 10),
+            new CoreEvent.StoreSent(10, List.of(new SpanPiece(ref(2), 0, 2 * S, S))),
+            new CoreEvent.RequestCommitted(5, 2, 0));
+        final InvariantViolation swapped = assertThrows(InvariantViolation.class, () -> feed(new SpanChecker(), CONFIG,
+            new CoreEvent.SaveQueued(5, specs, 1, 3 * S), new CoreEvent.BatchSent(5, 0, 9),
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(ref(2), 0, S, S)))));
+        assertTrue(swapped.getMessage().contains("prefix order wants Slot[allocationId=1, fileOffset=" + S + "]"),
+            swapped.getMessage());
+        final InvariantViolation extra = assertThrows(InvariantViolation.class, () -> feed(new SpanChecker(), CONFIG,
+            new CoreEvent.SaveQueued(5, List.of(specs.get(1)), 1, S), new CoreEvent.BatchSent(5, 0, 9),
+            new CoreEvent.StoreSent(9, List.of(new SpanPiece(ref(2), 0, 2 * S, 2 * S)))));
+        assertTrue(extra.getMessage().contains("prefix order wants null"), extra.getMessage());
+    }
+
+    @Test
     void stagingFiresWhenABatchExceedsItsBound() {
         final List<StoreSpec> specs = List.of(StoreSpec.of(new AllocationRef(k(1), 1, 1, 3), List.of(0, 1, 2), S));
         assertEquals(Invariant.STAGING, fired(new SpanChecker(), CONFIG,

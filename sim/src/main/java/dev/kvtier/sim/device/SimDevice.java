@@ -127,8 +127,9 @@ public final class SimDevice implements Device {
     public void submit(final IoRequest request) {
         final long length = request.lengthBytes();
         final long t = io.accept(request);
-        for (final IoSegment s : request.segments()) {
-            memory.resolve(s.region()); // a region of another memory is refused now, not at completion
+        final List<IoSegment> segments = request.segments();
+        for (int i = 0; i < segments.size(); i++) { // by index: no iterator per I/O
+            memory.resolve(segments.get(i).region()); // a region of another memory is refused now, not at completion
         }
         final boolean faulty = faults.activeAt(t);
         final long spike = faulty && draw(faults.spikesPerMillion()) ? faults.spikeNs() : 0;
