@@ -357,21 +357,14 @@ class JournalFileTest {
 
     @Test
     void shouldReadFormatFourWithItsSha256DigestAndRefuseADigestOfTheOtherHash() throws Exception {
-        final ExcerptCodec codec = new ExcerptCodec();
-        final EventBuffer buffer = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
-        final EventBuffer entries = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
-        final EventBuffer scratch = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
-        final KeyDictionary keys = new KeyDictionary();
         final List<CoreEvent> events = events(300);
         final EventDigest sha = new EventDigest(EventDigest.Algorithm.SHA_256);
         final EventDigest xxh3 = new EventDigest(EventDigest.Algorithm.XXH3_128);
         for (int i = 0; i < events.size(); i++) {
-            codec.entry(i == 0 ? 0 : 10L * (i - 1), 10L * i, events.get(i), keys, scratch, entries);
             sha.add(10L * i, events.get(i));
             xxh3.add(10L * i, events.get(i));
         }
-        codec.block(0, events.size(), entries, buffer);
-        final List<byte[]> block = List.of(buffer.toByteArray());
+        final List<byte[]> block = List.of(oneBlock(events));
         final JournalHeader now = header();
         final JournalHeader four = new JournalHeader(4, now.scenario(), now.seed(), now.knobs(), now.configDigest(),
             now.codeVersion(), now.mode());
@@ -398,6 +391,20 @@ class JournalFileTest {
         final JournalException xxh3InFour = readAll(RawJournal.write(temp.resolve("xxh3-in-4"), four, block,
             events.size(), xxh3.finish()));
         assertEquals(Problem.CORRUPTED, xxh3InFour.problem(), xxh3InFour.getMessage());
+    }
+
+    /** One EVENTS excerpt of {@code events} from sequence 0, event i at 10 i ns. */
+    private static byte[] oneBlock(final List<CoreEvent> events) {
+        final ExcerptCodec codec = new ExcerptCodec();
+        final EventBuffer entries = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+        final EventBuffer scratch = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+        final KeyDictionary keys = new KeyDictionary();
+        for (int i = 0; i < events.size(); i++) {
+            codec.entry(i == 0 ? 0 : 10L * (i - 1), 10L * i, events.get(i), keys, scratch, entries);
+        }
+        final EventBuffer block = new EventBuffer(ExcerptLayout.EXCERPT_BYTES_MAX);
+        codec.block(0, events.size(), entries, block);
+        return block.toByteArray();
     }
 
     private static JournalException readAll(final Path dir) {
