@@ -7,8 +7,11 @@
 #   run pr90-evict --journal DIR                  journal bytes/event (blocks on disk), journal overhead (wall time
 #                                                 with the journal over the run without it, pair by pair, minus 1)
 #   replay of that journal                        events/s, every event compared
+#   warm: run pr90-evict --repeat 10 and pr90-evict-per-slot --repeat 10, the median events/s of repetitions 2-10 (one
+#         JVM, warmed); replay of a pr90-evict journal --repeat 8, the median events/s of replays 3-8
 # Prints the median, min and max of each figure per checkout. Both checkouts must be built (./kvtier build).
-#   bench/targets.sh A_DIR B_DIR [RUNS] [SEEDS] [TARGET...]   TARGET: evict per-slot explore journal (default all)
+#   bench/targets.sh A_DIR B_DIR [RUNS] [SEEDS] [TARGET...]   TARGET: evict per-slot explore journal warm (default
+#                                                             all but warm)
 set -euo pipefail
 a="${1:?usage: bench/targets.sh A_DIR B_DIR [RUNS] [SEEDS] [TARGET...]}"
 b="${2:?usage: bench/targets.sh A_DIR B_DIR [RUNS] [SEEDS] [TARGET...]}"
@@ -54,6 +57,19 @@ run_one() { # side dir target
       printf '%s\t%s\toverhead %%\t%s\n' "$side" "$target" "$(awk -v j="$wall" -v p="$plain" 'BEGIN{printf "%.1f", (j/p-1)*100}')" >>"$out"
       line="$("$dir/kvtier" replay "$jdir" | grep -E '^replayed ')"
       printf '%s\treplay\tevents/s\t%s\n' "$side" "$(field "$line" 'events/s')" >>"$out"
+      ;;
+    warm)
+      local sc median
+      for sc in pr90-evict pr90-evict-per-slot; do
+        median="$("$dir/kvtier" run "$sc" --seed 1 --repeat 10 | grep -E '^repeat ' \
+          | sed -E 's/.*\(([0-9]+) events\/s.*/\1/' | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')"
+        printf '%s\twarm\t%s events/s\t%s\n' "$side" "${sc#pr90-}" "$median" >>"$out"
+      done
+      jdir="$work/warm-journal-$side"
+      if [[ ! -d "$jdir" ]]; then "$dir/kvtier" run pr90-evict --seed 1 --journal "$jdir" >/dev/null; fi
+      median="$("$dir/kvtier" replay "$jdir" --repeat 8 | grep -E '^replayed ' | tail -n +3 \
+        | sed -E 's/.*\(([0-9]+) events\/s.*/\1/' | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')"
+      printf '%s\twarm\treplay events/s\t%s\n' "$side" "$median" >>"$out"
       ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
   esac
