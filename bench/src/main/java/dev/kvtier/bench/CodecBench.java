@@ -5,6 +5,7 @@ import dev.kvtier.journal.codec.EventBuffer;
 import dev.kvtier.journal.codec.EventCodec;
 import dev.kvtier.journal.codec.EventFormatException;
 import dev.kvtier.journal.codec.EventLayout;
+import dev.kvtier.journal.codec.KeyDictionary;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,6 +30,21 @@ public class CodecBench {
         for (final CoreEvent e : events) {
             buffer.reset();
             codec.encode(e, buffer);
+            bytes += buffer.length();
+        }
+        counter.events += events.size();
+        return bytes;
+    }
+
+    /** As {@code encode}, with the journal's key dictionary (a new one for each pass: every key written whole once). */
+    @Benchmark
+    public long encodeWithDictionary(final StreamState s, final EventCounter counter) {
+        long bytes = 0;
+        final KeyDictionary keys = new KeyDictionary();
+        final List<CoreEvent> events = s.recording.events();
+        for (final CoreEvent e : events) {
+            buffer.reset();
+            codec.encode(e, buffer, keys);
             bytes += buffer.length();
         }
         counter.events += events.size();
