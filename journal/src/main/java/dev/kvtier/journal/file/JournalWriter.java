@@ -22,6 +22,13 @@ import net.openhft.chronicle.wire.DocumentContext;
  * and the seal. A block is appended once it holds about {@link ExcerptLayout#BLOCK_BYTES_TARGET} bytes, so what a
  * crashed process leaves is a journal without a seal, as before.
  *
+ * <p><b>A thread of its own.</b> {@link #emit} reads the clock, checks it and hands the event over ({@link EventPipe});
+ * the writer's own thread encodes, hashes and appends the events in emit order, beside the run, so a journal costs
+ * the run's thread about a hand-over per event. The bytes are the same as written inline: one thread writes them, in
+ * order, from immutable events with the times read at emit. {@link #close} waits for every event handed over. A
+ * process that dies without closing leaves at most {@link EventPipe#BATCHES} batches of events more unwritten than an
+ * inline writer would, and no seal either way.
+ *
  * <p><b>Same run, same bytes.</b> The queue's own clock is fixed ({@link ExcerptLayout#FIXED_TIME_MS}) and a run never
  * rolls, so two identical runs write byte-identical {@code .cq4} files. Chronicle's table store ({@code metadata.cq4t})
  * holds lock and listing fields; after a clean close they were identical too in our tests (see the journal tests),
@@ -47,6 +54,7 @@ public final class JournalWriter implements EventSink, AutoCloseable {
     private final KeyDictionary keys = new KeyDictionary();
     private final EventDigest digest = new EventDigest(ExcerptLayout.digestAlgorithm(ExcerptLayout.FORMAT_VERSION));
     private final JournalLock lock;
+    private final EventPipe pipe;
     private long nextSequence;
     private long blockFirstSequence;
     private long lastTimeNs = Long.MIN_VALUE;
@@ -105,6 +113,9 @@ public final class JournalWriter implements EventSink, AutoCloseable {
             lock.release();
             throw new JournalException(Problem.WRITE_FAILED, dir, failure);
         }
+        // The writer's thread appends from here on, until close or discard takes the appender back.
+        appender.singleThreadedCheckReset();
+        pipe = new EventPipe("kvtier journal " + dir.getFileName(), this::write);
     }
 
     @Override
@@ -112,6 +123,16 @@ public final class JournalWriter implements EventSink, AutoCloseable {
         if (closed) {
             throw new IllegalStateException("journal " + dir + " is closed; event " + event);
         }
+        final long timeNs = clock.nowNs();
+        if (timeNs < lastTimeNs) {
+            throw new IllegalStateException("clock went back from " + lastTimeNs + " to " + timeNs + " ns");
+        }
+        lastTimeNs = timeNs;
+        pipe.put(timeNs, event);
+    }
+
+    /** Encodes, hashes and appends one event: on the writer's own thread ({@link EventPipe}), in emit order. */
+    private void write(final long timeNs, final CoreEvent event) {
         if (failure != null) {
             return;
         }
@@ -119,11 +140,6 @@ public final class JournalWriter implements EventSink, AutoCloseable {
             failure = "more than " + ExcerptLayout.EVENTS_MAX + " events";
             return;
         }
-        final long timeNs = clock.nowNs();
-        if (timeNs < lastTimeNs) {
-            throw new IllegalStateException("clock went back from " + lastTimeNs + " to " + timeNs + " ns");
-        }
-        lastTimeNs = timeNs;
         final int keysBefore = keys.size();
         final int entriesBefore = entries.length();
         excerpts.entry(previousTimeNs, timeNs, event, keys, scratch, entries);
@@ -158,12 +174,12 @@ public final class JournalWriter implements EventSink, AutoCloseable {
     /** Bytes of excerpts kept for the end record when a cap is set. */
     private static final int END_RESERVE_BYTES = 256;
 
-    /** Events emitted so far. */
+    /** Events written; final once {@link #close} returned (before, the writer's thread may still be writing). */
     public long eventCount() {
         return nextSequence;
     }
 
-    /** The first append failure, or {@code null}. */
+    /** The first append failure, or {@code null}; final once {@link #close} returned. */
     public String failure() {
         return failure;
     }
@@ -184,7 +200,17 @@ public final class JournalWriter implements EventSink, AutoCloseable {
         }
         closed = true;
         try {
+            try {
+                pipe.finish();
+            } finally {
+                appender.singleThreadedCheckReset();
+            }
             seal();
+        } catch (final IllegalStateException e) {
+            // The writer's thread failed (a bug, as an event that does not encode): no end record, as after a crash.
+            appender.close();
+            queue.close();
+            throw e;
         } finally {
             lock.release();
         }
@@ -201,6 +227,12 @@ public final class JournalWriter implements EventSink, AutoCloseable {
         }
         closed = true;
         try {
+            try {
+                pipe.finish();
+            } catch (final IllegalStateException e) {
+                // the journal is given up anyway
+            }
+            appender.singleThreadedCheckReset();
             appender.close();
             queue.close();
             lock.discard();
