@@ -8,13 +8,9 @@ import dev.kvtier.journal.codec.EventFormatException;
 import dev.kvtier.journal.codec.EventLayout;
 import dev.kvtier.journal.codec.KeyDictionary;
 import dev.kvtier.journal.file.JournalException.Problem;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.SortedMap;
-import java.util.stream.Stream;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -62,6 +58,10 @@ public final class JournalReader implements AutoCloseable {
     private long nextSequence;
     private long lastTimeNs = Long.MIN_VALUE;
     private boolean ended;
+    /** Reads ahead once {@link #next} is first called; null before. */
+    private ReadAhead ahead;
+    /** Events {@link #next} returned. */
+    private long returned;
 
     private JournalReader(final Path dir, final JournalSeal seal,
                           final SingleChronicleQueue queue) throws JournalException {
@@ -75,7 +75,7 @@ public final class JournalReader implements AutoCloseable {
 
     /** Opens and checks the journal in {@code dir} up to and including its header. */
     public static JournalReader open(final Path dir) throws JournalException {
-        final JournalSeal seal = checkDirectory(dir);
+        final JournalSeal seal = JournalSeal.checkDirectory(dir);
         final SingleChronicleQueue queue;
         try {
             queue = ChronicleSupport.open(dir, true);
@@ -125,7 +125,7 @@ public final class JournalReader implements AutoCloseable {
 
     /** Events returned by {@link #next} so far. */
     public long eventsRead() {
-        return nextSequence;
+        return returned;
     }
 
     /** The {@link EventDigest} of the events, once {@link #next} has returned {@code null}. */
@@ -136,8 +136,26 @@ public final class JournalReader implements AutoCloseable {
         return digest.finish();
     }
 
-    /** The next event, or {@code null} once the end record has been read and checked. */
+    /**
+     * The next event, or {@code null} once the end record has been read and checked. The journal is read, checked and
+     * decoded ahead on a thread of its own ({@link ReadAhead}, started by the first call), with the same entries and
+     * the same failures at the same places as reading here.
+     */
     public JournalEntry next() throws JournalException {
+        if (ahead == null) {
+            // The tailer moves to the reading thread until close takes it back.
+            tailer.singleThreadedCheckReset();
+            ahead = new ReadAhead("kvtier journal reader " + dir.getFileName(), this::read);
+        }
+        final JournalEntry entry = ahead.next();
+        if (entry != null) {
+            returned++;
+        }
+        return entry;
+    }
+
+    /** Reads the next event, or {@code null} after the end record: on the reading thread. */
+    private JournalEntry read() throws JournalException {
         if (ended) {
             return null;
         }
@@ -177,6 +195,10 @@ public final class JournalReader implements AutoCloseable {
 
     @Override
     public void close() {
+        if (ahead != null) {
+            ahead.stop();
+            tailer.singleThreadedCheckReset();
+        }
         try {
             tailer.close();
         } catch (final RuntimeException e) {
@@ -358,37 +380,6 @@ public final class JournalReader implements AutoCloseable {
             queue.close();
         } catch (final RuntimeException e) {
             // the queue was unreadable already; the caller reports that
-        }
-    }
-
-    private static JournalSeal checkDirectory(final Path dir) throws JournalException {
-        if (!Files.exists(dir)) {
-            throw new JournalException(Problem.MISSING, dir, "the path does not exist");
-        }
-        if (!Files.isDirectory(dir)) {
-            throw new JournalException(Problem.NOT_A_JOURNAL, dir, "a file, not a journal directory");
-        }
-        try {
-            final SortedMap<String, Long> queueFiles = JournalSeal.queueFiles(dir);
-            if (!Files.isRegularFile(dir.resolve(SealLayout.FILE_NAME))) {
-                if (queueFiles.isEmpty()) {
-                    throw new JournalException(Problem.NOT_A_JOURNAL, dir, describeContents(dir));
-                }
-                throw new JournalException(Problem.TRUNCATED, dir, "queue files but no " + SealLayout.FILE_NAME
-                    + " (the writer was not closed)");
-            }
-            final JournalSeal seal = JournalSeal.read(dir);
-            seal.checkFiles(dir);
-            return seal;
-        } catch (final IOException e) {
-            throw new JournalException(Problem.NOT_A_JOURNAL, dir, "cannot read: " + e);
-        }
-    }
-
-    private static String describeContents(final Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            final long count = files.count();
-            return count == 0 ? "the directory is empty" : "no journal files among its " + count + " entries";
         }
     }
 }

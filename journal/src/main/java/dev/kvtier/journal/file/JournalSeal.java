@@ -126,4 +126,39 @@ record JournalSeal(long eventCount, SortedMap<String, Long> fileSizes) {
             }
         }
     }
+
+    /**
+     * Checks that {@code dir} is a closed journal before anything maps it: a directory with queue files and a seal
+     * whose sizes match; returns the seal.
+     */
+    static JournalSeal checkDirectory(final Path dir) throws JournalException {
+        if (!Files.exists(dir)) {
+            throw new JournalException(Problem.MISSING, dir, "the path does not exist");
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new JournalException(Problem.NOT_A_JOURNAL, dir, "a file, not a journal directory");
+        }
+        try {
+            final SortedMap<String, Long> queueFiles = JournalSeal.queueFiles(dir);
+            if (!Files.isRegularFile(dir.resolve(SealLayout.FILE_NAME))) {
+                if (queueFiles.isEmpty()) {
+                    throw new JournalException(Problem.NOT_A_JOURNAL, dir, describeContents(dir));
+                }
+                throw new JournalException(Problem.TRUNCATED, dir, "queue files but no " + SealLayout.FILE_NAME
+                    + " (the writer was not closed)");
+            }
+            final JournalSeal seal = JournalSeal.read(dir);
+            seal.checkFiles(dir);
+            return seal;
+        } catch (final IOException e) {
+            throw new JournalException(Problem.NOT_A_JOURNAL, dir, "cannot read: " + e);
+        }
+    }
+
+    private static String describeContents(final Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            final long count = files.count();
+            return count == 0 ? "the directory is empty" : "no journal files among its " + count + " entries";
+        }
+    }
 }
