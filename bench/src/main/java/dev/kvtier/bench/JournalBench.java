@@ -46,24 +46,14 @@ public class JournalBench {
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.delete(p);
-                } catch (final IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        }
+        deleteTree(root);
     }
 
     @Benchmark
     public long write(final StreamState s, final EventCounter counter) throws IOException, JournalException {
         final Path dir = root.resolve("write-" + round++);
         final long events = writeStream(s, dir);
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        deleteTree(dir);
         counter.events += events;
         return events;
     }
@@ -98,5 +88,17 @@ public class JournalBench {
             throw new IllegalStateException(writer.failure());
         }
         return writer.eventCount();
+    }
+
+    private static void deleteTree(final Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (final IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
     }
 }

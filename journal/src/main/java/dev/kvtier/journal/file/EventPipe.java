@@ -156,8 +156,11 @@ final class EventPipe {
         return take(free);
     }
 
-    /** Takes from {@code queue}, waiting as long as it takes; an interrupt is kept for later, not lost. */
-    private static Batch take(final BlockingQueue<Batch> queue) {
+    /**
+     * Takes from {@code queue}, waiting as long as it takes; an interrupt is kept for later, not lost (also
+     * {@link ReadAhead}'s).
+     */
+    static <T> T take(final BlockingQueue<T> queue) {
         boolean interrupted = false;
         try {
             while (true) {

@@ -66,7 +66,7 @@ final class ReadAhead {
                 }
                 recycle(taking);
             }
-            taking = take(full);
+            taking = EventPipe.take(full);
             taken = 0;
         }
     }
@@ -94,7 +94,7 @@ final class ReadAhead {
     /** The reading thread: fills batches until the source ends or fails, or {@link #stop}. */
     private void fill() {
         while (!stopping) {
-            final Batch b = take(free);
+            final Batch b = EventPipe.take(free);
             if (stopping) {
                 return;
             }
@@ -147,22 +147,5 @@ final class ReadAhead {
             throw r;
         }
         throw (RuntimeException) e;
-    }
-
-    private static Batch take(final BlockingQueue<Batch> queue) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return queue.take();
-                } catch (final InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 }
