@@ -3,11 +3,11 @@ package dev.kvtier.harness.check;
 import dev.kvtier.core.config.ReplacementKind;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.L1EvictReason;
+import dev.kvtier.core.util.LongSortedMap;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableSet;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -31,7 +31,7 @@ public final class EvictionOrderChecker implements Checker {
         }
     }
 
-    private final TreeMap<Long, Shadow> byOffset = new TreeMap<>();
+    private final LongSortedMap<Shadow> byOffset = new LongSortedMap<>();
     private final TreeSet<Shadow> headroom;
     private final TreeSet<Shadow> normal;
     private final Map<Long, Long> storeEpochs = new HashMap<>();
@@ -86,11 +86,10 @@ public final class EvictionOrderChecker implements Checker {
     }
 
     private void hit(final CheckContext ctx, final CoreEvent.LoadHit e) {
-        final Map.Entry<Long, Shadow> at = byOffset.floorEntry(e.fileOffset());
-        if (!(at != null)) {
+        final Shadow s = byOffset.floorValue(e.fileOffset());
+        if (!(s != null)) {
             ctx.fail(Invariant.VICTIM_ORDER, "hit at " + e.fileOffset() + " on no entry");
         }
-        final Shadow s = at.getValue();
         classOf(s).remove(s);
         s.sequence = ++sequence;
         s.epoch = ++epoch;
