@@ -1,18 +1,18 @@
 package dev.kvtier.core.l1;
 
+import dev.kvtier.core.util.LongSortedMap;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The L1 entry map: non-overlapping entries by L2 file offset. The position index (this tree) holds exactly the
- * resident entries; {@link #residentBytes()} is the sum of their lengths.
+ * resident entries; {@link #residentBytes()} is the sum of their lengths. The tree is a {@link LongSortedMap} (keyed by
+ * the primitive offset: no boxed key or node per entry; a per-slot run keeps ~88,000 entries).
  */
 public final class EntryMap {
-    private final TreeMap<Long, Entry> byOffset = new TreeMap<>();
+    private final LongSortedMap<Entry> byOffset = new LongSortedMap<>();
     private long residentBytes;
 
     /**
@@ -23,19 +23,16 @@ public final class EntryMap {
         if (from > to) {
             throw new IllegalArgumentException("range [" + from + ", " + to + ") ends before it starts");
         }
-        final Map.Entry<Long, Entry> before = byOffset.lowerEntry(from);
-        final boolean coversFrom = before != null && before.getValue().fileEnd() > from;
-        final Long next = byOffset.ceilingKey(from);
-        if (!coversFrom && (next == null || next >= to)) {
+        final Entry before = byOffset.lowerValue(from);
+        final boolean coversFrom = before != null && before.fileEnd() > from;
+        if (!coversFrom && !byOffset.anyIn(from, to)) {
             return List.of();
         }
         final List<Entry> out = new ArrayList<>();
         if (coversFrom) {
-            out.add(before.getValue());
+            out.add(before);
         }
-        for (final Entry e : byOffset.subMap(from, true, to, false).values()) {
-            out.add(e);
-        }
+        byOffset.valuesIn(from, to, out);
         return Collections.unmodifiableList(out);
     }
 
@@ -66,7 +63,7 @@ public final class EntryMap {
         return byOffset.size();
     }
 
-    /** Resident entries in file order (a view; do not modify the map while iterating). */
+    /** Resident entries in file order (a copy, unmodifiable). */
     public Collection<Entry> inFileOrder() {
         return byOffset.values();
     }

@@ -1,22 +1,20 @@
 package dev.kvtier.core.l1;
 
-import java.util.Comparator;
-import java.util.NavigableSet;
-import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
- * A replacement policy made of two ordered classes, headroom first, each a {@link TreeSet} under one comparator.
- * {@link LruPolicy} and {@link PrefixLruPolicy} differ only in that comparator and in what a hit does.
+ * A replacement policy made of two ordered classes, headroom first, each a {@link VictimClass} of one order.
+ * {@link LruPolicy} and {@link PrefixLruPolicy} differ only in that order and in what a hit does.
  */
 abstract class OrderedClassesPolicy implements ReplacementPolicy {
-    private final TreeSet<Entry> headroom;
-    private final TreeSet<Entry> normal;
+    private final VictimClass headroom;
+    private final VictimClass normal;
     private long sequence;
     private long epoch;
 
-    OrderedClassesPolicy(final Comparator<Entry> order) {
-        this.headroom = new TreeSet<>(order);
-        this.normal = new TreeSet<>(order);
+    OrderedClassesPolicy(final Supplier<VictimClass> order) {
+        this.headroom = order.get();
+        this.normal = order.get();
     }
 
     @Override
@@ -31,7 +29,7 @@ abstract class OrderedClassesPolicy implements ReplacementPolicy {
 
     @Override
     public final void onHit(final Entry entry) {
-        final NavigableSet<Entry> set = classOf(entry);
+        final VictimClass set = classOf(entry);
         if (!set.remove(entry)) {
             throw new IllegalStateException("hit on an entry the policy does not hold: " + entry);
         }
@@ -50,10 +48,8 @@ abstract class OrderedClassesPolicy implements ReplacementPolicy {
 
     @Override
     public final Entry victim() {
-        if (!headroom.isEmpty()) {
-            return headroom.first();
-        }
-        return normal.isEmpty() ? null : normal.first();
+        final Entry first = headroom.first();
+        return first != null ? first : normal.first();
     }
 
     @Override
@@ -66,7 +62,7 @@ abstract class OrderedClassesPolicy implements ReplacementPolicy {
         return headroom.size() + normal.size();
     }
 
-    private NavigableSet<Entry> classOf(final Entry entry) {
+    private VictimClass classOf(final Entry entry) {
         return entry.headroom ? headroom : normal;
     }
 }

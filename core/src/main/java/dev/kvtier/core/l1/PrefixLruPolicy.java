@@ -9,12 +9,13 @@ import java.util.Comparator;
  */
 public final class PrefixLruPolicy extends OrderedClassesPolicy {
     public PrefixLruPolicy() {
-        super(new ByEpochSuffixSequence());
+        super(() -> VictimClass.ordered(new ByEpochSuffixSequence()));
     }
 
     /**
-     * {@code (groupEpoch, -prefixIndex, sequence)} ascending, written out (see {@link LruPolicy}'s comparator for why
-     * not a chain of {@code Comparator.comparing...}).
+     * {@code (groupEpoch, -prefixIndex, sequence)} ascending, written out (not a chain of
+     * {@code Comparator.comparing...}: its key extractors share one call site, which the JIT cannot inline once several
+     * are in use).
      */
     private static final class ByEpochSuffixSequence implements Comparator<Entry> {
         @Override

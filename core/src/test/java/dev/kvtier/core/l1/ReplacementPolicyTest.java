@@ -2,9 +2,11 @@ package dev.kvtier.core.l1;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class ReplacementPolicyTest {
@@ -33,6 +35,38 @@ class ReplacementPolicyTest {
         p.onInsert(c, p.nextEpoch(), 0);
         p.onHit(a);
         assertEquals(List.of(b, c, a), drain(p));
+    }
+
+    @Test
+    void shouldPickTheLeastRecentlyUsedVictimOverManyInsertsHitsAndRemovals() {
+        // Past a block of the sequence map (64 entries): victims from the front, hits from anywhere, removals too.
+        final LruPolicy p = new LruPolicy();
+        final List<Entry> normal = new ArrayList<>();
+        final List<Entry> headroom = new ArrayList<>();
+        final SplittableRandom random = new SplittableRandom(5);
+        for (int step = 0; step < 5_000; step++) {
+            final int op = random.nextInt(4);
+            final List<Entry> any = random.nextInt(8) == 0 ? headroom : normal;
+            if (op <= 1 || any.isEmpty()) {
+                final Entry e = entry(4096L * step, any == headroom);
+                p.onInsert(e, p.nextEpoch(), 0);
+                any.add(e);
+            } else if (op == 2) {
+                final Entry e = any.remove(random.nextInt(any.size()));
+                p.onHit(e);
+                any.add(e);
+            } else {
+                final Entry e = any.remove(random.nextInt(any.size()));
+                p.onRemove(e);
+            }
+            final Entry expected = !headroom.isEmpty() ? headroom.get(0) : normal.isEmpty() ? null : normal.get(0);
+            assertEquals(expected, p.victim(), "step " + step);
+            assertEquals(normal.size() + headroom.size(), p.size());
+        }
+        final Entry held = normal.get(0);
+        p.onRemove(held);
+        assertThrows(IllegalStateException.class, () -> p.onHit(held));
+        assertThrows(IllegalStateException.class, () -> p.onRemove(held));
     }
 
     @Test

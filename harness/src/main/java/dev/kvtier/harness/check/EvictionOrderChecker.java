@@ -3,11 +3,11 @@ package dev.kvtier.harness.check;
 import dev.kvtier.core.config.ReplacementKind;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.L1EvictReason;
+import dev.kvtier.core.util.LongSortedMap;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.NavigableSet;
-import java.util.TreeMap;
+import java.util.NoSuchElementException;
 import java.util.TreeSet;
 
 /**
@@ -31,9 +31,9 @@ public final class EvictionOrderChecker implements Checker {
         }
     }
 
-    private final TreeMap<Long, Shadow> byOffset = new TreeMap<>();
-    private final TreeSet<Shadow> headroom;
-    private final TreeSet<Shadow> normal;
+    private final LongSortedMap<Shadow> byOffset = new LongSortedMap<>();
+    private final ShadowClass headroom;
+    private final ShadowClass normal;
     private final Map<Long, Long> storeEpochs = new HashMap<>();
     private final Map<Long, Long> loadEpochs = new HashMap<>();
     private long sequence;
@@ -51,8 +51,52 @@ public final class EvictionOrderChecker implements Checker {
                 final int bySuffix = Integer.compare(-a.prefixIndex, -b.prefixIndex);
                 return bySuffix != 0 ? bySuffix : Long.compare(a.sequence, b.sequence);
             };
-        this.headroom = new TreeSet<>(order);
-        this.normal = new TreeSet<>(order);
+        this.headroom = new ShadowClass(kind == ReplacementKind.LRU, order);
+        this.normal = new ShadowClass(kind == ReplacementKind.LRU, order);
+    }
+
+    /**
+     * One class of shadows in the policy's order, the next victim first: under LRU the order is the sequence alone
+     * (unique, growing with every insert and hit), so the class is a map keyed by it (an insert or a hit appends, a
+     * victim leaves from the front); under the other order, a tree under the comparator.
+     */
+    private static final class ShadowClass {
+        private final LongSortedMap<Shadow> bySequence;
+        private final TreeSet<Shadow> ordered;
+
+        ShadowClass(final boolean lru, final Comparator<Shadow> order) {
+            this.bySequence = lru ? new LongSortedMap<>() : null;
+            this.ordered = lru ? null : new TreeSet<>(order);
+        }
+
+        void add(final Shadow s) {
+            if (bySequence != null) {
+                bySequence.put(s.sequence, s);
+            } else {
+                ordered.add(s);
+            }
+        }
+
+        void remove(final Shadow s) {
+            if (bySequence != null) {
+                bySequence.remove(s.sequence);
+            } else {
+                ordered.remove(s);
+            }
+        }
+
+        boolean isEmpty() {
+            return bySequence != null ? bySequence.isEmpty() : ordered.isEmpty();
+        }
+
+        /** The next victim (the class must not be empty). */
+        Shadow first() {
+            final Shadow first = bySequence != null ? bySequence.ceilingValue(Long.MIN_VALUE) : ordered.first();
+            if (first == null) {
+                throw new NoSuchElementException("no shadow in the class");
+            }
+            return first;
+        }
     }
 
     @Override
@@ -86,11 +130,10 @@ public final class EvictionOrderChecker implements Checker {
     }
 
     private void hit(final CheckContext ctx, final CoreEvent.LoadHit e) {
-        final Map.Entry<Long, Shadow> at = byOffset.floorEntry(e.fileOffset());
-        if (!(at != null)) {
+        final Shadow s = byOffset.floorValue(e.fileOffset());
+        if (!(s != null)) {
             ctx.fail(Invariant.VICTIM_ORDER, "hit at " + e.fileOffset() + " on no entry");
         }
-        final Shadow s = at.getValue();
         classOf(s).remove(s);
         s.sequence = ++sequence;
         s.epoch = ++epoch;
@@ -118,7 +161,7 @@ public final class EvictionOrderChecker implements Checker {
         byOffset.remove(s.fileOffset);
     }
 
-    private NavigableSet<Shadow> classOf(final Shadow s) {
+    private ShadowClass classOf(final Shadow s) {
         return s.headroom ? headroom : normal;
     }
 }

@@ -1,11 +1,11 @@
 package dev.kvtier.harness.check;
 
 import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.util.LongSortedMap;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Invariant 6: a pool slice owned by a pending L2 write is never reused or freed before that write completes, and
@@ -30,7 +30,7 @@ public final class SliceOwnershipChecker implements Checker {
 
     private record Pending(long fileOffset, Slice slice) {}
 
-    private final TreeMap<Long, Slice> live = new TreeMap<>();
+    private final LongSortedMap<Slice> live = new LongSortedMap<>();
     private final Map<Long, List<Pending>> unsealed = new HashMap<>();
     private final Map<Long, List<Slice>> batches = new HashMap<>();
 
@@ -76,9 +76,9 @@ public final class SliceOwnershipChecker implements Checker {
     }
 
     private void reserve(final CheckContext ctx, final CoreEvent.SliceReserved e) {
-        final Map.Entry<Long, Slice> below = live.floorEntry(e.poolOffset() + e.lengthBytes() - 1);
-        if (below != null && below.getKey() + below.getValue().lengthBytes > e.poolOffset()) {
-            final Slice s = below.getValue();
+        final Slice below = live.floorValue(e.poolOffset() + e.lengthBytes() - 1);
+        if (below != null && below.poolOffset + below.lengthBytes > e.poolOffset()) {
+            final Slice s = below;
             ctx.fail(Invariant.SLICE_OWNERSHIP, "slice [" + e.poolOffset() + ", +" + e.lengthBytes()
                 + ") reuses live slice at " + s.poolOffset + (s.writes > 0 ? " owned by a pending write" : ""));
         }

@@ -1,7 +1,7 @@
 package dev.kvtier.harness.check;
 
 import dev.kvtier.core.event.CoreEvent;
-import java.util.Map;
+import dev.kvtier.core.util.LongSortedMap;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
  * shadow's; the full map is compared at the end of the run.
  */
 public final class StructureChecker implements Checker {
-    private final TreeMap<Long, Long> entries = new TreeMap<>();
+    /** The shadow: each resident entry's insert event (its offset and length), by offset. */
+    private final LongSortedMap<CoreEvent.EntryInserted> entries = new LongSortedMap<>();
     private final LongSupplier coreEntries;
     private final LongSupplier coreResident;
     private long resident;
@@ -28,19 +29,19 @@ public final class StructureChecker implements Checker {
     public void onEvent(final CheckContext ctx, final CoreEvent event) {
         switch (event) {
             case CoreEvent.EntryInserted e -> {
-                final Map.Entry<Long, Long> below = entries.floorEntry(e.fileOffset() + e.lengthBytes() - 1);
-                if (!(below == null || below.getKey() + below.getValue() <= e.fileOffset())) {
+                final CoreEvent.EntryInserted below = entries.floorValue(e.fileOffset() + e.lengthBytes() - 1);
+                if (!(below == null || below.fileOffset() + below.lengthBytes() <= e.fileOffset())) {
                     ctx.fail(Invariant.ENTRIES_DISJOINT,
                         "entry [" + e.fileOffset() + ", +" + e.lengthBytes() + ") overlaps resident ["
-                            + (below == null ? 0 : below.getKey()) + ", +" + (below == null ? 0 : below.getValue())
-                            + ")");
+                            + (below == null ? 0 : below.fileOffset()) + ", +"
+                            + (below == null ? 0 : below.lengthBytes()) + ")");
                 }
-                entries.put(e.fileOffset(), e.lengthBytes());
+                entries.put(e.fileOffset(), e);
                 resident += e.lengthBytes();
             }
             case CoreEvent.EntryEvicted e -> {
-                final Long len = entries.remove(e.fileOffset());
-                if (!(len != null && len == e.lengthBytes())) {
+                final CoreEvent.EntryInserted was = entries.remove(e.fileOffset());
+                if (!(was != null && was.lengthBytes() == e.lengthBytes())) {
                     ctx.fail(Invariant.ENTRIES_DISJOINT,
                         "evicted [" + e.fileOffset() + ", +" + e.lengthBytes() + ") is not a resident entry");
                 }
@@ -62,6 +63,10 @@ public final class StructureChecker implements Checker {
 
     /** The shadow map, offset to length (for the end-of-run comparison). */
     public NavigableMap<Long, Long> shadow() {
-        return new TreeMap<>(entries);
+        final TreeMap<Long, Long> out = new TreeMap<>();
+        for (final CoreEvent.EntryInserted e : entries.values()) {
+            out.put(e.fileOffset(), e.lengthBytes());
+        }
+        return out;
     }
 }

@@ -15,6 +15,7 @@ import dev.kvtier.core.event.CoreEvent.SealReason;
 import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.span.SpanPiece;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -122,6 +123,31 @@ class CheckerFiresTest {
             stored(1, 0, 0, 0),
             stored(1, 1, S, 1),
             new CoreEvent.EntryEvicted(S, S, S, false, false, L1EvictReason.TRIM)));
+    }
+
+    @Test
+    void victimOrderUnderLruFollowsAHitPastManyEntries() {
+        // 100 entries (past a block of the checker's map by sequence); a hit on entry 3 sends it last.
+        final List<CoreEvent> events = new ArrayList<>();
+        events.add(new CoreEvent.StoreReceived(1, 100, 100 * S));
+        for (int i = 0; i < 100; i++) {
+            events.add(stored(1, i, i * S, i));
+        }
+        events.add(new CoreEvent.LoadHit(2, 3 * S, S));
+        final List<CoreEvent> early = new ArrayList<>(events);
+        for (int i = 0; i < 100; i++) {
+            if (i != 3) {
+                events.add(new CoreEvent.EntryEvicted(i * S, S, i * S, false, false, L1EvictReason.TRIM));
+            }
+            if (i < 3) {
+                early.add(new CoreEvent.EntryEvicted(i * S, S, i * S, false, false, L1EvictReason.TRIM));
+            }
+        }
+        events.add(new CoreEvent.EntryEvicted(3 * S, S, 3 * S, false, false, L1EvictReason.TRIM));
+        feed(new EvictionOrderChecker(ReplacementKind.LRU), CONFIG, events.toArray(CoreEvent[]::new));
+        early.add(new CoreEvent.EntryEvicted(3 * S, S, 3 * S, false, false, L1EvictReason.TRIM));
+        assertEquals(Invariant.VICTIM_ORDER, fired(new EvictionOrderChecker(ReplacementKind.LRU), CONFIG,
+            early.toArray(CoreEvent[]::new)), "entry 3 was hit: entry 4 is the victim");
     }
 
     @Test

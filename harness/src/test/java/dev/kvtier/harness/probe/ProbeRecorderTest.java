@@ -87,6 +87,19 @@ class ProbeRecorderTest {
     }
 
     @Test
+    void shouldTestEachEventByItsOwnTypesProbesAndTheEveryEventOnesAsTheTypesAlternate() {
+        final CoreEvent.SaveQueued save = new CoreEvent.SaveQueued(7, List.of(), 2, 8192);
+        final ProbeRecorder r = fed(CONFIG, new CoreEvent.Allocated(1, KEY, 1, 0, 2), new CoreEvent.Allocated(1, KEY, 2,
+            2, 1), new CoreEvent.RingWrapped(15, 1), new CoreEvent.Allocated(1, KEY, 3, 0, 3), save,
+            new CoreEvent.Allocated(1, KEY, 4, 3, 2), save, new CoreEvent.RingWrapped(16, 0), save,
+            new CoreEvent.RingWrapped(14, 2));
+        assertEquals(3, r.hits("ring.alloc.multi-slot"));
+        assertEquals(2, r.hits("ring.wrap.skip"));
+        assertEquals(3, r.hits("client.staging-wait"), "a queued save then any event but its first batch");
+        assertEquals(3, r.hits("client.multi-batch"));
+    }
+
+    @Test
     void shouldReachALoadLargerThanL1AndOneNeedingSeveralReadBatches() {
         final ProbeRecorder r = fed(CONFIG, new CoreEvent.LoadRequested(9, List.of(), 9 * 4096),
             new CoreEvent.LoadGap(9, 0, 4096), new CoreEvent.LoadGap(9, 4096, 4096));

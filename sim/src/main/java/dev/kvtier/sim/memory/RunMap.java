@@ -71,8 +71,33 @@ public final class RunMap {
 
     /** Records that {@code [start, start + length)} holds {@code tag} from position {@code pos}. */
     public void put(final long start, final long lengthBytes, final long tag, final long pos) {
+        if (lengthBytes > 0 && !runs.mayHoldEmpty() && putWithoutClearing(start, lengthBytes, tag, pos)) {
+            return;
+        }
         clear(start, start + lengthBytes);
         runs.put(start, lengthBytes, tag, pos);
+    }
+
+    /**
+     * The usual puts, with one search instead of clear's four: a range no run overlaps (an insert after the run
+     * before it), or exactly one run's range (that run rewritten). The runs come out as clear-then-put leaves them.
+     * False, having changed nothing, for any other range. Needs a range of at least a byte and no empty run.
+     */
+    private boolean putWithoutClearing(final long start, final long lengthBytes, final long tag, final long pos) {
+        final long f = runs.floor(start);
+        final long after = f < 0 ? runs.first() : runs.next(f);
+        if (after >= 0 && runs.start(after) < start + lengthBytes) {
+            return false;
+        }
+        if (f < 0 || runs.start(f) + runs.length(f) <= start) {
+            runs.insertAfter(f, start, lengthBytes, tag, pos);
+            return true;
+        }
+        if (runs.start(f) == start && runs.length(f) == lengthBytes) {
+            runs.put(start, lengthBytes, tag, pos);
+            return true;
+        }
+        return false;
     }
 
     /** Copies the provenance of {@code src [srcFrom, srcFrom + length)} to {@code [dstFrom, ...)} of this map. */

@@ -64,6 +64,34 @@ class RunMapTest {
     }
 
     @Test
+    void shouldMatchTheModelWhenPutsRewriteWholeRunsOrFillGaps() {
+        // Stamps on a grid: most puts rewrite exactly one run or land where no run is (put's one-search paths);
+        // some straddle runs or split one, and clears leave gaps, so every path of put is taken.
+        final Random random = new Random(11);
+        final RunMap map = new RunMap();
+        final TreeRunMap model = new TreeRunMap();
+        for (int step = 0; step < 20_000; step++) {
+            final long from = 4096L * random.nextInt(3_000) + (random.nextInt(10) == 0 ? 512 : 0);
+            final long length = 4096L * (1 + random.nextInt(random.nextInt(5) == 0 ? 3 : 1));
+            final long tag = 1L + random.nextInt(50);
+            if (random.nextInt(8) == 0) {
+                map.clear(from, from + length);
+                model.clear(from, from + length);
+            } else {
+                map.put(from, length, tag, step);
+                model.put(from, length, tag, step);
+            }
+            if (step % 499 == 0) {
+                assertEquals(model.runCount(), map.runCount(), "step " + step);
+                assertEquals(pieces(model, 0, 4096L * 3_010), pieces(map, 0, 4096L * 3_010), "step " + step);
+            }
+        }
+        assertEquals(model.runCount(), map.runCount());
+        assertEquals(pieces(model, 0, 4096L * 3_010), pieces(map, 0, 4096L * 3_010));
+        assertEquals(model.contentHash(4096, 4096L * 2_000), map.contentHash(4096, 4096L * 2_000));
+    }
+
+    @Test
     void shouldCopyAWholeMapAsCopyFromDoes() {
         final Random random = new Random(11);
         for (int round = 0; round < 20; round++) {
