@@ -1,6 +1,5 @@
 package dev.kvtier.bench;
 
-import dev.kvtier.journal.file.BackgroundDigest;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.sim.run.SimRun;
@@ -18,8 +17,7 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * One whole virtual run of a bundled scenario with seed 1, every checker and the event digest on (exactly what
- * {@code ./kvtier run SCENARIO} does, without a journal: the digest hashed on a thread of its own, {@link
- * dev.kvtier.journal.file.BackgroundDigest}). The {@code events} counter is the throughput to read:
+ * {@code ./kvtier run SCENARIO} does, without a journal). The {@code events} counter is the throughput to read:
  * core events per second, after warm-up in one JVM.
  */
 @BenchmarkMode(Mode.Throughput)
@@ -41,8 +39,7 @@ public class EndToEndBench {
 
     @Benchmark
     public RunReport run(final Run run, final EventCounter counter) {
-        final RunReport report = new SimRun(run.loaded.spec(), run.loaded.sim(), 1, List.of(),
-            new BackgroundDigest()).run();
+        final RunReport report = new SimRun(run.loaded.spec(), run.loaded.sim(), 1, List.of()).run();
         if (report.violation() != null) {
             throw new IllegalStateException(run.scenario + ": " + report.violation());
         }

@@ -1,6 +1,5 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.journal.file.BackgroundDigest;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.realio.run.BadDevice;
@@ -28,8 +27,7 @@ public final class Dispatch {
     /** As above, with {@code observers} (progress) seeing every event after the journal. */
     public static RunReport virtual(final Scenario sc, final long seed, final JournalRecording journal,
                                     final List<EventSink> observers) {
-        final SimRun sim = new SimRun(sc.spec(), sc.sim(), seed, with(journal.sinks(), observers),
-            new BackgroundDigest());
+        final SimRun sim = new SimRun(sc.spec(), sc.sim(), seed, with(journal.sinks(), observers));
         journal.start(sim.serverClock());
         try {
             final RunReport r = sim.run();

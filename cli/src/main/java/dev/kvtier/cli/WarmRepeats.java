@@ -1,6 +1,5 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.journal.file.BackgroundDigest;
 import dev.kvtier.cli.signoff.Fidelity;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.scenarios.Scenario;
@@ -38,7 +37,7 @@ final class WarmRepeats {
             final long gc0 = gcMillis();
             final long allocated0 = ThreadAllocation.bytesSoFar();
             final long t0 = System.nanoTime();
-            final RunReport r = new SimRun(sc.spec(), sc.sim(), seed, List.of(), new BackgroundDigest()).run();
+            final RunReport r = new SimRun(sc.spec(), sc.sim(), seed, List.of()).run();
             final long wallNs = System.nanoTime() - t0;
             final long allocated = allocated0 < 0 ? -1 : ThreadAllocation.bytesSoFar() - allocated0;
             final long gcMs = gcMillis() - gc0;

@@ -1,6 +1,5 @@
 package dev.kvtier.cli.explore;
 
-import dev.kvtier.journal.file.BackgroundDigest;
 import dev.kvtier.cli.Dispatch;
 import dev.kvtier.cli.ExitCodes;
 import dev.kvtier.cli.JournalRecording;
@@ -190,7 +189,7 @@ public final class Explorer {
      * SimRun#recycle}): the same report as a run in a fresh JVM.
      */
     static RunReport runSeed(final Scenario sc, final long seed, final EventSink sink) {
-        final SimRun run = new SimRun(sc.spec(), sc.sim(), seed, List.of(sink), new BackgroundDigest());
+        final SimRun run = new SimRun(sc.spec(), sc.sim(), seed, List.of(sink));
         try {
             return run.run();
         } finally {

@@ -7,7 +7,6 @@ import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.probe.ProbeRecorder;
 import dev.kvtier.harness.workload.WorkloadDriver;
-import dev.kvtier.journal.codec.DigestSink;
 import dev.kvtier.journal.codec.EventDigest;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +21,7 @@ public final class RunRecorder implements WorkloadDriver.Observer {
     private final InvariantChecker checker;
     private final RunMetrics metrics;
     private final Clock eventClock;
-    private final DigestSink digest;
+    private final EventDigest digest = new EventDigest();
     private final ProbeRecorder probes;
     private final List<RunReport.Phase> phases = new ArrayList<>();
     private long originNs;
@@ -35,13 +34,6 @@ public final class RunRecorder implements WorkloadDriver.Observer {
      * @param eventClock the clock that stamps every event in the digest (the server's: virtual or wall)
      */
     public RunRecorder(final InvariantChecker checker, final RunMetrics metrics, final Clock eventClock) {
-        this(checker, metrics, eventClock, new EventDigest());
-    }
-
-    /** As above, with the event digest in {@code digest} (one that hashes beside the run, say). */
-    public RunRecorder(final InvariantChecker checker, final RunMetrics metrics, final Clock eventClock,
-                       final DigestSink digest) {
-        this.digest = digest;
         this.checker = checker;
         this.metrics = metrics;
         this.eventClock = eventClock;
@@ -81,11 +73,6 @@ public final class RunRecorder implements WorkloadDriver.Observer {
     @Override
     public void finished(final long timeNs) {
         finishedNs = timeNs;
-    }
-
-    /** The run ended in a crash and will not report: gives the digest up ({@link DigestSink#abandon}). */
-    public void abandon() {
-        digest.abandon();
     }
 
     public boolean done() {

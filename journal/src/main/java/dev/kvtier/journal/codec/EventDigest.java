@@ -24,7 +24,7 @@ import java.util.HexFormat;
  * <p>Events are encoded into one reusable staging array, which is fed to the hash when it fills, so adding an event
  * allocates nothing. Not thread-safe; {@link #finish} ends it.
  */
-public final class EventDigest implements DigestSink {
+public final class EventDigest {
     private static final int STAGING_BYTES = 64 << 10;
 
     /** The hash functions of a digest. */
@@ -104,7 +104,6 @@ public final class EventDigest implements DigestSink {
     }
 
     /** Events added so far. */
-    @Override
     public long eventCount() {
         return eventCount;
     }
@@ -113,7 +112,6 @@ public final class EventDigest implements DigestSink {
      * Ends the digest and returns it in lower-case hex digits (32 for XXH3-128, 64 for SHA-256); later calls return the
      * same value.
      */
-    @Override
     public String finish() {
         if (finished == null) {
             feed();
@@ -131,7 +129,6 @@ public final class EventDigest implements DigestSink {
     }
 
     /** A sink that adds every event at the time {@code clock} reads when it is emitted. */
-    @Override
     public EventSink sink(final Clock clock) {
         return event -> add(clock.nowNs(), event);
     }

@@ -19,8 +19,6 @@ import dev.kvtier.harness.probe.ProbeRecorder;
 import dev.kvtier.harness.run.FanOutSink;
 import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.run.RunRecorder;
-import dev.kvtier.journal.codec.DigestSink;
-import dev.kvtier.journal.codec.EventDigest;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.harness.workload.WorkloadDriver;
@@ -98,13 +96,16 @@ public final class SimRun {
     private String stoppedFull;
     private String shutdownError;
 
-    public SimRun(final RunSpec spec, final SimModel model, final long seed, final List<EventSink> extraSinks) {
-        this(spec, model, seed, extraSinks, new EventDigest());
+    /** Thrown from the event sink at the crash event: unwinds the core mid-step, as power loss would. */
+    private static final class PowerLoss extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        PowerLoss() {
+            super("power loss", null, false, false);
+        }
     }
 
-    /** As above, with the run's event digest kept by {@code digest} (the CLI's hashes on a thread of its own). */
-    public SimRun(final RunSpec spec, final SimModel model, final long seed, final List<EventSink> extraSinks,
-                  final DigestSink digest) {
+    public SimRun(final RunSpec spec, final SimModel model, final long seed, final List<EventSink> extraSinks) {
         this.spec = spec;
         this.model = model;
         this.seed = seed;
@@ -129,7 +130,7 @@ public final class SimRun {
         this.checker = InvariantChecker.standard(spec.core(), eventClock,
             () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(),
             spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0, List.of(crashChecker));
-        this.recorder = new RunRecorder(checker, new RunMetrics(eventClock), eventClock, digest);
+        this.recorder = new RunRecorder(checker, new RunMetrics(eventClock), eventClock);
         this.server = newServer();
         this.crashPoints = crashPoints(model.faults(), seed);
         sink.add(event -> {
@@ -189,9 +190,6 @@ public final class SimRun {
             violation = v.getMessage();
         } catch (final EventLoop.LoopBudgetExceeded e) {
             violation = "invariant 16 (LIVENESS): " + e.getMessage();
-        } catch (final RuntimeException | Error e) {
-            recorder.abandon();
-            throw e;
         }
         return report(violation);
     }
