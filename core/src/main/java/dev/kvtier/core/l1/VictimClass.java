@@ -57,11 +57,7 @@ interface VictimClass {
         return new VictimClass() {
             @Override
             public boolean add(final Entry entry) {
-                if (map.get(entry.sequence) != null) {
-                    return false;
-                }
-                map.put(entry.sequence, entry);
-                return true;
+                return map.putIfAbsent(entry.sequence, entry) == null;
             }
 
             @Override
@@ -71,7 +67,7 @@ interface VictimClass {
 
             @Override
             public Entry first() {
-                return map.ceilingValue(Long.MIN_VALUE);
+                return map.firstValue();
             }
 
             @Override

@@ -61,6 +61,11 @@ public final class LongSortedMap<V> {
         return key == Long.MIN_VALUE ? null : floorValue(key - 1);
     }
 
+    /** The value of the least key, or null when the map is empty. */
+    public V firstValue() {
+        return blockCount == 0 ? null : value(0, 0);
+    }
+
     /** The value of the least key at or above {@code key}, or null. */
     public V ceilingValue(final long key) {
         final long at = ceiling(key);
@@ -109,6 +114,15 @@ public final class LongSortedMap<V> {
 
     /** Maps {@code key} to {@code value} (not null); returns what it mapped to before, or null. */
     public V put(final long key, final V value) {
+        return put(key, value, true);
+    }
+
+    /** Maps {@code key} to {@code value} (not null) unless it maps to a value; returns that value, or null. */
+    public V putIfAbsent(final long key, final V value) {
+        return put(key, value, false);
+    }
+
+    private V put(final long key, final V value, final boolean replace) {
         if (value == null) {
             throw new IllegalArgumentException("null value (remove the key instead)");
         }
@@ -120,7 +134,9 @@ public final class LongSortedMap<V> {
         final int found = Arrays.binarySearch(keys[b], 0, sizes[b], key);
         if (found >= 0) {
             final V before = value(b, found);
-            values[b][found] = value;
+            if (replace) {
+                values[b][found] = value;
+            }
             return before;
         }
         final int i = -found - 1;
@@ -220,22 +236,10 @@ public final class LongSortedMap<V> {
         values[blockCount] = null;
     }
 
-    /** The last block whose first key is at or below {@code key}, or -1. */
+    /** The last block whose first key is at or below {@code key}, or -1 (blocks' first keys rise strictly). */
     private int floorBlock(final long key) {
-        int lo = 0;
-        int hi = blockCount - 1;
-        if (hi < 0 || firsts[0] > key) {
-            return -1;
-        }
-        while (lo < hi) {
-            final int mid = (lo + hi + 1) >>> 1;
-            if (firsts[mid] <= key) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return lo;
+        final int b = Arrays.binarySearch(firsts, 0, blockCount, key);
+        return b >= 0 ? b : -b - 2;
     }
 
     /** In block {@code b}, whose first key is at or below {@code key}: the index of the greatest key at or below it. */

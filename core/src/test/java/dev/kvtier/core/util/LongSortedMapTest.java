@@ -24,8 +24,12 @@ class LongSortedMapTest {
             final TreeMap<Long, String> tree = new TreeMap<>();
             for (int step = 0; step < 20_000; step++) {
                 final long key = random.nextLong(-spread, spread);
-                if (random.nextInt(3) == 0) {
+                final int op = random.nextInt(6);
+                if (op < 2) {
                     assertEquals(tree.remove(key), map.remove(key), "remove " + key);
+                } else if (op == 2) {
+                    final String value = "w" + step;
+                    assertEquals(tree.putIfAbsent(key, value), map.putIfAbsent(key, value), "putIfAbsent " + key);
                 } else {
                     final String value = "v" + step;
                     assertEquals(tree.put(key, value), map.put(key, value), "put " + key);
@@ -80,6 +84,7 @@ class LongSortedMapTest {
     private static <V> void assertSameAnswers(final NavigableMap<Long, V> tree, final LongSortedMap<V> map,
                                               final long probe) {
         assertEquals(tree.size(), map.size());
+        assertEquals(value(tree.firstEntry()), map.firstValue(), "first");
         assertEquals(tree.get(probe), map.get(probe), "get " + probe);
         assertEquals(value(tree.floorEntry(probe)), map.floorValue(probe), "floor " + probe);
         assertEquals(value(tree.lowerEntry(probe)), map.lowerValue(probe), "lower " + probe);

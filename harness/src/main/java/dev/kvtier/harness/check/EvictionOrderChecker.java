@@ -91,7 +91,7 @@ public final class EvictionOrderChecker implements Checker {
 
         /** The next victim (the class must not be empty). */
         Shadow first() {
-            final Shadow first = bySequence != null ? bySequence.ceilingValue(Long.MIN_VALUE) : ordered.first();
+            final Shadow first = bySequence != null ? bySequence.firstValue() : ordered.first();
             if (first == null) {
                 throw new NoSuchElementException("no shadow in the class");
             }
