@@ -45,17 +45,11 @@ public record Probe(String name, String meaning, Source source, Class<? extends 
         }
     }
 
-    /**
-     * A probe reached by an event of {@code type} for which {@code test} holds. The predicate is kept as given, not
-     * wrapped in a cast (a wrapper is one call site shared by every probe, so each test cost two calls the JIT cannot
-     * inline): it is only ever given events of {@code type} ({@link ProbeRecorder} picks probes by the event's class),
-     * and the cast the predicate's own code makes still refuses any other.
-     */
+    /** A probe reached by an event of {@code type} for which {@code test} holds. */
     @SuppressWarnings("unchecked")
     public static <E extends CoreEvent> Probe on(final Class<E> type, final String name, final String meaning,
                                                  final BiPredicate<ProbeState, E> test) {
-        return new Probe(name, meaning, Source.EVENT, type,
-            (BiPredicate<ProbeState, CoreEvent>) (BiPredicate<?, ?>) test);
+        return new Probe(name, meaning, Source.EVENT, type, (s, e) -> test.test(s, (E) e));
     }
 
     /** A probe reached by every event of {@code type}. */

@@ -9,34 +9,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.function.BiPredicate;
 
 /**
  * Which probes one run reached, and how often: an event sink beside the checkers (it never calls back into the core
  * and changes no event), plus {@link #fact} for what only the simulator knows. Each event is tested by the probes of
  * its type (and those over every event) against the state before it, then the state moves on. The map by event type
- * is used for point look-ups only (and the last type's entry is kept: events of one type come in runs).
+ * is used for point look-ups only.
  */
 public final class ProbeRecorder implements EventSink {
     private final ProbeState state;
     private final List<Probe> probes;
     private final long[] hits;
-    /** By event class: the probes of that class, then those over every event. */
-    private final Map<Class<?>, Tests> byType = new HashMap<>();
-    private final Tests everyEvent;
-    private Class<?> lastType;
-    private Tests lastTests;
-
-    /** Probes to test, as indexes into {@link #hits} and their predicates side by side. */
-    private static final class Tests {
-        final int[] indexes;
-        final BiPredicate<ProbeState, CoreEvent>[] predicates;
-
-        Tests(final int[] indexes, final BiPredicate<ProbeState, CoreEvent>[] predicates) {
-            this.indexes = indexes;
-            this.predicates = predicates;
-        }
-    }
+    private final Map<Class<?>, int[]> byType = new HashMap<>();
+    private final int[] everyEvent;
 
     public ProbeRecorder(final CoreConfig config) {
         this.state = new ProbeState(config);
@@ -55,28 +40,17 @@ public final class ProbeRecorder implements EventSink {
                 index.computeIfAbsent(p.type(), k -> new ArrayList<>()).add(i);
             }
         }
-        index.forEach((type, list) -> {
-            final List<Integer> all = new ArrayList<>(list);
-            all.addAll(every);
-            byType.put(type, tests(all));
-        });
-        this.everyEvent = tests(every);
+        index.forEach((type, list) -> byType.put(type, ints(list)));
+        this.everyEvent = ints(every);
     }
 
     @Override
     public void emit(final CoreEvent event) {
-        final Class<?> type = event.getClass();
-        if (type != lastType) {
-            lastTests = byType.getOrDefault(type, everyEvent);
-            lastType = type;
+        final int[] mine = byType.get(event.getClass());
+        if (mine != null) {
+            test(mine, event);
         }
-        final int[] indexes = lastTests.indexes;
-        final BiPredicate<ProbeState, CoreEvent>[] predicates = lastTests.predicates;
-        for (int k = 0; k < indexes.length; k++) {
-            if (predicates[k].test(state, event)) {
-                hits[indexes[k]]++;
-            }
-        }
+        test(everyEvent, event);
         state.after(event);
     }
 
@@ -108,6 +82,14 @@ public final class ProbeRecorder implements EventSink {
         return hits[indexOf(name)];
     }
 
+    private void test(final int[] which, final CoreEvent event) {
+        for (final int i : which) {
+            if (probes.get(i).test().test(state, event)) {
+                hits[i]++;
+            }
+        }
+    }
+
     private int indexOf(final String name) {
         for (int i = 0; i < probes.size(); i++) {
             if (probes.get(i).name().equals(name)) {
@@ -117,14 +99,11 @@ public final class ProbeRecorder implements EventSink {
         throw new IllegalArgumentException("no probe named " + name);
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"}) // an array of a generic type; it holds only event probes' tests
-    private Tests tests(final List<Integer> list) {
-        final int[] indexes = new int[list.size()];
-        final BiPredicate<ProbeState, CoreEvent>[] predicates = new BiPredicate[list.size()];
-        for (int k = 0; k < indexes.length; k++) {
-            indexes[k] = list.get(k);
-            predicates[k] = probes.get(indexes[k]).test();
+    private static int[] ints(final List<Integer> list) {
+        final int[] out = new int[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = list.get(i);
         }
-        return new Tests(indexes, predicates);
+        return out;
     }
 }
