@@ -78,9 +78,8 @@ public final class SliceOwnershipChecker implements Checker {
     private void reserve(final CheckContext ctx, final CoreEvent.SliceReserved e) {
         final Slice below = live.floorValue(e.poolOffset() + e.lengthBytes() - 1);
         if (below != null && below.poolOffset + below.lengthBytes > e.poolOffset()) {
-            final Slice s = below;
             ctx.fail(Invariant.SLICE_OWNERSHIP, "slice [" + e.poolOffset() + ", +" + e.lengthBytes()
-                + ") reuses live slice at " + s.poolOffset + (s.writes > 0 ? " owned by a pending write" : ""));
+                + ") reuses live slice at " + below.poolOffset + (below.writes > 0 ? " owned by a pending write" : ""));
         }
         live.put(e.poolOffset(), new Slice(e.poolOffset(), e.lengthBytes()));
     }
