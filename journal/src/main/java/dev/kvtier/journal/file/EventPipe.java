@@ -73,7 +73,7 @@ final class EventPipe {
         if (b.count == BATCH_EVENTS) {
             checkFailed();
             hand(b);
-            filling = takeFree();
+            filling = take(free);
         }
     }
 
@@ -150,10 +150,6 @@ final class EventPipe {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private Batch takeFree() {
-        return take(free);
     }
 
     /**

@@ -202,15 +202,15 @@ public final class JournalWriter implements EventSink, AutoCloseable {
         try {
             try {
                 pipe.finish();
-            } finally {
+            } catch (final IllegalStateException e) {
+                // The writer's thread failed (a bug, such as an event that does not encode): no end record, as a crash.
                 appender.singleThreadedCheckReset();
+                appender.close();
+                queue.close();
+                throw e;
             }
+            appender.singleThreadedCheckReset();
             seal();
-        } catch (final IllegalStateException e) {
-            // The writer's thread failed (a bug, as an event that does not encode): no end record, as after a crash.
-            appender.close();
-            queue.close();
-            throw e;
         } finally {
             lock.release();
         }
