@@ -200,16 +200,13 @@ public final class JournalWriter implements EventSink, AutoCloseable {
         }
         closed = true;
         try {
-            try {
-                pipe.finish();
-            } catch (final IllegalStateException e) {
+            final IllegalStateException failed = takeBack();
+            if (failed != null) {
                 // The writer's thread failed (a bug, such as an event that does not encode): no end record, as a crash.
-                appender.singleThreadedCheckReset();
                 appender.close();
                 queue.close();
-                throw e;
+                throw failed;
             }
-            appender.singleThreadedCheckReset();
             seal();
         } finally {
             lock.release();
@@ -227,17 +224,27 @@ public final class JournalWriter implements EventSink, AutoCloseable {
         }
         closed = true;
         try {
-            try {
-                pipe.finish();
-            } catch (final IllegalStateException e) {
-                // the journal is given up anyway
-            }
-            appender.singleThreadedCheckReset();
+            takeBack(); // a failure of the writer's thread does not matter: the journal is given up
             appender.close();
             queue.close();
             lock.discard();
         } finally {
             lock.release();
+        }
+    }
+
+    /**
+     * Waits until the writer's thread has written every event handed over and has ended, and takes the appender back
+     * to this thread; returns the thread's failure, or null.
+     */
+    private IllegalStateException takeBack() {
+        try {
+            pipe.finish();
+            return null;
+        } catch (final IllegalStateException e) {
+            return e;
+        } finally {
+            appender.singleThreadedCheckReset();
         }
     }
 
