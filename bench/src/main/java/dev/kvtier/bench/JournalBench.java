@@ -90,7 +90,7 @@ public class JournalBench {
         return writer.eventCount();
     }
 
-    private static void deleteTree(final Path dir) throws IOException {
+    static void deleteTree(final Path dir) throws IOException {
         try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {
