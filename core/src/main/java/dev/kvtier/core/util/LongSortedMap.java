@@ -130,6 +130,16 @@ public final class LongSortedMap<V> {
             insertBlock(0);
             return place(0, 0, key, value);
         }
+        final int last = blockCount - 1;
+        if (key > keys[last][sizes[last] - 1]) {
+            // After every key (keys handed out in order, as a recency sequence is): no search. A full last block
+            // gets a new one after it, so such keys fill their blocks, as below.
+            if (sizes[last] < BLOCK) {
+                return place(last, sizes[last], key, value);
+            }
+            insertBlock(blockCount);
+            return place(last + 1, 0, key, value);
+        }
         final int b = Math.max(floorBlock(key), 0);
         final int found = Arrays.binarySearch(keys[b], 0, sizes[b], key);
         if (found >= 0) {
@@ -142,11 +152,6 @@ public final class LongSortedMap<V> {
         final int i = -found - 1;
         if (sizes[b] < BLOCK) {
             return place(b, i, key, value);
-        }
-        if (i == BLOCK && b == blockCount - 1) {
-            // After every key: a new last block, so keys handed out in order fill their blocks.
-            insertBlock(blockCount);
-            return place(blockCount - 1, 0, key, value);
         }
         split(b);
         return i <= BLOCK / 2 ? place(b, i, key, value) : place(b + 1, i - BLOCK / 2, key, value);

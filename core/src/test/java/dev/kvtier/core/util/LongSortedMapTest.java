@@ -41,6 +41,30 @@ class LongSortedMapTest {
         }
     }
 
+    /** A recency order: a random key leaves and comes back as the newest, or a new newest key comes (put's append). */
+    @Test
+    void keysThatLeaveAndComeBackAsTheNewestAnswerAsATreeMap() {
+        final SplittableRandom random = new SplittableRandom(7);
+        final LongSortedMap<Long> map = new LongSortedMap<>();
+        final TreeMap<Long, Long> tree = new TreeMap<>();
+        long next = 0;
+        for (int step = 0; step < 30_000; step++) {
+            if (tree.isEmpty() || random.nextInt(3) == 0) {
+                final long key = next++;
+                assertEquals(tree.put(key, key), map.put(key, key), "put newest " + key);
+            } else {
+                final Long old = tree.ceilingKey(random.nextLong(next));
+                final long moved = old == null ? tree.firstKey() : old;
+                assertEquals(tree.remove(moved), map.remove(moved), "remove " + moved);
+                final long key = next++;
+                assertEquals(tree.putIfAbsent(key, moved), map.putIfAbsent(key, moved), "put back " + key);
+            }
+            assertEquals(tree.size(), map.size());
+            assertSameAnswers(tree, map, random.nextLong(-1, next + 1));
+        }
+        assertEquals(List.copyOf(tree.values()), map.values());
+    }
+
     @Test
     void keysInAscendingOrderFillWholeBlocksAndLeaveFromTheFront() {
         final LongSortedMap<Long> map = new LongSortedMap<>();
