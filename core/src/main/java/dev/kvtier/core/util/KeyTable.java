@@ -21,7 +21,7 @@ public final class KeyTable<V> {
      * references); a table bounded by more keys grows past it by doubling, so a bound in the millions costs nothing
      * until the keys come.
      */
-    static final int PRESIZED_KEYS_MAX = 1 << 17;
+    public static final int PRESIZED_KEYS_MAX = 1 << 17;
 
     /** Key i's halves at 2i (hi) and 2i + 1 (lo). */
     private long[] keys;
@@ -176,12 +176,20 @@ public final class KeyTable<V> {
         return i;
     }
 
-    /** The home position of a key: both halves mixed (a key's bits may be anything, not only a hash's). */
+    /** The home position of a key. */
     private int index(final long hi, final long lo) {
+        return mix(hi, lo) & mask;
+    }
+
+    /**
+     * A key's 128 bits mixed into an int whose low bits serve as a home position in a table of a power of two
+     * positions (a key's bits may be anything, not only a hash's); fixed, so table order is the same in every JVM.
+     */
+    public static int mix(final long hi, final long lo) {
         long h = hi * 0x9E3779B97F4A7C15L + lo;
         h ^= h >>> 32;
         h *= 0xD6E8FEB86659FD93L;
         h ^= h >>> 32;
-        return (int) h & mask;
+        return (int) h;
     }
 }

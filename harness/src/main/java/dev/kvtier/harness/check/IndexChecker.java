@@ -26,26 +26,26 @@ public final class IndexChecker implements Checker {
     private static final class Chunk {
         final PrefixKey key;
         final long allocationId;
-        final int modelId;
         final int startSlot;
         final int slotCount;
-        boolean committed;
         /** Neighbours in allocation-id order among live chunks (null at either end). */
         Chunk older;
         Chunk newer;
 
-        Chunk(final PrefixKey key, final long allocationId, final int modelId, final int startSlot,
-              final int slotCount) {
+        Chunk(final PrefixKey key, final long allocationId, final int startSlot, final int slotCount) {
             this.key = key;
             this.allocationId = allocationId;
-            this.modelId = modelId;
             this.startSlot = startSlot;
             this.slotCount = slotCount;
         }
     }
 
-    /** Sized for the ring at the first event (at most a chunk a slot is live), so it never grows during a run. */
-    private KeyTable<Chunk> byKey;
+    /**
+     * Live keys with their allocation, model and commit state (the chunk beside them); sized for the ring at the
+     * first event (at most a chunk a slot is live, up to {@link KeyTable#PRESIZED_KEYS_MAX}), so it never grows
+     * during a run of such a ring.
+     */
+    private ChunkKeys<Chunk> byKey;
     private SlotTable<Chunk> bySlot;
     private Chunk oldest;
     private Chunk newest;
@@ -58,7 +58,7 @@ public final class IndexChecker implements Checker {
     @Override
     public void onEvent(final CheckContext ctx, final CoreEvent event) {
         if (byKey == null) {
-            byKey = KeyTable.forAtMost(slots(ctx));
+            byKey = new ChunkKeys<>(Math.min(slots(ctx), KeyTable.PRESIZED_KEYS_MAX));
         }
         switch (event) {
             case CoreEvent.AllocateRequested e -> {
@@ -72,16 +72,16 @@ public final class IndexChecker implements Checker {
             case CoreEvent.RingWrapped e -> wrapped(ctx, e);
             case CoreEvent.AllocationSkipped e -> skipped(ctx, e);
             case CoreEvent.Committed e -> {
-                final Chunk c = chunkOf(e.key());
-                if (!(c != null && c.allocationId == e.allocationId())) {
+                final int p = find(e.key());
+                if (!(p >= 0 && byKey.allocationId(p) == e.allocationId())) {
                     ctx.fail(Invariant.STALE_NOTHING,
                         "committed allocation " + e.allocationId() + " of " + e.key() + " is not current");
                 }
-                c.committed = true;
+                byKey.commit(p);
             }
             case CoreEvent.LateCommit e -> {
-                final Chunk c = chunkOf(e.key());
-                if (!(c == null || c.allocationId != e.allocationId())) {
+                final int p = find(e.key());
+                if (!(p < 0 || byKey.allocationId(p) != e.allocationId())) {
                     ctx.fail(Invariant.STALE_NOTHING,
                         "commit of current allocation " + e.allocationId() + " counted as late");
                 }
@@ -89,19 +89,18 @@ public final class IndexChecker implements Checker {
             case CoreEvent.RingEvicted e -> evicted(ctx, e);
             case CoreEvent.ClaimReleased e -> {
                 if (e.released()) {
-                    final Chunk c = chunkOf(e.ref().key());
-                    if (!(c != null && !c.committed && c.allocationId == e.ref().allocationId())) {
+                    final int p = find(e.ref().key());
+                    if (!(p >= 0 && !byKey.committed(p) && byKey.allocationId(p) == e.ref().allocationId())) {
                         ctx.fail(Invariant.STALE_NOTHING,
                             "released claim " + e.ref() + " was not an uncommitted claim");
                     }
-                    remove(c);
+                    remove(p);
                 }
             }
             case CoreEvent.Lookup e -> lookup(ctx, e);
             case CoreEvent.ChunkRecovered e -> {
-                allocated(ctx, new CoreEvent.Allocated(0, e.key(), e.allocationId(), e.startSlot(), e.slotCount()),
-                    e.modelId());
-                chunkOf(e.key()).committed = true;
+                byKey.commit(allocated(ctx, new CoreEvent.Allocated(0, e.key(), e.allocationId(), e.startSlot(),
+                    e.slotCount()), e.modelId()));
                 // Recovered chunks come oldest first: head is where the newest ends.
                 head = advance(ctx, e.startSlot() + e.slotCount());
             }
@@ -111,8 +110,9 @@ public final class IndexChecker implements Checker {
         }
     }
 
-    private void allocated(final CheckContext ctx, final CoreEvent.Allocated e, final int modelId) {
-        if (!(chunkOf(e.key()) == null)) {
+    /** Adds the allocation's chunk to the model; returns its key's position. */
+    private int allocated(final CheckContext ctx, final CoreEvent.Allocated e, final int modelId) {
+        if (!(find(e.key()) < 0)) {
             ctx.fail(Invariant.STALE_NOTHING, "second writer for key " + e.key());
         }
         if (!(e.startSlot() >= 0 && e.slotCount() > 0)) {
@@ -126,11 +126,11 @@ public final class IndexChecker implements Checker {
         if (!(e.startSlot() + e.slotCount() <= slots(ctx))) {
             ctx.fail(Invariant.RING, "allocation past the ring's end");
         }
-        final Chunk c = new Chunk(e.key(), e.allocationId(), modelId, e.startSlot(), e.slotCount());
-        byKey.put(c.key.hi(), c.key.lo(), c);
+        final Chunk c = new Chunk(e.key(), e.allocationId(), e.startSlot(), e.slotCount());
         linkByAge(c);
         slotTable(ctx).put(c.startSlot, c);
         widestSlots = Math.max(widestSlots, c.slotCount);
+        return byKey.insert(c.key.hi(), c.key.lo(), c.allocationId, modelId, c);
     }
 
     /**
@@ -171,10 +171,11 @@ public final class IndexChecker implements Checker {
     }
 
     private void evicted(final CheckContext ctx, final CoreEvent.RingEvicted e) {
-        final Chunk c = chunkOf(e.key());
-        if (!(c != null && c.allocationId == e.allocationId())) {
+        final int p = find(e.key());
+        if (!(p >= 0 && byKey.allocationId(p) == e.allocationId())) {
             ctx.fail(Invariant.RING, "evicted chunk " + e.allocationId() + " is not live");
         }
+        final Chunk c = byKey.chunk(p);
         if (e.reason() == RingEvictReason.SPACE || e.reason() == RingEvictReason.WRAP) {
             if (!(oldest.allocationId == e.allocationId())) {
                 ctx.fail(Invariant.RING,
@@ -191,7 +192,7 @@ public final class IndexChecker implements Checker {
             ctx.fail(Invariant.RING, "chunk [" + c.startSlot + ", +" + c.slotCount + ") evicted for space, but the "
                 + "next placement is [" + head + ", +" + slotsPerKey + ")");
         }
-        remove(c);
+        remove(p);
     }
 
     /** An allocation is placed at head, which it may not cross the ring's end from; head moves past it. */
@@ -230,15 +231,15 @@ public final class IndexChecker implements Checker {
 
     /** A skip must be for the reason the model sees: the key is claimed, or committed, or n exceeds the ring. */
     private void skipped(final CheckContext ctx, final CoreEvent.AllocationSkipped e) {
-        final Chunk c = chunkOf(e.key());
+        final int p = find(e.key());
         final boolean ok = switch (e.reason()) {
-            case CLAIMED -> c != null && !c.committed;
-            case COMMITTED -> c != null && c.committed;
-            case TOO_LARGE -> c == null && (slotsPerKey <= 0 || slotsPerKey > slots(ctx));
+            case CLAIMED -> p >= 0 && !byKey.committed(p);
+            case COMMITTED -> p >= 0 && byKey.committed(p);
+            case TOO_LARGE -> p < 0 && (slotsPerKey <= 0 || slotsPerKey > slots(ctx));
         };
         if (!ok) {
             ctx.fail(Invariant.STALE_NOTHING, "allocation of " + e.key() + " skipped as " + e.reason() + ", but the "
-                + "model has " + (c == null ? "no live chunk" : c.committed ? "it committed" : "it claimed")
+                + "model has " + (p < 0 ? "no live chunk" : byKey.committed(p) ? "it committed" : "it claimed")
                 + " and " + slotsPerKey + " of " + slots(ctx) + " slots asked");
         }
     }
@@ -258,8 +259,8 @@ public final class IndexChecker implements Checker {
     private void lookup(final CheckContext ctx, final CoreEvent.Lookup e) {
         int expected = 0;
         for (final PrefixKey k : e.keys()) {
-            final Chunk c = chunkOf(k);
-            if (c == null || !c.committed || c.modelId != e.modelId()) {
+            final int p = find(k);
+            if (p < 0 || !byKey.committed(p) || byKey.modelId(p) != e.modelId()) {
                 break;
             }
             expected++;
@@ -270,13 +271,15 @@ public final class IndexChecker implements Checker {
         }
     }
 
-    /** The model's live chunk of {@code key}, or null. */
-    private Chunk chunkOf(final PrefixKey key) {
-        return byKey.get(key.hi(), key.lo());
+    /** The position of {@code key}'s live chunk in the model's key map, or -1. */
+    private int find(final PrefixKey key) {
+        return byKey.find(key.hi(), key.lo());
     }
 
-    private void remove(final Chunk c) {
-        byKey.remove(c.key.hi(), c.key.lo());
+    /** Removes the live chunk whose key is at {@code position} of the key map. */
+    private void remove(final int position) {
+        final Chunk c = byKey.chunk(position);
+        byKey.remove(position);
         if (c.older == null) {
             oldest = c.newer;
         } else {
