@@ -137,9 +137,8 @@ public final class CrashChecker implements Checker {
     }
 
     private void commit(final PrefixKey key, final Live live) {
-        final Live before = committed.get(key.hi(), key.lo());
+        final Live before = committed.put(key.hi(), key.lo(), live);
         live.order = before == null ? nextOrder++ : before.order;
-        committed.put(key.hi(), key.lo(), live);
     }
 
     private void evicted(final CheckContext ctx, final CoreEvent.RingEvicted e) {
