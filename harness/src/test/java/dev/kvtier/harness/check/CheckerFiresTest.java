@@ -346,6 +346,22 @@ class CheckerFiresTest {
             asked(1, 1), new CoreEvent.Allocated(2, k(1), 2, 1, 1)));
     }
 
+    /** A commit of a key's old allocation, or of a key with none, while another allocation of it is current. */
+    @Test
+    void staleFiresOnACommitOfAnAllocationThatIsNotCurrent() {
+        assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
+            asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            new CoreEvent.Committed(k(1), 2)));
+        assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
+            asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            new CoreEvent.Committed(k(2), 1)));
+        assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
+            asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            new CoreEvent.LateCommit(k(1), 1)));
+        feed(new IndexChecker(), CONFIG, asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            new CoreEvent.LateCommit(k(1), 2), new CoreEvent.Committed(k(1), 1));
+    }
+
     @Test
     void staleFiresWhenASkipGivesTheWrongReason() {
         assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
