@@ -379,6 +379,27 @@ class CheckerFiresTest {
             asked(2, 1), new CoreEvent.Allocated(1, k(2), 2, 1, 1)));
     }
 
+    /** An eviction (here for a failed write, which may take any chunk) of an allocation that is not the key's. */
+    @Test
+    void ringFiresOnAnEvictionOfAnAllocationThatIsNotLive() {
+        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+            asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            new CoreEvent.RingEvicted(k(1), 9, 0, 1, false, 0, RingEvictReason.WRITE_FAILED)));
+        feed(new IndexChecker(), CONFIG, asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            new CoreEvent.RingEvicted(k(1), 1, 0, 1, false, 0, RingEvictReason.WRITE_FAILED));
+    }
+
+    /** Only an uncommitted claim can be released. */
+    @Test
+    void staleFiresOnAReleaseOfACommittedAllocation() {
+        final AllocationRef ref = new AllocationRef(k(1), 1, 0, 1);
+        assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
+            asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1), new CoreEvent.Committed(k(1), 1),
+            new CoreEvent.ClaimReleased(ref, true)));
+        feed(new IndexChecker(), CONFIG, asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+            new CoreEvent.ClaimReleased(ref, true), asked(1, 1), new CoreEvent.Allocated(1, k(1), 2, 1, 1));
+    }
+
     @Test
     void ringFiresWhenEvictionSkipsTheOldest() {
         assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
