@@ -72,20 +72,26 @@ class SeedPoolTest {
 
     @Test
     void shouldTakeNoNewSeedAfterAStop() {
+        final int threads = 2;
         final Set<Long> ran = ConcurrentHashMap.newKeySet();
-        final SeedPool<Long> pool = new SeedPool<>(SEEDS, 2, seed -> {
+        final CountDownLatch stopped = new CountDownLatch(1);
+        final SeedPool<Long> pool = new SeedPool<>(SEEDS, threads, seed -> {
             ran.add(seed);
+            if (seed > 2) {
+                await(stopped); // seeds 3 and 4 hold both workers; 5 and 6 wait in the queue
+            }
             return seed;
         });
         try (pool) {
             assertEquals(1L, pool.next());
             assertEquals(2L, pool.next());
             pool.stop();
+            stopped.countDown();
             assertFalse(pool.hasNext());
             assertThrows(IllegalStateException.class, pool::next);
         }
         final long highest = ran.stream().mapToLong(Long::longValue).max().orElseThrow();
-        assertTrue(highest <= 2 + 2 * SeedPool.AHEAD_PER_THREAD, "seed " + highest + " ran after the stop at 2");
+        assertTrue(highest <= 2 + threads, "seed " + highest + " ran after the stop at 2 (queued seeds must not)");
     }
 
     @Test
@@ -158,7 +164,7 @@ class SeedPoolTest {
     private static void await(final CountDownLatch latch) {
         try {
             if (!latch.await(30, TimeUnit.SECONDS)) {
-                throw new AssertionError("the later seed never ran: the pool ran seeds one at a time");
+                throw new AssertionError("a latch was never released (30 s)");
             }
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
