@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  * caller in seed order ({@link #next}), so whatever the caller does with them (the tally, the printed lines, a failing
  * seed's journal) happens in the order one thread gives. Workers run at most {@link #AHEAD_PER_THREAD} seeds per
  * thread ahead of the seed the caller takes next: at most {@code threads} tasks (seed runs, each holding its run's
- * memory) are live at once, and the results waiting for the caller are the rest of that window. {@link #stop} lets
+ * memory) are live at once, a run the caller makes itself through {@link #asOneOfTheRuns} counting as one of them,
+ * and the results waiting for the caller are the rest of that window. {@link #stop} lets
  * workers take no new seed and drops the results of seeds the caller did not take; {@link #close} also waits for the
  * workers and ends the pool. An exception or error a task throws is thrown by {@link #next} for that seed, on the
  * caller's thread (tasks are expected to turn what a seed may throw into a result; what they let through stops the
@@ -29,8 +30,7 @@ import java.util.function.Supplier;
 final class SeedPool<R> implements AutoCloseable {
     /** Most worker threads one exploration takes. */
     static final int THREADS_MAX = 64;
-    /** Seeds submitted per thread, counting the one the caller waits for: two keep a worker busy while a slower seed
-     * before its own holds the caller. */
+    /** Seeds submitted per thread, the one the caller waits for included: workers stay busy behind a slow seed. */
     static final int AHEAD_PER_THREAD = 2;
 
     private final List<Long> seeds;
