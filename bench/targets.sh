@@ -4,14 +4,16 @@
 #   run pr90-evict, run pr90-evict-per-slot      events/s, peak heap, alloc bytes/event (the bytes the run's thread
 #                                                 allocated over its events; a checkout without the figure prints none)
 #   explore pr90-evict-small --seeds SEEDS        seeds/s (one JVM, warmed up once; --keep-going past failing seeds)
+#   explore2: the same with --threads 2           seeds/s on two worker threads of that JVM (a checkout without
+#                                                 --threads refuses the option and prints no figure)
 #   run pr90-evict --journal DIR                  journal bytes/event (blocks on disk), journal overhead (wall time
 #                                                 with the journal over the run without it, pair by pair, minus 1)
 #   replay of that journal                        events/s, every event compared
 #   warm: run pr90-evict --repeat 10 and pr90-evict-per-slot --repeat 10, the median events/s of repetitions 2-10 (one
 #         JVM, warmed); replay of a pr90-evict journal --repeat 8, the median events/s of replays 3-8
 # Prints the median, min and max of each figure per checkout. Both checkouts must be built (./kvtier build).
-#   bench/targets.sh A_DIR B_DIR [RUNS] [SEEDS] [TARGET...]   TARGET: evict per-slot explore journal warm (default
-#                                                             all but warm)
+#   bench/targets.sh A_DIR B_DIR [RUNS] [SEEDS] [TARGET...]   TARGET: evict per-slot explore explore2 journal warm
+#                                                             (default all but explore2 and warm)
 set -euo pipefail
 a="${1:?usage: bench/targets.sh A_DIR B_DIR [RUNS] [SEEDS] [TARGET...]}"
 b="${2:?usage: bench/targets.sh A_DIR B_DIR [RUNS] [SEEDS] [TARGET...]}"
@@ -39,10 +41,12 @@ run_one() { # side dir target
       alloc="$(field "$(grep -E '^allocated ' <<<"$all" || true)" 'bytes/event')"
       if [[ -n "$alloc" ]]; then printf '%s\t%s\talloc bytes/event\t%s\n' "$side" "$target" "$alloc" >>"$out"; fi
       ;;
-    explore)
+    explore|explore2)
+      local threads=(); [[ "$target" == explore2 ]] && threads=(--threads 2)
       line="$("$dir/kvtier" explore pr90-evict-small --seeds "$seeds" --keep-going --journals "$work/explore-$side" \
-        | grep -E '^explored ' || true)"   # a failing seed makes explore exit 1
-      printf '%s\t%s\tseeds/s\t%s\n' "$side" "$target" "$(sed -E -n 's/.*\(([0-9.]+) seeds\/s\).*/\1/p' <<<"$line")" >>"$out"
+        "${threads[@]}" | grep -E '^explored ' || true)"   # a failing seed makes explore exit 1
+      # "(12.34 seeds/s)", or with threads "(23.45 seeds/s, 2 threads)"
+      printf '%s\t%s\tseeds/s\t%s\n' "$side" "$target" "$(sed -E -n 's/.*\(([0-9.]+) seeds\/s[,)].*/\1/p' <<<"$line")" >>"$out"
       ;;
     journal)
       jdir="$work/journal-$side"; rm -rf "$jdir"

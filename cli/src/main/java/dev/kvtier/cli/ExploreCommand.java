@@ -22,9 +22,10 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code kvtier explore SCENARIO --seeds N [--from S] [--shard i/n | --shard-from-env] [--keep-going]
- * [--summary FILE]}: seeds in virtual time, swarm knobs drawn per seed; stop at the first failure (or, with
- * {@code --keep-going}, record them all) with its journal and the commands that reproduce and replay it; write what
- * the shard ran to a JSON summary that {@code kvtier explore merge} combines. It prints, per coverage probe, the
+ * [--summary FILE] [--threads N]}: seeds in virtual time, swarm knobs drawn per seed (on N worker threads of this JVM,
+ * with the results of one thread); stop at the first failure (or, with {@code --keep-going}, record them all) with
+ * its journal and the commands that reproduce and replay it; write what the shard ran to a JSON summary that
+ * {@code kvtier explore merge} combines. It prints, per coverage probe, the
  * seeds that reached it and the first of them, and the probes no seed reached. An unsharded exploration that held
  * every invariant but reached none of the seeds of a probe its scenario requires ({@code [coverage] required}) exits
  * 4, as {@code explore merge} does (the same check, on its one summary); a shard leaves that to the merge.
@@ -60,6 +61,12 @@ public final class ExploreCommand implements Callable<Integer> {
         + "directory, or a path ending in /, gets a file named after the scenario, range and shard)")
     String summary;
 
+    @Option(names = "--threads", paramLabel = "N",
+        description = "run seeds on N worker threads of this JVM (default 1, "
+            + "at most " + Explorer.THREADS_MAX + "); the results are the same as with one thread, and up to N seeds' "
+            + "runs are in memory at once")
+    int threads = 1;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a key for every seed")
     List<String> sets = new ArrayList<>();
 
@@ -86,7 +93,7 @@ public final class ExploreCommand implements Callable<Integer> {
         }
         final Explorer explorer = new Explorer(scenario, sets, System.out, System.err);
         final Explorer.Result r = explorer.explore(Explorer.seeds(from, seeds, range.shard()),
-            new Explorer.Options(journals, keepGoing, onTerminal(), 10));
+            new Explorer.Options(journals, keepGoing, onTerminal(), 10, threads));
         if (r.exitCode() == ExitCodes.BAD_INPUT) {
             return r.exitCode();
         }
@@ -124,6 +131,10 @@ public final class ExploreCommand implements Callable<Integer> {
         if (from > Long.MAX_VALUE - seeds + 1) {
             throw new IllegalArgumentException("--from " + from + " with --seeds " + seeds + " runs past the largest "
                 + "seed, " + Long.MAX_VALUE);
+        }
+        if (threads < 1 || threads > Explorer.THREADS_MAX) {
+            throw new IllegalArgumentException("--threads must be in [1, " + Explorer.THREADS_MAX + "], got "
+                + threads);
         }
         if (shardFromEnv && shard != null) {
             throw new IllegalArgumentException("--shard and --shard-from-env exclude each other");

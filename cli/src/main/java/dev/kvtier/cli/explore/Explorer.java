@@ -26,7 +26,8 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * Runs seeds one after another in virtual time, each with the swarm knobs its own stream draws. By default it stops
+ * Runs seeds in virtual time, each with the swarm knobs its own stream draws, on one thread or on several ({@link
+ * SeedPool}: the results, tallied in seed order on the caller's thread, are the same). By default it stops
  * at the first failing seed; with {@code keepGoing} it runs every seed and records every failure. A failing seed is
  * re-run with a journal (one seed is one run, so the failure repeats) for the first failure of each signature, and
  * the exact {@code kvtier run} and {@code kvtier replay} commands are printed. Every run also reports the coverage
@@ -35,19 +36,39 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * terminal gets a progress bar; anything else (a CI log) gets a plain line every {@code reportEvery} seeds.
  */
 public final class Explorer {
+    /** Most worker threads one exploration runs seeds on. */
+    public static final int THREADS_MAX = SeedPool.THREADS_MAX;
+
     private final String scenario;
     private final List<String> userSets;
     private final PrintStream out;
     private final PrintStream err;
 
-    /** How to explore: where journals go, whether to go on past failures, how to report progress. */
-    public record Options(Path journals, boolean keepGoing, boolean terminal, int reportEvery) {
+    /**
+     * How to explore: where journals go, whether to go on past failures, how to report progress, and on how many
+     * worker threads seeds run ({@link #THREADS_MAX} at most; the results are the same whatever the number).
+     */
+    public record Options(Path journals, boolean keepGoing, boolean terminal, int reportEvery, int threads) {
         public Options {
             if (reportEvery < 1) {
                 throw new IllegalArgumentException("reportEvery must be at least 1, got " + reportEvery);
             }
+            if (threads < 1 || threads > THREADS_MAX) {
+                throw new IllegalArgumentException("threads must be in [1, " + THREADS_MAX + "], got " + threads);
+            }
+        }
+
+        /** Seeds on one thread, the caller's. */
+        public Options(final Path journals, final boolean keepGoing, final boolean terminal, final int reportEvery) {
+            this(journals, keepGoing, terminal, reportEvery, 1);
         }
     }
+
+    /**
+     * What one seed gave, computed on a worker and tallied by the caller: the probes its run reached and its failure
+     * (null when it held every invariant), or, when its knobs did not load, why (bad input; {@code sc} is null).
+     */
+    private record Outcome(SeedPlan plan, Scenario sc, List<String> reached, Failure failure, String badInput) {}
 
     /**
      * What an exploration did.
@@ -130,12 +151,22 @@ public final class Explorer {
         final ProgressBar bar = options.terminal() ? new ProgressBarBuilder().setTaskName("seeds")
             .setInitialMax(seeds.size()).setStyle(ProgressBarStyle.ASCII)
             .setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(out)).build() : null;
-        try {
-            for (final long seed : seeds) {
-                final SeedPlan plan = SeedPlan.draw(seed, base.swarm(), userSets);
-                final String bad = runSeed(plan, options, tally);
-                if (bad != null) {
-                    return Result.badInput(bad);
+        try (SeedPool<Outcome> pool = new SeedPool<>(seeds, options.threads(),
+            seed -> run(SeedPlan.draw(seed, base.swarm(), userSets)))) {
+            while (pool.hasNext()) {
+                final Outcome o = pool.next();
+                if (o.badInput() != null) {
+                    err.println("kvtier: seed " + o.plan().seed() + ": " + o.badInput());
+                    return Result.badInput(o.badInput());
+                }
+                if (o.failure() != null && !options.keepGoing()) {
+                    pool.stop(); // no seed after this one is tallied: workers take no new seed
+                }
+                tally.ran(o.plan().seed(), o.reached());
+                if (o.failure() != null) {
+                    final boolean journal = tally.signatures.add(o.failure().signature());
+                    tally.failures.add(pool.asOneOfTheRuns(() -> report(o.failure(), o.sc(), options.journals(),
+                        journal)));
                 }
                 if (bar != null) {
                     bar.step();
@@ -143,7 +174,7 @@ public final class Explorer {
                     out.printf("%d/%d seeds, %.1f seeds/s%n", tally.run, seeds.size(), tally.rate());
                 }
                 if (!tally.failures.isEmpty() && !options.keepGoing()) {
-                    return tally.result(base, seed);
+                    return tally.result(base, o.plan().seed());
                 }
             }
         } finally {
@@ -152,36 +183,35 @@ public final class Explorer {
             }
         }
         final Result r = tally.result(base, null);
-        out.printf("explored %d seeds in %.1f s (%.2f seeds/s): %s%n", r.seedsRun(), r.wallSeconds(), tally.rate(),
+        out.printf("explored %d seeds in %.1f s (%.2f seeds/s%s): %s%n", r.seedsRun(), r.wallSeconds(), tally.rate(),
+            options.threads() == 1 ? "" : ", " + options.threads() + " threads",
             r.failures().isEmpty() ? "every invariant held" : r.failures().size() + " failing seeds");
         return r;
     }
 
-    /** Runs one seed and tallies it; returns the message when its knobs do not load (bad input), else null. */
-    private String runSeed(final SeedPlan plan, final Options options, final Tally tally) {
+    /**
+     * Runs one seed (on a worker thread when there are several; it touches nothing another seed does): what its run
+     * reached and how it failed, or why its knobs did not load. A seed that throws is a crash of that seed.
+     */
+    private Outcome run(final SeedPlan plan) {
         final Scenario sc;
         try {
             sc = ScenarioLoader.load(scenario, plan.sets());
         } catch (final ScenarioException e) {
-            err.println("kvtier: seed " + plan.seed() + ": " + e.getMessage());
-            return e.getMessage();
+            return new Outcome(plan, null, List.of(), null, e.getMessage());
         }
         final EventKinds kinds = new EventKinds();
         Failure failure;
-        Set<String> reached = Set.of();
+        List<String> reached = List.of();
         try {
             final RunReport r = runSeed(sc, plan.seed(), kinds);
-            reached = r.probes().keySet();
+            reached = List.copyOf(r.probes().keySet());
             failure = r.ok() ? null : Failure.ofViolation(plan.seed(), r.violation(), kinds.last(),
                 ExitCodes.INVARIANT, plan, plan.runCommand(scenario));
         } catch (final RuntimeException e) {
             failure = Failure.ofCrash(plan.seed(), e, kinds.last(), ExitCodes.CRASH, plan, plan.runCommand(scenario));
         }
-        tally.ran(plan.seed(), reached);
-        if (failure != null) {
-            tally.failures.add(report(failure, sc, options.journals(), tally.signatures.add(failure.signature())));
-        }
-        return null;
+        return new Outcome(plan, sc, reached, failure, null);
     }
 
     /**
@@ -249,7 +279,7 @@ public final class Explorer {
             }
         }
 
-        void ran(final long seed, final Set<String> reached) {
+        void ran(final long seed, final List<String> reached) {
             run++;
             for (final String name : reached) {
                 probes.merge(name, Probe.NONE.plus(seed), Probe::plus);
