@@ -133,7 +133,7 @@ public final class LongSortedMap<V> {
         final int last = blockCount - 1;
         if (key > keys[last][sizes[last] - 1]) {
             // After every key (keys handed out in order, as a recency sequence is): no search. A full last block
-            // gets a new one after it, so such keys fill their blocks, as below.
+            // gets a new one after it instead of a split, so keys handed out in order fill whole blocks.
             if (sizes[last] < BLOCK) {
                 return place(last, sizes[last], key, value);
             }
