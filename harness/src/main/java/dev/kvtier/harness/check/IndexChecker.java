@@ -23,8 +23,8 @@ import dev.kvtier.core.util.SlotTable;
  * seen. An event costs what it touches, never the number of live chunks.
  */
 public final class IndexChecker implements Checker {
+    /** A live chunk's slots and place in the age order (its key and state are in {@link #byKey}). */
     private static final class Chunk {
-        final PrefixKey key;
         final long allocationId;
         final int startSlot;
         final int slotCount;
@@ -32,8 +32,7 @@ public final class IndexChecker implements Checker {
         Chunk older;
         Chunk newer;
 
-        Chunk(final PrefixKey key, final long allocationId, final int startSlot, final int slotCount) {
-            this.key = key;
+        Chunk(final long allocationId, final int startSlot, final int slotCount) {
             this.allocationId = allocationId;
             this.startSlot = startSlot;
             this.slotCount = slotCount;
@@ -126,11 +125,11 @@ public final class IndexChecker implements Checker {
         if (!(e.startSlot() + e.slotCount() <= slots(ctx))) {
             ctx.fail(Invariant.RING, "allocation past the ring's end");
         }
-        final Chunk c = new Chunk(e.key(), e.allocationId(), e.startSlot(), e.slotCount());
+        final Chunk c = new Chunk(e.allocationId(), e.startSlot(), e.slotCount());
         linkByAge(c);
         slotTable(ctx).put(c.startSlot, c);
         widestSlots = Math.max(widestSlots, c.slotCount);
-        return byKey.insert(c.key.hi(), c.key.lo(), c.allocationId, modelId, c);
+        return byKey.insert(e.key().hi(), e.key().lo(), e.allocationId(), modelId, c);
     }
 
     /**
