@@ -2,7 +2,9 @@ package dev.kvtier.harness.check;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
@@ -92,5 +94,53 @@ class CrashCheckerTest {
         }
         c.crashed();
         assertEquals(new ArrayList<>(model.values()), c.mustSurvive(), "insertion order, as a LinkedHashMap keeps it");
+    }
+
+    @Test
+    void shouldCountItsCrashesAndTheSurvivorsItCheckedOrExcused() {
+        final boolean[] indexFaulted = {false};
+        final CrashChecker c = new CrashChecker(true, ref -> false, () -> indexFaulted[0]);
+        final CheckContext ctx = committed(c);
+        assertFalse(c.afterCrash());
+        assertEquals(0, c.crashes());
+        c.crashed();
+        assertTrue(c.afterCrash(), "wrong bytes are invariant 15 from now on");
+        assertEquals(1, c.crashes());
+        indexFaulted[0] = true;
+        assertDoesNotThrow(() -> c.recovered(ctx, ref -> false), "the index device flipped bytes: excused");
+        assertEquals(1, c.survivorsChecked());
+        assertEquals(1, c.survivorsExcused());
+        assertEquals(List.of(), c.mustSurvive());
+    }
+
+    /** A recovered chunk that was owed is owed again at the next crash; one of another allocation is not. */
+    @Test
+    void shouldKeepARecoveredSurvivorOwedAcrossTheNextCrash() {
+        final CrashChecker c = new CrashChecker(true, ref -> false);
+        final CheckContext ctx = committed(c);
+        c.crashed();
+        c.recovered(ctx, REF::equals);
+        c.onEvent(ctx, new CoreEvent.ChunkRecovered(K, 1, 3, 5, 1));
+        c.crashed();
+        assertEquals(List.of(REF), c.mustSurvive());
+        assertEquals(Invariant.CRASH,
+            assertThrows(InvariantViolation.class, () -> c.recovered(ctx, ref -> false)).invariant());
+        final CrashChecker other = new CrashChecker(true, ref -> false);
+        final CheckContext ctx2 = committed(other);
+        other.crashed();
+        other.onEvent(ctx2, new CoreEvent.ChunkRecovered(K, 1, 4, 5, 1));
+        other.crashed();
+        assertEquals(List.of(), other.mustSurvive(), "allocation 4 was never acknowledged");
+    }
+
+    @Test
+    void shouldStillOweACommitWhoseClaimReleaseWasRefused() {
+        final CrashChecker c = new CrashChecker(true, ref -> false);
+        final CheckContext ctx = new CheckContext(CONFIG);
+        c.onEvent(ctx, new CoreEvent.Allocated(1, K, 3, 5, 1));
+        c.onEvent(ctx, new CoreEvent.ClaimReleased(REF, false));
+        c.onEvent(ctx, new CoreEvent.Committed(K, 3));
+        c.crashed();
+        assertEquals(List.of(REF), c.mustSurvive());
     }
 }
