@@ -1,0 +1,67 @@
+package dev.kvtier.harness.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.event.CoreEvent;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The read-batch checker counts reads in flight as they are issued and land (promoted or discarded), allows a read or
+ * a load's reads up to exactly L1, and fires on an empty read, reads above L1 in flight, and a landing never issued.
+ * L1 is 4 slots.
+ */
+class ReadBatchEdgesTest {
+    private static final long S = 4096;
+    private static final CoreConfig CONFIG = CoreConfig.builder(S).l2Bytes(64 * S).l1Bytes(4 * S)
+        .stagingBatchBytes(2 * S).stagingPoolBytes(4 * S).build();
+    private static final CoreEvent LOAD = new CoreEvent.LoadRequested(7, List.of(), 4 * S);
+
+    private static CoreEvent read(final long offset, final long length) {
+        return new CoreEvent.SliceReserved(7, offset, length, offset);
+    }
+
+    private static void passes(final CoreConfig config, final CoreEvent... events) {
+        final ReadBatchChecker c = new ReadBatchChecker();
+        final CheckContext ctx = new CheckContext(config);
+        for (final CoreEvent e : events) {
+            c.onEvent(ctx, e);
+        }
+        c.atEnd(ctx);
+    }
+
+    /** Feeds {@code before} (which must pass), then returns the invariant that {@code wrong} fires. */
+    private static Invariant firesAt(final CoreEvent wrong, final CoreEvent... before) {
+        final ReadBatchChecker c = new ReadBatchChecker();
+        final CheckContext ctx = new CheckContext(CONFIG);
+        for (final CoreEvent e : before) {
+            c.onEvent(ctx, e);
+        }
+        return assertThrows(InvariantViolation.class, () -> c.onEvent(ctx, wrong)).invariant();
+    }
+
+    @Test
+    void aLandedReadLeavesTheBatchWhetherPromotedOrDiscarded() {
+        passes(CONFIG.toBuilder().readBatchMax(2).build(), LOAD, read(0, S), read(S, S),
+            new CoreEvent.Promoted(7, 0, S), read(2 * S, S),
+            new CoreEvent.PromotionDiscarded(7, S, S, CoreEvent.DiscardReason.SUPERSEDED), read(3 * S, S));
+    }
+
+    @Test
+    void readsUpToExactlyL1PassAndTwoReadsOfOneOffsetLandApart() {
+        passes(CONFIG, LOAD, read(0, S), read(S, S), read(2 * S, S), read(3 * S, S));
+        passes(CONFIG, LOAD, read(0, 4 * S));
+        passes(CONFIG, LOAD, read(0, S), read(0, S), new CoreEvent.Promoted(7, 0, S),
+            new CoreEvent.PromotionDiscarded(7, 0, S, CoreEvent.DiscardReason.SUPERSEDED));
+    }
+
+    @Test
+    void capacityFiresOnAnEmptyReadMoreThanL1InFlightOrALandingNeverIssued() {
+        assertEquals(Invariant.CAPACITY, firesAt(read(0, 0), LOAD), "an empty read");
+        assertEquals(Invariant.CAPACITY, firesAt(read(4 * S, S), LOAD, read(0, S), read(S, S), read(2 * S, S),
+            read(3 * S, S)), "5 slots in flight, L1 holds 4");
+        assertEquals(Invariant.CAPACITY, firesAt(new CoreEvent.Promoted(7, S, S), LOAD, read(0, S)), "never issued");
+    }
+}
