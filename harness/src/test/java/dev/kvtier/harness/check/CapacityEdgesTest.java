@@ -1,0 +1,49 @@
+package dev.kvtier.harness.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.L1EvictReason;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The capacity checker at exactly its bounds: a store that leaves exactly its trim bound resident, L1 filled exactly
+ * after an eviction, and pool leases up to exactly the pool (one more slice fires). L1 is 4 slots, saveTarget 3.
+ */
+class CapacityEdgesTest {
+    private static final long S = 4096;
+    private static final CoreConfig CONFIG = CoreConfig.builder(S).l2Bytes(64 * S).l1Bytes(4 * S)
+        .stagingBatchBytes(2 * S).stagingPoolBytes(4 * S).build();
+
+    private static CoreEvent inserted(final long store, final long offset) {
+        return new CoreEvent.EntryInserted(store, offset, S, offset, 0, false, 0);
+    }
+
+    @Test
+    void aStoreMayLeaveExactlyItsTrimBoundAndL1FillsExactlyAfterAnEviction() {
+        final CapacityChecker c = new CapacityChecker(new CheckContext(CONFIG));
+        final CheckContext ctx = new CheckContext(CONFIG);
+        for (final CoreEvent e : new CoreEvent[] {inserted(1, 0), inserted(1, S), inserted(1, 2 * S),
+            new CoreEvent.Trimmed(1, 3 * S, 3 * S, 3 * S, 0), new CoreEvent.StoreCompleted(1, 3, 0, 3 * S),
+            new CoreEvent.EntryEvicted(0, S, 0, false, false, L1EvictReason.TRIM), inserted(2, 3 * S),
+            inserted(2, 4 * S)}) {
+            c.onEvent(ctx, e);
+        }
+        assertEquals(4 * S, c.resident());
+    }
+
+    @Test
+    void poolLeasesMayFillThePoolExactlyAndNoMore() {
+        final CapacityChecker c = new CapacityChecker(new CheckContext(CONFIG));
+        final CheckContext ctx = new CheckContext(CONFIG);
+        c.onEvent(ctx, new CoreEvent.SliceReserved(1, 0, 2 * S, 0));
+        c.onEvent(ctx, new CoreEvent.SliceReserved(1, 2 * S, 2 * S, 2 * S));
+        c.onEvent(ctx, new CoreEvent.SliceFreed(0, 2 * S));
+        c.onEvent(ctx, new CoreEvent.SliceReserved(2, 0, S, 0));
+        assertEquals(3 * S, c.leased());
+        assertEquals(Invariant.CAPACITY, assertThrows(InvariantViolation.class,
+            () -> c.onEvent(ctx, new CoreEvent.SliceReserved(3, S, 2 * S, S))).invariant());
+    }
+}
