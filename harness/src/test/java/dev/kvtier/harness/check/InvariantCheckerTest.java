@@ -140,4 +140,26 @@ class InvariantCheckerTest {
         c.onEvent(ctx, new CoreEvent.EntryInserted(1, 3 * S, S, 0, 0, false, 1));
         return c;
     }
+
+    /** Inserts {@code [offset, +length)} entries in turn, the core's counts agreeing after each. */
+    private static void insertAgreeing(final long[]... entries) {
+        final long[] counts = {0, 0};
+        final StructureChecker c = new StructureChecker(() -> counts[0], () -> counts[1]);
+        final CheckContext ctx = new CheckContext(CONFIG);
+        for (final long[] e : entries) {
+            counts[0]++;
+            counts[1] += e[1];
+            c.onEvent(ctx, new CoreEvent.EntryInserted(1, e[0], e[1], 0, 0, false, 0));
+        }
+    }
+
+    /** The core agrees on the counts, so only the overlap itself tells. */
+    @Test
+    void structureFiresOnOverlapFromEitherSideAndLetsEntriesTouch() {
+        insertAgreeing(new long[] {0, S}, new long[] {2 * S, S}, new long[] {S, S});
+        assertEquals(Invariant.ENTRIES_DISJOINT, fired(() -> insertAgreeing(new long[] {S, S},
+            new long[] {0, 2 * S})), "a resident entry starts inside the new one");
+        assertEquals(Invariant.ENTRIES_DISJOINT, fired(() -> insertAgreeing(new long[] {0, 2 * S},
+            new long[] {S, S})), "a resident entry reaches into the new one");
+    }
 }
