@@ -3,6 +3,7 @@ package dev.kvtier.harness.check;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.kvtier.core.client.StoreSpec;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RejectReason;
@@ -59,5 +60,15 @@ class SpanEdgesTest {
             new CoreEvent.EntryInserted(9, S, S, 0, 0, false, 0)));
         assertEquals(Invariant.SPAN_COALESCE_ON, firesAt(new CoreEvent.EntryInserted(9, S, 3 * S, 0, 0, false, 0),
             SENT), "an entry longer than the spans sent");
+    }
+
+    /** A save whose slots were not all staged may not commit; one that staged them all may. */
+    @Test
+    void stagingFiresWhenARequestCommitsWithSlotsNeverStaged() {
+        final CoreEvent queued = new CoreEvent.SaveQueued(5, List.of(StoreSpec.of(piece(1).alloc(), List.of(0), S),
+            StoreSpec.of(piece(2).alloc(), List.of(0), S)), 1, 2 * S);
+        passes(queued, new CoreEvent.BatchSent(5, 0, 9), SENT, new CoreEvent.RequestCommitted(5, 2, 0));
+        assertEquals(Invariant.STAGING, firesAt(new CoreEvent.RequestCommitted(5, 1, 0), queued,
+            new CoreEvent.BatchSent(5, 0, 9), new CoreEvent.StoreSent(9, List.of(piece(1)))));
     }
 }
