@@ -64,4 +64,17 @@ class ReadBatchEdgesTest {
             read(3 * S, S)), "5 slots in flight, L1 holds 4");
         assertEquals(Invariant.CAPACITY, firesAt(new CoreEvent.Promoted(7, S, S), LOAD, read(0, S)), "never issued");
     }
+
+    /**
+     * A finished load's id is forgotten once its last read lands (or at once, with none in flight): a store's op id
+     * may equal a load's (KvClient starts both at storeIdBase), and its reservations are not that load's reads.
+     */
+    @Test
+    void aFinishedLoadsIdIsForgottenOnceItsReadsLanded() {
+        final CoreEvent[] store = {read(0, 4 * S), read(4 * S, S)};
+        passes(CONFIG, LOAD, read(0, S), new CoreEvent.LoadCompleted(7, S, 0), new CoreEvent.Promoted(7, 0, S),
+            store[0], store[1]);
+        passes(CONFIG, LOAD, new CoreEvent.LoadCompleted(7, 0, 0), store[0], store[1]);
+        passes(CONFIG, LOAD, new CoreEvent.LoadFailed(7, CoreEvent.LoadFailure.READ_ERROR), store[0], store[1]);
+    }
 }

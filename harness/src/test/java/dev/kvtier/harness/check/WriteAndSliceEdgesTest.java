@@ -83,4 +83,19 @@ class WriteAndSliceEdgesTest {
             new CoreEvent.SliceFreed(0, S), new CoreEvent.SliceFreed(S, S), new CoreEvent.SliceFreed(2 * S, S),
             new CoreEvent.SliceFreed(3 * S, S));
     }
+
+    /** At the end a slice still resident is owned, and one evicted but never freed is a leak. */
+    @Test
+    void sliceOwnershipAtTheEndKeepsResidentSlicesAndFiresOnALeak() {
+        final CoreEvent entry = new CoreEvent.EntryInserted(2, 0, S, 0, 0, true, 0);
+        passes(new SliceOwnershipChecker(), reserved(0, S), entry);
+        final SliceOwnershipChecker c = new SliceOwnershipChecker();
+        final CheckContext ctx = new CheckContext(CONFIG);
+        for (final CoreEvent e : new CoreEvent[] {reserved(0, S), entry,
+            new CoreEvent.EntryEvicted(0, S, 0, true, false, L1EvictReason.RESERVE)}) {
+            c.onEvent(ctx, e);
+        }
+        assertEquals(Invariant.SLICE_OWNERSHIP, assertThrows(InvariantViolation.class, () -> c.atEnd(ctx))
+            .invariant());
+    }
 }
