@@ -103,4 +103,13 @@ class EvictionEpochTest {
         System.arraycopy(tail, 0, all, head.length, tail.length);
         return all;
     }
+
+    /** A load's headroom entries go by prefix index too, the higher first, though inserted later. */
+    @Test
+    void aLoadsHeadroomEntryOfTheHigherPrefixIndexGoesFirst() {
+        final CoreEvent[] load = {new CoreEvent.LoadRequested(1, List.of(), 2 * S),
+            new CoreEvent.EntryInserted(1, 0, S, 0, 0, true, 1), new CoreEvent.EntryInserted(1, S, S, S, 0, true, 2)};
+        assertNull(firesAtLast(concat(load, headroomEvicted(1), headroomEvicted(0))));
+        assertEquals(Invariant.VICTIM_ORDER, firesAtLast(concat(load, headroomEvicted(0))));
+    }
 }
