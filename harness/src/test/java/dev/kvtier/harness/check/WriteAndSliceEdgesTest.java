@@ -98,4 +98,21 @@ class WriteAndSliceEdgesTest {
         assertEquals(Invariant.SLICE_OWNERSHIP, assertThrows(InvariantViolation.class, () -> c.atEnd(ctx))
             .invariant());
     }
+
+    /** A reservation over a live slice says whether a pending write owns that slice. */
+    @Test
+    void sliceOwnershipSaysWhenTheReusedSliceIsOwnedByAPendingWrite() {
+        assertEquals(" reuses live slice at 0 owned by a pending write", reuseMessage(false));
+        assertEquals(" reuses live slice at 0", reuseMessage(true));
+    }
+
+    /** The end of the message for a reservation over a slice holding an entry (a headroom one owes no write). */
+    private static String reuseMessage(final boolean headroom) {
+        final SliceOwnershipChecker c = new SliceOwnershipChecker();
+        final CheckContext ctx = new CheckContext(CONFIG);
+        c.onEvent(ctx, reserved(0, S));
+        c.onEvent(ctx, new CoreEvent.EntryInserted(1, 0, S, 0, 0, headroom, 0));
+        final String m = assertThrows(InvariantViolation.class, () -> c.onEvent(ctx, reserved(0, S))).getMessage();
+        return m.substring(m.indexOf(" reuses"));
+    }
 }
