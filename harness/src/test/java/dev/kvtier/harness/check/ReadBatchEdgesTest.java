@@ -66,8 +66,9 @@ class ReadBatchEdgesTest {
     }
 
     /**
-     * A finished load's id is forgotten once its last read lands (or at once, with none in flight): a store's op id
-     * may equal a load's (KvClient starts both at storeIdBase), and its reservations are not that load's reads.
+     * A finished load's id is forgotten once its last read lands (or at once, with none in flight): load and store ids
+     * are the callers' to choose (TieredStore takes both), so a later store may carry it, and its reservations are not
+     * that load's reads.
      */
     @Test
     void aFinishedLoadsIdIsForgottenOnceItsReadsLanded() {
