@@ -1,9 +1,10 @@
 package dev.kvtier.harness.check;
 
+import static dev.kvtier.harness.check.CheckerFeed.CONFIG;
+import static dev.kvtier.harness.check.CheckerFeed.S;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.L1EvictReason;
 import org.junit.jupiter.api.Test;
@@ -13,9 +14,6 @@ import org.junit.jupiter.api.Test;
  * after an eviction, and pool leases up to exactly the pool (one more slice fires). L1 is 4 slots, saveTarget 3.
  */
 class CapacityEdgesTest {
-    private static final long S = 4096;
-    private static final CoreConfig CONFIG = CoreConfig.builder(S).l2Bytes(64 * S).l1Bytes(4 * S)
-        .stagingBatchBytes(2 * S).stagingPoolBytes(4 * S).build();
 
     private static CoreEvent inserted(final long store, final long offset) {
         return new CoreEvent.EntryInserted(store, offset, S, offset, 0, false, 0);

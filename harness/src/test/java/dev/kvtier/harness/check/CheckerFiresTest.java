@@ -1,5 +1,7 @@
 package dev.kvtier.harness.check;
 
+import static dev.kvtier.harness.check.CheckerFeed.CONFIG;
+import static dev.kvtier.harness.check.CheckerFeed.S;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,9 +26,6 @@ import org.junit.jupiter.api.Test;
  * sequences are what a broken core would emit.
  */
 class CheckerFiresTest {
-    private static final long S = 4096;
-    private static final CoreConfig CONFIG = CoreConfig.builder(S).l2Bytes(64 * S).l1Bytes(4 * S)
-        .stagingBatchBytes(2 * S).stagingPoolBytes(4 * S).build();
 
     private static PrefixKey k(final int i) {
         return new PrefixKey(i, i);
@@ -37,12 +36,7 @@ class CheckerFiresTest {
     }
 
     private static void feed(final Checker c, final CoreConfig config, final CoreEvent... events) {
-        final CheckContext ctx = new CheckContext(config);
-        for (final CoreEvent e : events) {
-            ctx.sequence++;
-            c.onEvent(ctx, e);
-        }
-        c.atEnd(ctx);
+        CheckerFeed.passes(c, config, events);
     }
 
     private static Invariant fired(final Checker c, final CoreConfig config, final CoreEvent... events) {

@@ -1,12 +1,12 @@
 package dev.kvtier.harness.check;
 
+import static dev.kvtier.harness.check.CheckerFeed.CONFIG;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.geometry.PrefixKey;
@@ -19,8 +19,6 @@ import org.junit.jupiter.api.Test;
 
 /** Invariant 15's checker fires on what a core that loses durable commits would do, and only then. */
 class CrashCheckerTest {
-    private static final CoreConfig CONFIG = CoreConfig.builder(4096).l2Bytes(64 * 4096).l1Bytes(4 * 4096)
-        .stagingBatchBytes(2 * 4096).stagingPoolBytes(4 * 4096).build();
     private static final PrefixKey K = new PrefixKey(7, 7);
     private static final AllocationRef REF = new AllocationRef(K, 3, 5, 1);
 

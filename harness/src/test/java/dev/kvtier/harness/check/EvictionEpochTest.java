@@ -1,10 +1,11 @@
 package dev.kvtier.harness.check;
 
+import static dev.kvtier.harness.check.CheckerFeed.CONFIG;
+import static dev.kvtier.harness.check.CheckerFeed.S;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.config.ReplacementKind;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.L1EvictReason;
@@ -18,9 +19,6 @@ import org.junit.jupiter.api.Test;
  * first; headroom entries take their epoch from their load, a later load's being newer.
  */
 class EvictionEpochTest {
-    private static final long S = 4096;
-    private static final CoreConfig CONFIG = CoreConfig.builder(S).l2Bytes(64 * S).l1Bytes(4 * S)
-        .stagingBatchBytes(2 * S).stagingPoolBytes(4 * S).build();
 
     private static CoreEvent stored(final long store, final int slot) {
         return new CoreEvent.EntryInserted(store, slot * S, S, slot * S, 0, false, 0);

@@ -1,9 +1,9 @@
 package dev.kvtier.harness.check;
 
+import static dev.kvtier.harness.check.CheckerFeed.CONFIG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.event.CoreEvent.SkipReason;
@@ -20,9 +20,6 @@ import org.junit.jupiter.api.Test;
  * a wrong one that must fire. The ring has 64 slots.
  */
 class IndexCheckerEdgesTest {
-    private static final long S = 4096;
-    private static final CoreConfig CONFIG = CoreConfig.builder(S).l2Bytes(64 * S).l1Bytes(4 * S)
-        .stagingBatchBytes(2 * S).stagingPoolBytes(4 * S).build();
 
     private static PrefixKey k(final int i) {
         return new PrefixKey(i, i);
@@ -38,13 +35,7 @@ class IndexCheckerEdgesTest {
     }
 
     private static void feed(final CoreEvent... events) {
-        final IndexChecker c = new IndexChecker();
-        final CheckContext ctx = new CheckContext(CONFIG);
-        for (final CoreEvent e : events) {
-            ctx.sequence++;
-            c.onEvent(ctx, e);
-        }
-        c.atEnd(ctx);
+        CheckerFeed.passes(new IndexChecker(), CONFIG, events);
     }
 
     private static Invariant fired(final CoreEvent... events) {

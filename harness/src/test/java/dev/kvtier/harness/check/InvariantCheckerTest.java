@@ -1,10 +1,11 @@
 package dev.kvtier.harness.check;
 
+import static dev.kvtier.harness.check.CheckerFeed.CONFIG;
+import static dev.kvtier.harness.check.CheckerFeed.S;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.L1EvictReason;
 import java.util.List;
@@ -17,9 +18,6 @@ import org.junit.jupiter.api.function.Executable;
  * checkers of one core's life; the liveness time bound and the structural cross-check fire through it.
  */
 class InvariantCheckerTest {
-    private static final long S = 4096;
-    private static final CoreConfig CONFIG = CoreConfig.builder(S).l2Bytes(64 * S).l1Bytes(4 * S)
-        .stagingBatchBytes(2 * S).stagingPoolBytes(4 * S).build();
 
     private static Invariant fired(final Executable run) {
         return assertThrows(InvariantViolation.class, run).invariant();

@@ -1,7 +1,8 @@
 package dev.kvtier.harness.check;
 
+import static dev.kvtier.harness.check.CheckerFeed.CONFIG;
+import static dev.kvtier.harness.check.CheckerFeed.S;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
@@ -14,9 +15,6 @@ import org.junit.jupiter.api.Test;
  * L1 is 4 slots.
  */
 class ReadBatchEdgesTest {
-    private static final long S = 4096;
-    private static final CoreConfig CONFIG = CoreConfig.builder(S).l2Bytes(64 * S).l1Bytes(4 * S)
-        .stagingBatchBytes(2 * S).stagingPoolBytes(4 * S).build();
     private static final CoreEvent LOAD = new CoreEvent.LoadRequested(7, List.of(), 4 * S);
 
     private static CoreEvent read(final long offset, final long length) {
@@ -24,22 +22,12 @@ class ReadBatchEdgesTest {
     }
 
     private static void passes(final CoreConfig config, final CoreEvent... events) {
-        final ReadBatchChecker c = new ReadBatchChecker();
-        final CheckContext ctx = new CheckContext(config);
-        for (final CoreEvent e : events) {
-            c.onEvent(ctx, e);
-        }
-        c.atEnd(ctx);
+        CheckerFeed.passes(new ReadBatchChecker(), config, events);
     }
 
     /** Feeds {@code before} (which must pass), then returns the invariant that {@code wrong} fires. */
     private static Invariant firesAt(final CoreEvent wrong, final CoreEvent... before) {
-        final ReadBatchChecker c = new ReadBatchChecker();
-        final CheckContext ctx = new CheckContext(CONFIG);
-        for (final CoreEvent e : before) {
-            c.onEvent(ctx, e);
-        }
-        return assertThrows(InvariantViolation.class, () -> c.onEvent(ctx, wrong)).invariant();
+        return CheckerFeed.violationAt(new ReadBatchChecker(), CONFIG, wrong, before).invariant();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.kvtier.harness.check;
 
+import static dev.kvtier.harness.check.CheckerFeed.CONFIG;
+import static dev.kvtier.harness.check.CheckerFeed.S;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,9 +21,6 @@ import org.junit.jupiter.api.Test;
  * still the client's, and a span of exactly L1 fits while a longer one must be rejected as LARGER_THAN_L1.
  */
 class SpanBoundaryTest {
-    private static final long S = 4096;
-    private static final CoreConfig CONFIG = CoreConfig.builder(S).l2Bytes(64 * S).l1Bytes(4 * S)
-        .stagingBatchBytes(2 * S).stagingPoolBytes(4 * S).build();
     /** L1 of 4 slots, a staging pool of 8: a span may be longer than L1 and still come from staging. */
     private static final CoreConfig WIDE = CoreConfig.builder(S).l2Bytes(64 * S).l1Bytes(4 * S)
         .stagingBatchBytes(2 * S).stagingPoolBytes(8 * S).build();

@@ -1,11 +1,11 @@
 package dev.kvtier.harness.check;
 
+import static dev.kvtier.harness.check.CheckerFeed.CONFIG;
+import static dev.kvtier.harness.check.CheckerFeed.S;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.client.StoreSpec;
-import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RejectReason;
 import dev.kvtier.core.geometry.PrefixKey;
@@ -19,9 +19,6 @@ import org.junit.jupiter.api.Test;
  * completes with a span it neither admitted nor rejected (which fires at the completion).
  */
 class SpanEdgesTest {
-    private static final long S = 4096;
-    private static final CoreConfig CONFIG = CoreConfig.builder(S).l2Bytes(64 * S).l1Bytes(4 * S)
-        .stagingBatchBytes(2 * S).stagingPoolBytes(4 * S).build();
     private static final CoreEvent SENT = new CoreEvent.StoreSent(9, List.of(piece(1), piece(2)));
 
     private static SpanPiece piece(final int i) {
@@ -29,12 +26,7 @@ class SpanEdgesTest {
     }
 
     private static void passes(final CoreEvent... events) {
-        final SpanChecker c = new SpanChecker();
-        final CheckContext ctx = new CheckContext(CONFIG);
-        for (final CoreEvent e : events) {
-            c.onEvent(ctx, e);
-        }
-        c.atEnd(ctx);
+        CheckerFeed.passes(new SpanChecker(), CONFIG, events);
     }
 
     /** Feeds {@code before} (which must pass), then returns the invariant that {@code wrong} fires. */
@@ -44,12 +36,7 @@ class SpanEdgesTest {
 
     /** Feeds {@code before} (which must pass), then returns the violation that {@code wrong} raises. */
     private static InvariantViolation violationAt(final CoreEvent wrong, final CoreEvent... before) {
-        final SpanChecker c = new SpanChecker();
-        final CheckContext ctx = new CheckContext(CONFIG);
-        for (final CoreEvent e : before) {
-            c.onEvent(ctx, e);
-        }
-        return assertThrows(InvariantViolation.class, () -> c.onEvent(ctx, wrong));
+        return CheckerFeed.violationAt(new SpanChecker(), CONFIG, wrong, before);
     }
 
     private static void assertSays(final InvariantViolation v, final String text) {

@@ -1,9 +1,10 @@
 package dev.kvtier.harness.check;
 
+import static dev.kvtier.harness.check.CheckerFeed.CONFIG;
+import static dev.kvtier.harness.check.CheckerFeed.S;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.L1EvictReason;
 import dev.kvtier.core.event.CoreEvent.SealReason;
@@ -14,25 +15,14 @@ import org.junit.jupiter.api.Test;
  * a leaked slice or an unfinished batch would fire as well), and stay quiet on slices and batches that only touch.
  */
 class WriteAndSliceEdgesTest {
-    private static final long S = 4096;
-    private static final CoreConfig CONFIG = CoreConfig.builder(S).l2Bytes(64 * S).l1Bytes(4 * S)
-        .stagingBatchBytes(2 * S).stagingPoolBytes(4 * S).build();
 
     /** Feeds {@code before} (which must pass), then returns the invariant that {@code wrong} fires. */
     private static Invariant firesAt(final Checker c, final CoreEvent wrong, final CoreEvent... before) {
-        final CheckContext ctx = new CheckContext(CONFIG);
-        for (final CoreEvent e : before) {
-            c.onEvent(ctx, e);
-        }
-        return assertThrows(InvariantViolation.class, () -> c.onEvent(ctx, wrong)).invariant();
+        return CheckerFeed.violationAt(c, CONFIG, wrong, before).invariant();
     }
 
     private static void passes(final Checker c, final CoreEvent... events) {
-        final CheckContext ctx = new CheckContext(CONFIG);
-        for (final CoreEvent e : events) {
-            c.onEvent(ctx, e);
-        }
-        c.atEnd(ctx);
+        CheckerFeed.passes(c, CONFIG, events);
     }
 
     private static CoreEvent sealed(final long batch, final long offset, final long length) {
