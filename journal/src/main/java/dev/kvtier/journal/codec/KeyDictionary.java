@@ -31,7 +31,10 @@ public final class KeyDictionary {
     private final List<PrefixKey> keys = new ArrayList<>();
     /** The writer's keys by number: key n's high half at {@code 2n}, its low half at {@code 2n + 1}. */
     private long[] bitsByNumber = new long[2 * 64];
-    /** The number of the key the writer wrote last, or -1. */
+    /**
+     * The number of the key the writer wrote last, or -1 (after a truncate it may be past the keys left: its guess is
+     * then past them too, and not tried).
+     */
     private int last = -1;
 
     /** Keys numbered so far. */
@@ -45,7 +48,6 @@ public final class KeyDictionary {
             final PrefixKey key = keys.removeLast();
             numbers.remove(key.hi(), key.lo());
         }
-        last = Math.min(last, count - 1);
     }
 
     /** Writes {@code key} as a reference, numbering it (and writing it whole) the first time. */
