@@ -1,15 +1,13 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.realio.bench.BenchIo;
-import dev.kvtier.realio.files.Claim;
-import dev.kvtier.realio.files.ClaimRefused;
+import dev.kvtier.lab.ExitCodes;
+import dev.kvtier.lab.bench.DiskBenches;
+import dev.kvtier.lab.calibrate.Calibrate;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code kvtier bench-io}: the io_uring device, the FileChannel device and, when installed, fio on the same file:
@@ -22,7 +20,7 @@ public final class BenchIoCommand implements Callable<Integer> {
     /** Smallest --size: four of the largest blocks measured. */
     static final long SIZE_BYTES_MIN = 4L << 20;
     /** Largest --size. */
-    static final long SIZE_BYTES_MAX = 1L << 40;
+    static final long SIZE_BYTES_MAX = Calibrate.SIZE_BYTES_MAX;
     /** Longest --seconds a cell. */
     static final long SECONDS_MAX = 3600;
 
@@ -45,8 +43,8 @@ public final class BenchIoCommand implements Callable<Integer> {
     @Mixin
     ForceOptions forceOptions = new ForceOptions();
 
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    Invoked invoked = new Invoked();
 
     @Override
     public Integer call() {
@@ -55,24 +53,8 @@ public final class BenchIoCommand implements Callable<Integer> {
             System.err.println("kvtier: " + bad);
             return ExitCodes.BAD_INPUT;
         }
-        final Claim claim;
-        try {
-            claim = Outputs.claimScratch(device, "--device", forceOptions.force(), spec);
-        } catch (final ClaimRefused e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
-        }
-        try {
-            final int rc = BenchIo.run(device, claim.baseOffset(), sizeBytes, seconds, !noFio, quick, System.out,
-                System.err);
-            if (rc != 0) {
-                claim.abandon();
-                return ExitCodes.BAD_INPUT;
-            }
-            return ExitCodes.OK;
-        } finally {
-            claim.close();
-        }
+        return DiskBenches.io(new DiskBenches.Scratch(device, forceOptions.force(), invoked.holder()), sizeBytes,
+            seconds, !noFio, quick, System.out, System.err);
     }
 
     private String badOptions() {

@@ -1,19 +1,14 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.ExitCodes;
+import dev.kvtier.lab.bench.DiskBenches;
 import dev.kvtier.realio.bench.RecoveryBench;
 import dev.kvtier.realio.device.IoChoice;
-import dev.kvtier.realio.files.Claim;
-import dev.kvtier.realio.files.ClaimRefused;
-import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code kvtier bench-recovery}: how long opening the crash-safe index with recover takes on a real file: the index a
@@ -63,12 +58,11 @@ public final class BenchRecoveryCommand implements Callable<Integer> {
     @Mixin
     ForceOptions forceOptions = new ForceOptions();
 
-    @Spec
-    CommandSpec commandSpec;
+    @Mixin
+    Invoked invoked = new Invoked();
 
     @Override
     public Integer call() {
-        final PrintStream out = System.out;
         if (repeat < 1 || repeat > REPEAT_MAX || slotBytes <= 0 || slotBytes % 4096 != 0 || slotBytes > SLOT_BYTES_MAX
             || records < 0 || records > RECORDS_MAX || (slots != null && (slots < 1 || slots > SLOTS_MAX))) {
             System.err.println("kvtier: need 1 <= --repeat <= " + REPEAT_MAX + ", --slot-bytes a positive multiple of "
@@ -84,53 +78,7 @@ public final class BenchRecoveryCommand implements Callable<Integer> {
         }
         final RecoveryBench.Spec spec = new RecoveryBench.Spec(ring, slotBytes, chunks != null ? chunks : ring,
             records);
-        final Claim claim;
-        try {
-            claim = Outputs.claimScratch(device, "--device", forceOptions.force(), commandSpec);
-        } catch (final ClaimRefused e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
-        }
-        try {
-            return bench(spec, claim.baseOffset(), io, out);
-        } catch (final IOException | IllegalArgumentException | IllegalStateException e) {
-            claim.abandon();
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
-        } finally {
-            claim.close();
-        }
-    }
-
-    private int bench(final RecoveryBench.Spec spec, final long base, final IoChoice choice,
-                      final PrintStream out) throws IOException {
-        final double l2GiB = spec.l2Bytes() / (double) (1L << 30);
-        out.printf(Locale.ROOT, "ring %,d slots of %,d B (L2 %.1f GiB); index device %,d B (checkpoint slots 2 x %,d B,"
-            + " log area %,d B)%n", spec.slots(), spec.slotBytes(), l2GiB, spec.layout().deviceBytes(),
-            spec.layout().checkpointBytes(), spec.layout().logBytes());
-        final long w0 = System.nanoTime();
-        final RecoveryBench.Built built = RecoveryBench.write(device, base, spec);
-        out.printf(Locale.ROOT, "built %s: checkpoint of %,d chunks, %,d log records (%,d B); %,d chunks live at the "
-            + "end; in %.1f s%n", device, spec.chunks(), built.records(), built.logBytes(), built.liveChunks(),
-            (System.nanoTime() - w0) / 1e9);
-        long best = Long.MAX_VALUE;
-        for (int i = 1; i <= repeat; i++) {
-            RecoveryBench.reset(device, base, spec);
-            final RecoveryBench.Timing t = RecoveryBench.open(device, base, spec, choice);
-            if (t.chunks() != built.liveChunks() || t.records() != built.records()) {
-                System.err.printf("kvtier: recovery found %d chunks and %d records, the index holds %d and %d%n",
-                    t.chunks(), t.records(), built.liveChunks(), built.records());
-                return ExitCodes.INVARIANT;
-            }
-            best = Math.min(best, t.openNanos());
-            out.printf(Locale.ROOT, "open %d: recovered in %.1f ms (read and replay), open done in %.1f ms (with the "
-                + "first checkpoint); %,d B read; %.1f ms per GiB of L2%s%n", i, t.recoverNanos() / 1e6,
-                t.openNanos() / 1e6, t.bytesRead(), t.openNanos() / 1e6 / l2GiB, records > 0
-                    ? String.format(Locale.ROOT, ", %.1f ms per million records", t.openNanos() / 1e6
-                        / (spec.records() / 1e6))
-                    : "");
-        }
-        out.printf(Locale.ROOT, "best open: %.1f ms%n", best / 1e6);
-        return ExitCodes.OK;
+        return DiskBenches.recovery(new DiskBenches.Scratch(device, forceOptions.force(), invoked.holder()), spec,
+            repeat, io, System.out, System.err);
     }
 }

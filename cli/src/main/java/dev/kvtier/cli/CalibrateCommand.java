@@ -1,24 +1,16 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.core.config.CoreConfig;
-import dev.kvtier.realio.calibrate.CalibrationRun;
+import dev.kvtier.lab.ExitCodes;
+import dev.kvtier.lab.Outputs;
+import dev.kvtier.lab.calibrate.Calibrate;
 import dev.kvtier.realio.calibrate.DeviceCalibration;
-import dev.kvtier.realio.device.IoChoice;
-import dev.kvtier.realio.calibrate.RunShape;
-import dev.kvtier.realio.files.Claim;
-import dev.kvtier.realio.files.ClaimRefused;
 import dev.kvtier.realio.files.OutputFile;
-import dev.kvtier.scenarios.ScenarioException;
-import dev.kvtier.scenarios.ScenarioLoader;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code kvtier calibrate}: measures a disk into a device profile and this machine's core into a host cost profile,
@@ -92,8 +84,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Mixin
     ForceOptions forceOptions = new ForceOptions();
 
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    Invoked invoked = new Invoked();
 
     @Override
     public Integer call() {
@@ -109,54 +101,21 @@ public final class CalibrateCommand implements Callable<Integer> {
             System.err.println("kvtier: " + bad);
             return ExitCodes.BAD_INPUT;
         }
-        final RunShape shape;
-        final CalibrationRun.Options asked;
+        final DeviceCalibration.Checks checks;
         try {
-            final CoreConfig core = scenario == null ? null : ScenarioLoader.load(scenario, List.of()).spec().core();
-            shape = core == null ? RunShape.DEFAULT : RunShape.of(core);
-            asked = new CalibrationRun.Options(device, 0, out, name, quick, shape, fileBytes(sizeBytes, quick, core),
-                new DeviceCalibration.Checks(!noFio, quick ? 1 : repeat, Math.multiplyExact(quick ? 500 : compareMs,
-                    1_000_000L), maxReadBytesPerSec, maxWriteBytesPerSec),
-                acceptSuspect);
-            checkPlan(asked);
-        } catch (final ScenarioException | IllegalArgumentException | ArithmeticException e) {
+            checks = new DeviceCalibration.Checks(!noFio, quick ? 1 : repeat, Math.multiplyExact(quick ? 500
+                : compareMs, 1_000_000L), maxReadBytesPerSec, maxWriteBytesPerSec);
+        } catch (final IllegalArgumentException | ArithmeticException e) {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }
-        final Claim claim;
-        try {
-            claim = Outputs.claimScratch(device, "--device", forceOptions.force(), spec);
-        } catch (final ClaimRefused e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
-        }
-        try {
-            final int rc = CalibrationRun.run(asked.at(claim.baseOffset()), System.out, System.err).code();
-            if (rc != CalibrationRun.OK) {
-                claim.abandon();
-                return rc == CalibrationRun.SUSPECT ? ExitCodes.GATE : ExitCodes.BAD_INPUT;
-            }
-            return host(shape);
-        } finally {
-            claim.close();
-        }
-    }
-
-    /**
-     * The calibration file's size: {@code --size}, else the scenario's L2 (a disk behind a cache, as a VM's often
-     * is, writes a small file several times faster than one the size of the run's: measured here, fio at 64 MiB
-     * depth 8 wrote 4.2 GB/s on a 1 GiB file and 1.9 GB/s on a 5 GiB one), else the plan's default (0).
-     */
-    static long fileBytes(final long sizeBytes, final boolean quick, final CoreConfig core) {
-        if (sizeBytes > 0 || quick || core == null) {
-            return sizeBytes;
-        }
-        return Math.ceilDiv(core.l2Bytes(), 1L << 20) << 20;
+        return new Calibrate(new Calibrate.Request(device, out, hostOut, hostRunDevice, name, quick, scenario,
+            sizeBytes, checks, acceptSuspect, forceOptions.force(), invoked.holder()), System.out, System.err).run();
     }
 
     /** Null, or the first option whose number is out of range. */
     private String badNumbers() {
-        if (sizeBytes < 0 || sizeBytes % (1L << 20) != 0 || sizeBytes > BenchIoCommand.SIZE_BYTES_MAX) {
+        if (sizeBytes < 0 || sizeBytes % (1L << 20) != 0 || sizeBytes > Calibrate.SIZE_BYTES_MAX) {
             return "--size must be a multiple of 1 MiB (1048576) up to 1 TiB, got " + sizeBytes;
         }
         if (repeat < 1 || repeat > 1000) {
@@ -170,33 +129,5 @@ public final class CalibrateCommand implements Callable<Integer> {
                 + maxReadBytesPerSec + " and " + maxWriteBytesPerSec;
         }
         return null;
-    }
-
-    /** The plan the options ask for, refused with {@code --size} named when the file cannot hold it. */
-    private static void checkPlan(final CalibrationRun.Options asked) {
-        try {
-            asked.plan();
-        } catch (final IllegalArgumentException e) {
-            throw new IllegalArgumentException("--size " + asked.fileBytes() + " cannot hold the calibration: "
-                + e.getMessage(), e);
-        }
-    }
-
-    private int host(final RunShape shape) {
-        System.out.println("measuring this machine's core (per span, entry, I/O and call, memcpy, checksum, check"
-            + " and fill bandwidth, observers)");
-        try {
-            final boolean done = HostRun.measure(name + "-host", shape.slotBytes(), quick, hostRunDevice == null ? null
-                : new Repeats.RealDevice(hostRunDevice, IoChoice.AUTO, forceOptions.force(), Invocation.holder(spec)),
-                hostOut, System.out);
-            if (!done) {
-                return ExitCodes.BAD_INPUT;
-            }
-        } catch (final IOException e) {
-            System.err.println("kvtier: " + OutputFile.describe(hostOut, e));
-            return ExitCodes.BAD_INPUT;
-        }
-        System.out.println("host profile -> " + hostOut);
-        return ExitCodes.OK;
     }
 }

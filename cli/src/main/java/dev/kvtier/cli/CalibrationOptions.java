@@ -2,6 +2,7 @@ package dev.kvtier.cli;
 
 import dev.kvtier.scenarios.Profiles;
 import dev.kvtier.scenarios.ScenarioException;
+import dev.kvtier.lab.calibrate.CalibrationChoice;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -23,6 +24,11 @@ public final class CalibrationOptions {
 
     @Option(names = "--no-fio", description = "skip fio in the calibration even when it is installed")
     boolean noFio;
+
+    /** The choice the flags make, for lab. */
+    public CalibrationChoice choice() {
+        return new CalibrationChoice(profile, hostProfile, quickCalibration, !noFio);
+    }
 
     /** Loads the given profiles (either may be absent) so that a bad one is refused before anything is written. */
     void check() throws ScenarioException {

@@ -1,16 +1,10 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.cli.explore.Explorer;
-import dev.kvtier.cli.explore.SeedSet;
-import dev.kvtier.cli.explore.Shard;
-import dev.kvtier.cli.explore.Coverage;
-import dev.kvtier.cli.explore.ShardSummary;
-import dev.kvtier.cli.explore.SummaryMerge;
-import dev.kvtier.realio.files.OutputFile;
-import dev.kvtier.scenarios.ScenarioLoader;
+import dev.kvtier.lab.Outputs;
+import dev.kvtier.lab.explore.Exploration;
+import dev.kvtier.lab.explore.Explorer;
+import dev.kvtier.lab.explore.Shard;
 import java.io.Console;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,13 +24,10 @@ import picocli.CommandLine.Parameters;
  * every invariant but reached none of the seeds of a probe its scenario requires ({@code [coverage] required}) exits
  * 4, as {@code explore merge} does (the same check, on its one summary); a shard leaves that to the merge.
  */
-@Command(name = "explore", mixinStandardHelpOptions = true, subcommands = ExploreMergeCommand.class,
+@Command(name = "explore", mixinStandardHelpOptions = true,
     description = {"Run many seeds in virtual time (swarm knobs per seed); stop at the first failing seed.",
         "'kvtier explore merge FILE...' combines the --summary files of many shards."})
 public final class ExploreCommand implements Callable<Integer> {
-    /** Most seeds one exploration plans (the seed list is held in memory). */
-    static final long SEEDS_MAX = 10_000_000;
-
     @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "library name or path")
     String scenario;
 
@@ -79,91 +70,8 @@ public final class ExploreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        final SeedSet range;
-        try {
-            range = range();
-        } catch (final IllegalArgumentException e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
-        }
-        final String bad = badOutputs();
-        if (bad != null) {
-            System.err.println("kvtier: " + bad);
-            return ExitCodes.BAD_INPUT;
-        }
-        final Explorer explorer = new Explorer(scenario, sets, System.out, System.err);
-        final Explorer.Result r = explorer.explore(Explorer.seeds(from, seeds, range.shard()),
-            new Explorer.Options(journals, keepGoing, onTerminal(), 10, threads));
-        if (r.exitCode() == ExitCodes.BAD_INPUT) {
-            return r.exitCode();
-        }
-        final ShardSummary s = new ShardSummary(ShardSummary.FORMAT, r.scenarioName(), r.scenarioDigest(), sets,
-            BuildInfo.commit(), range, keepGoing, range.planned(), r.seedsRun(), r.stoppedAt(), r.wallSeconds(),
-            r.failures(), r.probes(), r.required(), r.requiredMinSeeds());
-        Coverage.print(System.out, r.probes(), r.required(), r.requiredMinSeeds(), r.seedsRun(),
-            range.shard().count() > 1);
-        if (summary != null) {
-            final Path file = summaryFile(range, r.scenarioName());
-            try {
-                s.write(file);
-            } catch (final IOException e) {
-                System.err.println("kvtier: " + OutputFile.describe(file, e));
-                return ExitCodes.BAD_INPUT;
-            }
-            System.out.println("summary: " + file);
-        }
-        if (r.exitCode() != ExitCodes.OK || range.shard().count() > 1) {
-            return r.exitCode();
-        }
-        return SummaryMerge.merge(List.of(new SummaryMerge.Named("(this exploration)", s)), List.of())
-            .exitCode(true);
-    }
-
-    /** The seeds this shard plans, from the options; the message names a bad or missing one. */
-    private SeedSet range() {
-        if (scenario == null) {
-            throw new IllegalArgumentException("explore needs a SCENARIO (a library name or a path)");
-        }
-        if (seeds == null || seeds < 1 || seeds > SEEDS_MAX) {
-            throw new IllegalArgumentException("--seeds must be in [1, " + SEEDS_MAX + "] (shard larger ranges over "
-                + "several runs with --from), got " + (seeds == null ? "none" : seeds));
-        }
-        if (from > Long.MAX_VALUE - seeds + 1) {
-            throw new IllegalArgumentException("--from " + from + " with --seeds " + seeds + " runs past the largest "
-                + "seed, " + Long.MAX_VALUE);
-        }
-        if (threads < 1 || threads > Explorer.THREADS_MAX) {
-            throw new IllegalArgumentException("--threads must be in [1, " + Explorer.THREADS_MAX + "], got "
-                + threads);
-        }
-        if (shardFromEnv && shard != null) {
-            throw new IllegalArgumentException("--shard and --shard-from-env exclude each other");
-        }
-        final Shard s = shardFromEnv ? Shard.fromEnv(environment) : shard == null ? Shard.ALL : Shard.parse(shard);
-        return new SeedSet(from, seeds, s);
-    }
-
-    /** Null, or why the journals' directory or the summary cannot be written. */
-    private String badOutputs() {
-        if (Files.exists(journals) && !Files.isDirectory(journals)) {
-            return "--journals " + journals + " is a file; name a directory";
-        }
-        if (summary != null && !summary.endsWith("/") && !Files.isDirectory(Path.of(summary))) {
-            final List<Path> inputs = ScenarioLoader.LIBRARY.contains(scenario) ? List.of() : List.of(Path.of(
-                scenario));
-            return OutputFile.check(Path.of(summary), "--summary", inputs);
-        }
-        return null;
-    }
-
-    private Path summaryFile(final SeedSet range, final String scenarioName) {
-        final Path path = Path.of(summary);
-        if (!summary.endsWith("/") && !Files.isDirectory(path)) {
-            return path;
-        }
-        final String name = scenarioName + "-seeds-" + range.from() + "-" + (range.from() + range.seeds() - 1)
-            + "-shard-" + range.shard().index() + "-of-" + range.shard().count() + ".json";
-        return path.resolve(name);
+        return new Exploration(new Exploration.Request(scenario, seeds, from, shard, shardFromEnv, keepGoing, summary,
+            threads, sets, journals, environment, onTerminal()), System.out, System.err).run();
     }
 
     /** Whether this runs on a terminal: since JDK 22 System.console() is there without one too (a CI log). */

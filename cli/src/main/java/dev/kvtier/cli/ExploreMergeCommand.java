@@ -1,17 +1,10 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.realio.files.OutputFile;
-import dev.kvtier.cli.explore.MergeMarkdown;
-import dev.kvtier.cli.explore.MergeReport;
-import dev.kvtier.cli.explore.ShardSummary;
-import dev.kvtier.cli.explore.SummaryMerge;
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.kvtier.lab.explore.MergeJob;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -44,56 +37,7 @@ public final class ExploreMergeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        final String badMarkdown = markdown == null ? null : OutputFile.check(markdown, "--markdown", inputs);
-        final String bad = badMarkdown != null || json == null ? badMarkdown : OutputFile.check(json, "--json",
-            inputs);
-        if (bad != null) {
-            System.err.println("kvtier: explore merge: " + bad);
-            return ExitCodes.BAD_INPUT;
-        }
-        final MergeReport report;
-        try {
-            report = SummaryMerge.merge(read(), required);
-        } catch (final IllegalArgumentException | IOException e) {
-            System.err.println("kvtier: explore merge: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
-        }
-        final String md = MergeMarkdown.render(report);
-        System.out.print(md);
-        try {
-            if (markdown != null) {
-                write(markdown, md);
-            }
-            if (json != null) {
-                write(json, ReportJson.toJson(report) + "\n");
-            }
-        } catch (final IOException e) {
-            System.err.println("kvtier: explore merge: cannot write the report: " + e.getMessage().replace('\n', ' '));
-            return ExitCodes.BAD_INPUT;
-        }
-        return report.exitCode(allowMissing);
-    }
-
-    /** Every summary named, a directory standing for its {@code *.json} files in name order. */
-    private List<SummaryMerge.Named> read() throws IOException {
-        final List<SummaryMerge.Named> out = new ArrayList<>();
-        for (final Path input : inputs) {
-            if (Files.isDirectory(input)) {
-                try (Stream<Path> files = Files.list(input)) {
-                    for (final Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
-                        out.add(new SummaryMerge.Named(f.toString(), ShardSummary.read(f)));
-                    }
-                }
-            } else if (Files.isRegularFile(input)) {
-                out.add(new SummaryMerge.Named(input.toString(), ShardSummary.read(input)));
-            } else {
-                throw new IOException(input + ": no such file or directory");
-            }
-        }
-        return out;
-    }
-
-    private static void write(final Path file, final String text) throws IOException {
-        OutputFile.writeString(file, text);
+        return new MergeJob(new MergeJob.Request(inputs, required, allowMissing, markdown, json), System.out,
+            System.err).run();
     }
 }

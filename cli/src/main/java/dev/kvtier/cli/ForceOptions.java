@@ -22,6 +22,11 @@ public final class ForceOptions {
         return Force.of(force, forceWipe);
     }
 
+    /** The flag given, as typed: {@code --force-wipe} or {@code --force} (call only when {@link #any()}). */
+    public String flag() {
+        return forceWipe ? "--force-wipe" : "--force";
+    }
+
     /** True when either flag was given. */
     public boolean any() {
         return force || forceWipe;

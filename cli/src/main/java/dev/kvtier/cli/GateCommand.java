@@ -1,13 +1,8 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.harness.run.RunReport;
-import dev.kvtier.scenarios.Scenario;
-import dev.kvtier.scenarios.ScenarioException;
-import dev.kvtier.scenarios.ScenarioLoader;
-import dev.kvtier.sim.run.SimRun;
+import dev.kvtier.lab.gate.Gate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,73 +25,8 @@ public final class GateCommand implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a key in both runs")
     List<String> sets = new ArrayList<>();
 
-    /** The outcome of a gate, for tests. */
-    public record Verdict(double slowdown, boolean holds, String line) {}
-
     @Override
     public Integer call() {
-        final Scenario candidate;
-        final Scenario baseline;
-        try {
-            candidate = ScenarioLoader.load(scenario, sets);
-            if (candidate.gate() == null) {
-                System.err.println("kvtier: " + candidate.source() + " has no [gate] table");
-                return ExitCodes.BAD_INPUT;
-            }
-            baseline = ScenarioLoader.load(candidate.gate().baseline(), sets);
-        } catch (final ScenarioException e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
-        }
-        final RunReport b = new SimRun(baseline.spec(), baseline.sim(), seed, List.of()).run();
-        final RunReport c = new SimRun(candidate.spec(), candidate.sim(), seed, List.of()).run();
-        if (!b.ok() || !c.ok()) {
-            System.err.println("FAILED: an invariant failed: " + (b.ok() ? c.violation() : b.violation()));
-            return ExitCodes.INVARIANT;
-        }
-        final Verdict v = verdict(candidate.gate(), metric(b, candidate.gate().metric()),
-            metric(c, candidate.gate().metric()), baseline.name(), candidate.name());
-        System.out.println(v.line());
-        return v.holds() ? ExitCodes.OK : ExitCodes.GATE;
-    }
-
-    /**
-     * Applies the gate's bounds to the two measurements. {@code maxSlowdown} bounds a change: a larger slowdown is
-     * flagged as a regression and fails. {@code minSlowdown} makes a canary: the candidate is a known regression, and
-     * the gate passes only if the harness flags it (a slowdown of at least that much).
-     */
-    public static Verdict verdict(final Scenario.Gate gate, final long baselineValue, final long candidateValue,
-                                  final String baselineName, final String candidateName) {
-        final double slowdown = (double) candidateValue / baselineValue - 1;
-        final boolean minOk = gate.minSlowdown() == 0 || slowdown >= gate.minSlowdown();
-        final boolean maxOk = gate.maxSlowdown() == 0 || slowdown <= gate.maxSlowdown();
-        final String flag;
-        if (gate.minSlowdown() > 0) {
-            flag = String.format(Locale.ROOT, "%s (a canary: a known regression, flagged at >= %+.1f %%)",
-                minOk ? "flagged" : "not flagged", 100 * gate.minSlowdown());
-        } else {
-            flag = String.format(Locale.ROOT, "%s (at most %+.1f %% allowed)", maxOk ? "not flagged" : "flagged",
-                100 * gate.maxSlowdown());
-        }
-        final String line = String.format(Locale.ROOT, "gate %s: %s %.3f s vs %s %.3f s: %+.1f %%, %s%s -> %s",
-            gate.metric(), candidateName, candidateValue / 1e9, baselineName, baselineValue / 1e9, 100 * slowdown,
-            flag, gate.minSlowdown() > 0 && gate.maxSlowdown() > 0
-                ? String.format(Locale.ROOT, " and at most %+.1f %%", 100 * gate.maxSlowdown()) : "",
-            minOk && maxOk ? "PASS" : "FAIL");
-        return new Verdict(slowdown, minOk && maxOk, line);
-    }
-
-    /** A gate metric of a report: a phase time, or a phase's TTFT mean or p99 ({@code ttft.PHASE.mean|p99}). */
-    public static long metric(final RunReport r, final String name) {
-        if (name.startsWith("ttft.")) {
-            final String[] parts = name.split("\\.", -1);
-            final var ttft = r.metrics().ttftNanos().get(parts[1]);
-            if (ttft == null) {
-                throw new IllegalArgumentException("gate metric " + name + ": the run has no phase '" + parts[1]
-                    + "' (phases: " + r.metrics().ttftNanos().keySet() + ")");
-            }
-            return parts[2].equals("p99") ? ttft.p99() : Math.round(ttft.mean());
-        }
-        return name.equals("warmPhaseNanos") ? r.metrics().warmPhaseNanos() : r.metrics().coldPhaseNanos();
+        return Gate.check(scenario, sets, seed, System.out, System.err);
     }
 }

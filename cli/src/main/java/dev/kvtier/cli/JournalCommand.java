@@ -1,5 +1,6 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.journal.dump.JournalDump;
 import java.nio.file.Path;
 import java.util.ArrayList;

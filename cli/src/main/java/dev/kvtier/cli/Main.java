@@ -1,5 +1,6 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.ExitCodes;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -18,7 +19,7 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns the exit code (bad usage is {@link ExitCodes#BAD_INPUT}). */
     public static int execute(final String... args) {
-        final CommandLine cl = new CommandLine(new Main());
+        final CommandLine cl = commandLine();
         // Enum options (--mode, --io) take their values in any case: --mode real, --io filechannel.
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExitCodeExceptionMapper(e -> ExitCodes.CRASH);
@@ -28,6 +29,14 @@ public final class Main implements Runnable {
         });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> crashed(ex));
         return cl.execute(args);
+    }
+
+    /** The whole command tree, every subcommand registered (what {@link #execute} parses with). */
+    public static CommandLine commandLine() {
+        final CommandLine cl = new CommandLine(new Main());
+        // explore's own subcommand, registered here so that no command refers to another (CliRulesTest).
+        cl.getSubcommands().get("explore").addSubcommand("merge", new ExploreMergeCommand());
+        return cl;
     }
 
     /**

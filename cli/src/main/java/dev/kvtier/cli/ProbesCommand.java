@@ -1,5 +1,6 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.harness.probe.Probe;
 import dev.kvtier.harness.probe.ProbeCatalogue;
 import java.util.concurrent.Callable;

@@ -1,5 +1,7 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.ExitCodes;
+import dev.kvtier.lab.run.RunJob;
 import dev.kvtier.journal.replay.Replay;
 import dev.kvtier.journal.replay.Replayer;
 import java.nio.file.Path;
@@ -29,8 +31,8 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (repeat < 1 || repeat > RunCommand.REPEAT_MAX) {
-            System.err.println("kvtier: --repeat must be in [1, " + RunCommand.REPEAT_MAX + "], got " + repeat);
+        if (repeat < 1 || repeat > RunJob.REPEAT_MAX) {
+            System.err.println("kvtier: --repeat must be in [1, " + RunJob.REPEAT_MAX + "], got " + repeat);
             return ExitCodes.BAD_INPUT;
         }
         int code = Replay.OK;

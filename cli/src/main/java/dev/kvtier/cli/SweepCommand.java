@@ -1,15 +1,8 @@
 package dev.kvtier.cli;
 
-import dev.kvtier.cli.sweep.Sweep;
-import dev.kvtier.cli.sweep.SweepReport;
-import dev.kvtier.realio.files.OutputFile;
-import dev.kvtier.scenarios.Scenario;
-import dev.kvtier.scenarios.ScenarioException;
-import dev.kvtier.scenarios.ScenarioLoader;
-import java.io.IOException;
+import dev.kvtier.lab.sweep.SweepJob;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -43,82 +36,7 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        final String bad = out == null ? null : badOut(out);
-        if (bad != null) {
-            System.err.println("kvtier: " + bad);
-            return ExitCodes.BAD_INPUT;
-        }
-        final Sweep.Axis axis;
-        try {
-            axis = axis(vary);
-        } catch (final IllegalArgumentException e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
-        }
-        final Sweep.Result r;
-        try {
-            final Scenario.Gate gate = ScenarioLoader.load(scenario, sets).gate();
-            final String m = metric != null ? metric : gate != null ? gate.metric() : "coldPhaseNanos";
-            r = Sweep.run(scenario, m, axis, seed, sets);
-        } catch (final ScenarioException | IllegalArgumentException e) {
-            System.err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
-        } catch (final IllegalStateException e) {
-            System.err.println("FAILED: " + e.getMessage());
-            return ExitCodes.INVARIANT;
-        }
-        System.out.print(SweepReport.table(r));
-        System.out.println("ratio " + (r.monotone() ? "rises monotonically" : "does NOT rise monotonically"));
-        if (out != null) {
-            try {
-                for (final Path p : SweepReport.write(r, out, command())) {
-                    System.out.println("wrote " + p);
-                }
-            } catch (final IOException e) {
-                System.err.println("kvtier: " + OutputFile.describe(out, e));
-                return ExitCodes.BAD_INPUT;
-            }
-        }
-        return ExitCodes.OK;
-    }
-
-    /** Null, or why the files of {@code --out PREFIX} cannot be written (a directory, the scenario, below a file). */
-    private String badOut(final Path prefix) {
-        final List<Path> inputs = List.of(Path.of(scenario));
-        for (final String ext : List.of(".md", ".json", ".png")) {
-            final String bad = OutputFile.check(Path.of(prefix + ext), "--out", inputs);
-            if (bad != null) {
-                return bad;
-            }
-        }
-        return null;
-    }
-
-    private String command() {
-        final StringBuilder b = new StringBuilder("./kvtier sweep ").append(scenario);
-        for (final String v : vary) {
-            b.append(" --vary ").append(v);
-        }
-        if (metric != null) {
-            b.append(" --metric ").append(metric);
-        }
-        for (final String s : sets) {
-            b.append(" --set ").append(s);
-        }
-        return b.append(" --seed ").append(seed).toString();
-    }
-
-    static Sweep.Axis axis(final List<String> vary) {
-        final List<String> keys = new ArrayList<>();
-        final List<List<String>> values = new ArrayList<>();
-        for (final String v : vary) {
-            final int eq = v.indexOf('=');
-            if (eq <= 0 || eq == v.length() - 1) {
-                throw new IllegalArgumentException("--vary must be KEY=V1,V2,..., got '" + v + "'");
-            }
-            keys.add(v.substring(0, eq));
-            values.add(Arrays.asList(v.substring(eq + 1).split(",", -1)));
-        }
-        return new Sweep.Axis(keys, values);
+        return new SweepJob(new SweepJob.Request(scenario, vary, metric, seed, sets, out), System.out, System.err)
+            .run();
     }
 }

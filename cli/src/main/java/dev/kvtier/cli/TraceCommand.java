@@ -1,5 +1,6 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.journal.trace.PerfettoExport;
 import dev.kvtier.realio.files.OutputFile;
 import java.io.IOException;

@@ -1,6 +1,7 @@
 /**
- * The kvtier command line (picocli): parses the options, hands each run to the composition root of its mode
- * ({@link dev.kvtier.cli.Dispatch}: {@code SimRun} in {@code sim}, {@code RealRun} in {@code realio}), and prints
- * summaries and reports. It wires no run itself.
+ * The kvtier command line (picocli): one command class a command, each parsing its options into a request of
+ * {@code lab} ({@code dev.kvtier.lab}), calling it and returning its exit code, plus the option mixins commands share.
+ * Nothing here runs or wires a run, and no command refers to another ({@code CliRulesTest}); {@link Main} registers
+ * them all.
  */
 package dev.kvtier.cli;

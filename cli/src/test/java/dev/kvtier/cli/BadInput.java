@@ -1,5 +1,6 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.ExitCodes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

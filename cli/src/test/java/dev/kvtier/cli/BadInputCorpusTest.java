@@ -1,5 +1,7 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.Outputs;
+import dev.kvtier.lab.ExitCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

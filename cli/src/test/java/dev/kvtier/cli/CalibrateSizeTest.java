@@ -2,6 +2,7 @@ package dev.kvtier.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.kvtier.lab.calibrate.Calibrate;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.scenarios.ScenarioLoader;
 import java.util.List;
@@ -18,7 +19,7 @@ class CalibrateSizeTest {
     void shouldCalibrateOnAFileTheSizeOfTheScenariosL2() throws Exception {
         final CoreConfig core = ScenarioLoader.load("pr90-evict-small", List.of()).spec().core();
         final long l2 = core.l2Bytes();
-        final long size = CalibrateCommand.fileBytes(0, false, core);
+        final long size = Calibrate.fileBytes(0, false, core);
         assertEquals(0, size % MIB, "whole MiB");
         assertEquals(Math.ceilDiv(l2, MIB) * MIB, size);
     }
@@ -26,8 +27,8 @@ class CalibrateSizeTest {
     @Test
     void shouldKeepAnExplicitSizeTheQuickPlanAndTheDefaultWithoutAScenario() throws Exception {
         final CoreConfig core = ScenarioLoader.load("pr90-evict-small", List.of()).spec().core();
-        assertEquals(256 * MIB, CalibrateCommand.fileBytes(256 * MIB, false, core));
-        assertEquals(0, CalibrateCommand.fileBytes(0, true, core), "--quick keeps its 64 MiB plan");
-        assertEquals(0, CalibrateCommand.fileBytes(0, false, null), "no scenario: the plan's 1 GiB");
+        assertEquals(256 * MIB, Calibrate.fileBytes(256 * MIB, false, core));
+        assertEquals(0, Calibrate.fileBytes(0, true, core), "--quick keeps its 64 MiB plan");
+        assertEquals(0, Calibrate.fileBytes(0, false, null), "no scenario: the plan's 1 GiB");
     }
 }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.cli.explore.Explorer;
-import dev.kvtier.cli.explore.Shard;
+import dev.kvtier.lab.explore.Explorer;
+import dev.kvtier.lab.explore.Shard;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
@@ -176,7 +175,7 @@ class DeployManifestsTest {
 
     /** Parses a command line with the CLI's spec (what {@code Main.execute} would run), failing on any error. */
     private static ParseResult parse(final String... args) {
-        final ParseResult parsed = new CommandLine(new Main()).parseArgs(args);
+        final ParseResult parsed = Main.commandLine().parseArgs(args);
         assertTrue(parsed.hasSubcommand(), String.join(" ", args));
         return parsed;
     }

@@ -1,14 +1,15 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.ExitCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.cli.explore.Explorer;
-import dev.kvtier.cli.explore.SeedPlan;
-import dev.kvtier.cli.explore.SeedSet;
-import dev.kvtier.cli.explore.Shard;
-import dev.kvtier.cli.explore.ShardSummary;
+import dev.kvtier.lab.explore.Explorer;
+import dev.kvtier.lab.explore.SeedPlan;
+import dev.kvtier.lab.explore.SeedSet;
+import dev.kvtier.lab.explore.Shard;
+import dev.kvtier.lab.explore.ShardSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

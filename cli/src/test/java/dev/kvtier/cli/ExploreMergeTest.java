@@ -1,13 +1,16 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.BuildInfo;
+import dev.kvtier.lab.run.ReportJson;
+import dev.kvtier.lab.ExitCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.cli.explore.MergeReport;
-import dev.kvtier.cli.explore.ShardSummary;
+import dev.kvtier.lab.explore.MergeReport;
+import dev.kvtier.lab.explore.ShardSummary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -196,8 +199,8 @@ class ExploreMergeTest {
         assertEquals(3, s.seedsRun());
         assertNull(s.stoppedAt());
         assertEquals(BuildInfo.commit(), s.code());
-        assertEquals(new dev.kvtier.cli.explore.Probe(3, 1L), s.probes().get("seal.end-of-store"));
-        assertEquals(dev.kvtier.cli.explore.Probe.NONE, s.probes().get("checksum.mismatch"));
+        assertEquals(new dev.kvtier.lab.explore.ProbeReach(3, 1L), s.probes().get("seal.end-of-store"));
+        assertEquals(dev.kvtier.lab.explore.ProbeReach.NONE, s.probes().get("checksum.mismatch"));
         assertEquals(dev.kvtier.harness.probe.ProbeCatalogue.all().size(), s.probes().size(),
             s.probes().keySet().toString());
         assertEquals(List.of(), s.required());

@@ -1,13 +1,14 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.ExitCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.cli.explore.Explorer;
-import dev.kvtier.cli.explore.Failure;
-import dev.kvtier.cli.explore.Shard;
+import dev.kvtier.lab.explore.Explorer;
+import dev.kvtier.lab.explore.Failure;
+import dev.kvtier.lab.explore.Shard;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.cli.signoff.CpuShare;
-import dev.kvtier.cli.signoff.Fidelity;
-import dev.kvtier.cli.signoff.Matrix;
-import dev.kvtier.cli.signoff.MatrixFiles;
+import dev.kvtier.lab.signoff.CpuShare;
+import dev.kvtier.lab.signoff.Fidelity;
+import dev.kvtier.lab.fidelity.Matrix;
+import dev.kvtier.lab.fidelity.MatrixFiles;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.RunReport;

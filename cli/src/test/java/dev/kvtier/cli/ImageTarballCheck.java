@@ -1,10 +1,12 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.BuildInfo;
+import dev.kvtier.lab.run.ReportJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.kvtier.cli.explore.ShardSummary;
+import dev.kvtier.lab.explore.ShardSummary;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -56,7 +58,10 @@ class ImageTarballCheck {
         }
         assertTrue(Files.isExecutable(root.resolve("opt/java/bin/java")));
         assertTrue(Files.isRegularFile(root.resolve("app/classes/dev/kvtier/cli/Main.class")));
-        assertTrue(Files.isRegularFile(root.resolve("app/resources/dev/kvtier/cli/build.properties")));
+        try (var libs = Files.list(root.resolve("app/libs"))) {
+            // The commit stamp (BuildInfo's build.properties) travels in the lab module's jar.
+            assertTrue(libs.anyMatch(p -> p.getFileName().toString().startsWith("kvtier-lab-")));
+        }
         runsAnExploration(root, entrypoint, env);
     }
 

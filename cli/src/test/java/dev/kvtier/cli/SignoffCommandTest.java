@@ -1,13 +1,16 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.gate.Gate;
+import dev.kvtier.lab.run.ReportJson;
+import dev.kvtier.lab.ExitCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.cli.signoff.Fidelity;
-import dev.kvtier.cli.signoff.Results;
-import dev.kvtier.cli.signoff.SignoffReport;
+import dev.kvtier.lab.signoff.Fidelity;
+import dev.kvtier.lab.signoff.Results;
+import dev.kvtier.lab.signoff.SignoffReport;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.realio.calibrate.HostCalibration;
@@ -185,11 +188,11 @@ class SignoffCommandTest {
     @Test
     void shouldApplyTheGateBounds() {
         final Scenario.Gate canary = new Scenario.Gate("base", "coldPhaseNanos", 0.2, 0);
-        assertTrue(GateCommand.verdict(canary, 100, 131, "b", "c").holds());
-        assertFalse(GateCommand.verdict(canary, 100, 110, "b", "c").holds(), "a 10 % slowdown is not flagged");
+        assertTrue(Gate.verdict(canary, 100, 131, "b", "c").holds());
+        assertFalse(Gate.verdict(canary, 100, 110, "b", "c").holds(), "a 10 % slowdown is not flagged");
         final Scenario.Gate limit = new Scenario.Gate("base", "coldPhaseNanos", 0, 0.05);
-        assertTrue(GateCommand.verdict(limit, 100, 104, "b", "c").holds());
-        assertFalse(GateCommand.verdict(limit, 100, 106, "b", "c").holds());
+        assertTrue(Gate.verdict(limit, 100, 104, "b", "c").holds());
+        assertFalse(Gate.verdict(limit, 100, 106, "b", "c").holds());
     }
 
     private static String host() throws IOException {

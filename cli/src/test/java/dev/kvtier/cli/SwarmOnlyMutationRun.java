@@ -1,9 +1,10 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.ExitCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.kvtier.cli.explore.Explorer;
-import dev.kvtier.cli.explore.Shard;
+import dev.kvtier.lab.explore.Explorer;
+import dev.kvtier.lab.explore.Shard;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;

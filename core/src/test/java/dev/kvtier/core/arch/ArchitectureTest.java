@@ -35,7 +35,8 @@ class ArchitectureTest {
     void coreShouldDependOnNoOtherKvtierModule() {
         noClasses().that().resideInAPackage("dev.kvtier.core..")
             .should().dependOnClassesThat().resideInAnyPackage("dev.kvtier.journal..", "dev.kvtier.harness..",
-                "dev.kvtier.sim..", "dev.kvtier.realio..", "dev.kvtier.scenarios..", "dev.kvtier.cli..",
+                "dev.kvtier.sim..", "dev.kvtier.realio..", "dev.kvtier.scenarios..", "dev.kvtier.lab..",
+                "dev.kvtier.cli..",
                 "dev.kvtier.property..")
             .check(core);
     }

@@ -82,7 +82,7 @@ class SourceRulesTest {
     void shouldFindTheSourcesOfEveryModule() {
         final Set<String> modules = sources.stream().map(p -> root.relativize(p).getName(0).toString())
             .collect(Collectors.toCollection(TreeSet::new));
-        assertEquals(new TreeSet<>(List.of("bench", "cli", "core", "harness", "journal", "property-tests",
+        assertEquals(new TreeSet<>(List.of("bench", "cli", "core", "harness", "journal", "lab", "property-tests",
             "realio", "scenarios", "sim")), modules, "modules with sources");
         assertTrue(sources.size() > 300, "expected the whole repository's sources, found " + sources.size());
         assertTrue(sources.stream().anyMatch(p -> p.endsWith("SourceRulesTest.java")), "test sources are measured");

@@ -68,7 +68,7 @@ class HarnessRulesTest {
     void harnessShouldDependOnNeitherRootNorTheLoaderNorTheCli() {
         noClasses().that().resideInAPackage("dev.kvtier.harness..")
             .should().dependOnClassesThat().resideInAnyPackage("dev.kvtier.sim..", "dev.kvtier.realio..",
-                "dev.kvtier.scenarios..", "dev.kvtier.cli..", "dev.kvtier.property..")
+                "dev.kvtier.scenarios..", "dev.kvtier.lab..", "dev.kvtier.cli..", "dev.kvtier.property..")
             .check(harness);
     }
 

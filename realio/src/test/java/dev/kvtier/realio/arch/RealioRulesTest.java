@@ -21,7 +21,7 @@ class RealioRulesTest {
         assertTrue(REALIO.contain("dev.kvtier.realio.run.RealRun"), "realio is imported");
         noClasses().that().resideInAPackage("dev.kvtier.realio..")
             .should().dependOnClassesThat().resideInAnyPackage("dev.kvtier.sim..", "dev.kvtier.scenarios..",
-                "dev.kvtier.cli..")
+                "dev.kvtier.lab..", "dev.kvtier.cli..")
             .check(REALIO);
     }
 }

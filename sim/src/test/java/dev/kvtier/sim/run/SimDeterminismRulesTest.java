@@ -40,7 +40,7 @@ class SimDeterminismRulesTest {
     void harnessShouldDependOnNeitherRoot() {
         noClasses().that().resideInAPackage("dev.kvtier.harness..")
             .should().dependOnClassesThat().resideInAnyPackage("dev.kvtier.sim..", "dev.kvtier.realio..",
-                "dev.kvtier.scenarios..", "dev.kvtier.cli..")
+                "dev.kvtier.scenarios..", "dev.kvtier.lab..", "dev.kvtier.cli..")
             .check(SIM);
     }
 

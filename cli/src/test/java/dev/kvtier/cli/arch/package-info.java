@@ -1,0 +1,2 @@
+/** Architecture rules for {@code cli}, checked with ArchUnit: commands parse, call {@code lab} and print. */
+package dev.kvtier.cli.arch;

@@ -1,0 +1,139 @@
+package dev.kvtier.lab.fidelity;
+
+import dev.kvtier.lab.signoff.CpuShare;
+import dev.kvtier.lab.signoff.HostWork;
+import dev.kvtier.lab.signoff.Fidelity;
+import dev.kvtier.lab.run.ReportJson;
+import dev.kvtier.realio.calibrate.SideBySide;
+import dev.kvtier.realio.files.OutputFile;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * A fidelity matrix's files: {@code BASE.json} (the whole {@link Matrix.Report}), {@code BASE.md} (per scenario and
+ * figure the real and simulated medians and spreads and the deviation; per kind of figure the MAPE, the mean signed
+ * error and the worst figure; the regression; the disk's own spread from the calibration's fio rounds) and
+ * {@code BASE-ratios.png} (simulated / real per figure and scenario), each written whole or not at all
+ * ({@link OutputFile}).
+ */
+public final class MatrixFiles {
+    private MatrixFiles() {}
+
+    /** Writes the three files into {@code dir}; returns them. */
+    public static List<Path> write(final Matrix.Report r, final Path dir, final String base) throws IOException {
+        final Path json = dir.resolve(base + ".json");
+        OutputFile.writeString(json, ReportJson.toJson(r) + "\n");
+        final Path png = dir.resolve(base + "-ratios.png");
+        System.setProperty("java.awt.headless", "true");
+        final CategoryChart chart = chart(r);
+        OutputFile.write(png, temporary -> {
+            try (OutputStream out = Files.newOutputStream(temporary)) {
+                BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+            }
+        });
+        final Path md = dir.resolve(base + ".md");
+        OutputFile.writeString(md, markdown(r, png.getFileName().toString()));
+        return List.of(json, md, png);
+    }
+
+    static String markdown(final Matrix.Report r, final String plot) {
+        final StringBuilder b = new StringBuilder();
+        b.append("# Fidelity matrix on ").append(r.host()).append(", ").append(r.date()).append("\n\n**Verdict: ")
+            .append(r.pass() ? "PASS" : "FAIL").append("**\n");
+        for (final String reason : r.reasons()) {
+            b.append("- ").append(reason).append('\n');
+        }
+        b.append(String.format(Locale.ROOT, "%nDevice `%s`; device profile `%s`, host profile `%s`; %d "
+            + "repetition(s) of each scenario in each mode (seed %d + i); median (min .. max).%n%n", r.device(),
+            r.deviceProfile().name(), r.hostProfile().name(), r.repeats(), r.seed()));
+        for (final Matrix.Entry e : r.entries()) {
+            b.append("- ").append(e.heldOut().label()).append(": `").append(e.heldOut().scenario()).append('`')
+                .append(e.heldOut().sets().isEmpty() ? "" : " with `" + String.join(" ", e.heldOut().sets()) + "`")
+                .append('\n');
+        }
+        b.append('\n');
+        b.append("| kind | figures | MAPE | mean signed error | worst |\n|---|---|---|---|---|\n");
+        for (final Matrix.KindError e : r.errors()) {
+            b.append(String.format(Locale.ROOT, "| %s | %d | %.1f %% | %+.1f %% | %s |%n", e.kind(), e.figures(),
+                100 * e.mape(), 100 * e.meanSigned(), e.worst()));
+        }
+        final List<String> inside = Matrix.insideRealRange(r.entries()).stream().map(i -> i.kind() + " " + i.inside()
+            + " of " + i.figures()).toList();
+        b.append("\nSimulated medians inside the real runs' own range (their min .. max: what the disk and the host "
+            + "varied from one real repetition to the next): ").append(String.join(", ", inside)).append(".\n");
+        if (r.regression() != null) {
+            b.append(String.format(Locale.ROOT, "%nPer-slot / contiguous cold TTFT (mean): real %.3f, simulated "
+                + "%.3f.%n", r.regression().real(), r.regression().sim()));
+        }
+        b.append("\n| scenario | figure | real | simulated | sim / real - 1 | inside real's range |\n");
+        b.append("|---|---|---|---|---|---|\n");
+        for (final Matrix.Entry e : r.entries()) {
+            for (final Fidelity.Figure f : e.figures()) {
+                b.append("| ").append(e.heldOut().label()).append(" | ").append(f.name()).append(" (")
+                    .append(f.unit()).append(") | ").append(Fidelity.Figure.spread(f.real())).append(" | ")
+                    .append(Fidelity.Figure.spread(f.sim())).append(" | ").append(f.judged() ? String.format(
+                        Locale.ROOT, "%+.1f %%", 100 * f.deviation()) : "-")
+                    .append(" | ").append(f.insideRealRange() ? "yes" : "no").append(" |\n");
+            }
+        }
+        for (final Matrix.Entry e : r.entries()) {
+            for (final CpuShare c : e.cpu()) {
+                b.append("- ").append(e.heldOut().label()).append(" real run ").append(c.describe())
+                    .append(c.busy() ? " -- **a busy machine**" : "").append('\n');
+            }
+        }
+        final List<String> work = HostWork.lines(r.hostProfile(),
+            r.entries().stream().flatMap(e -> e.work().stream()).toList());
+        if (!work.isEmpty()) {
+            b.append("\nHost byte work on the real runs' loop thread (every real run of the matrix), against the host"
+                + " profile the simulation charges:\n");
+            for (final String line : work) {
+                b.append("- ").append(line).append('\n');
+            }
+        }
+        b.append("\nThe disk's own spread (the calibration's side-by-side rounds, fio and kvtier on the same file):\n");
+        for (final SideBySide.Comparison c : r.diskSpread()) {
+            b.append("- ").append(c.cell()).append(": fio ").append(c.fio().describe()).append(", kvtier ")
+                .append(c.profile().describe()).append('\n');
+        }
+        for (final String note : r.calibration()) {
+            b.append("- ").append(note).append('\n');
+        }
+        return b.append("\n![").append(plot).append("](").append(plot).append(")\n").toString();
+    }
+
+    private static CategoryChart chart(final Matrix.Report r) {
+        final CategoryChart c = new CategoryChartBuilder().width(1200).height(600)
+            .title("simulated / real, per figure and scenario (" + r.host() + ", " + r.date() + ")")
+            .xAxisTitle("figure").yAxisTitle("simulated / real").build();
+        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+        c.getStyler().setXAxisLabelRotation(45);
+        // Every series over the same categories (XChart wants that): a figure a scenario lacks or does not judge is 0.
+        final List<String> names = new ArrayList<>();
+        for (final Matrix.Entry e : r.entries()) {
+            for (final Fidelity.Figure f : e.figures()) {
+                if (!names.contains(f.name())) {
+                    names.add(f.name());
+                }
+            }
+        }
+        for (final Matrix.Entry e : r.entries()) {
+            final List<Double> ratios = new ArrayList<>();
+            for (final String name : names) {
+                ratios.add(e.figures().stream().filter(f -> f.name().equals(name) && f.judged())
+                    .mapToDouble(f -> 1 + f.deviation()).findFirst().orElse(0));
+            }
+            c.addSeries(e.heldOut().label(), names, ratios);
+        }
+        return c;
+    }
+}

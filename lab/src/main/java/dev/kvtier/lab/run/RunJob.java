@@ -1,0 +1,241 @@
+package dev.kvtier.lab.run;
+
+import dev.kvtier.harness.run.RunMode;
+import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.journal.file.JournalException;
+import dev.kvtier.lab.ExitCodes;
+import dev.kvtier.realio.device.IoChoice;
+import dev.kvtier.realio.files.Force;
+import dev.kvtier.realio.files.Holder;
+import dev.kvtier.realio.files.OutputFile;
+import dev.kvtier.realio.run.BadDevice;
+import dev.kvtier.realio.run.RealRun;
+import dev.kvtier.realio.run.RealTarget;
+import dev.kvtier.scenarios.Scenario;
+import dev.kvtier.scenarios.ScenarioException;
+import dev.kvtier.scenarios.ScenarioLoader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One run of {@code kvtier run}, every invariant checked at every event; in virtual time ({@code SimRun}) or on a real
+ * disk ({@code RealRun}), through {@link Runs}: loads the scenario, checks the memory it needs and its outputs, prints
+ * {@code SEED=} and every setting, runs it with its journal and progress, prints the summary, repeats it in the same
+ * JVM ({@link WarmRepeats}) and writes the report. The exit code says how it ended ({@link ExitCodes}).
+ */
+public final class RunJob {
+    /** The most repetitions of a run or a replay in one JVM. */
+    public static final int REPEAT_MAX = 1000;
+
+    private final Request q;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    /**
+     * What to run.
+     *
+     * @param scenario        a library name or a path
+     * @param sets            {@code --set} overrides
+     * @param seed            the root seed
+     * @param mode            virtual or real
+     * @param report          where the JSON report goes, or null
+     * @param journal         the journal's directory, or null
+     * @param journalMaxBytes the journal disk's size (a full journal disk past it)
+     * @param repeat          runs in this JVM (virtual mode)
+     * @param real            the real devices (real mode), or null
+     * @param holder          who runs it (this process and its command line), for locks and the journal
+     */
+    public record Request(String scenario, List<String> sets, long seed, RunMode mode, Path report, Path journal,
+                          long journalMaxBytes, int repeat, Real real, Holder holder) {
+        public Request {
+            sets = List.copyOf(sets);
+        }
+    }
+
+    /**
+     * The devices of a real run.
+     *
+     * @param device         the L2 file or block device
+     * @param indexDevice    the index's file or device, or null for {@code DEVICE.index}
+     * @param recover        recover the index instead of formatting it
+     * @param io             the I/O engine
+     * @param timeoutSeconds the wall-time limit
+     * @param force          what may be written over
+     * @param forceFlag      the flag that asked for it ({@code --force}, {@code --force-wipe}), or null
+     */
+    public record Real(Path device, Path indexDevice, boolean recover, IoChoice io, long timeoutSeconds, Force force,
+                       String forceFlag) {}
+
+    /** A job for {@code q}, printing on {@code out} and {@code err}. */
+    public RunJob(final Request q, final PrintStream out, final PrintStream err) {
+        this.q = q;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** What a run of either mode returned: its report, and in real mode what only the real root knows. */
+    private record Outcome(RunReport report, RealRun.Result real) {}
+
+    /** Runs it; the exit code. */
+    public int run() {
+        final Scenario sc;
+        try {
+            sc = ScenarioLoader.load(q.scenario(), q.sets());
+        } catch (final ScenarioException e) {
+            return refuse(e.getMessage());
+        }
+        String bad = RunNeeds.check(sc, q.mode());
+        bad = bad != null ? bad : badOutputs();
+        if (bad != null) {
+            return refuse(bad);
+        }
+        out.println("SEED=" + q.seed() + " scenario=" + sc.name() + " mode=" + q.mode());
+        sc.knobs().forEach((k, v) -> out.println("  " + k + " = " + v));
+        final JournalRecording recording;
+        try {
+            recording = JournalRecording.open(q.journal(), sc, q.seed(), q.mode(), q.journalMaxBytes(),
+                q.holder().describe());
+        } catch (final JournalException e) {
+            return refuse(e.getMessage());
+        }
+        final long t0 = System.nanoTime();
+        final long allocated0 = ThreadAllocation.bytesSoFar();
+        final Outcome outcome;
+        try (Progress progress = Progress.forRun(sc, q.mode(), out)) {
+            outcome = dispatch(sc, recording, progress);
+        } catch (final BadDevice e) {
+            recording.discard();
+            return refuse(e.getMessage());
+        } catch (final RuntimeException e) {
+            err.println("kvtier: crash (a bug) at seed " + q.seed() + ": " + e);
+            e.printStackTrace(err);
+            err.println("reproduce: " + reproduce());
+            return ExitCodes.CRASH;
+        }
+        RunSummary.summary(out, outcome.report(), System.nanoTime() - t0);
+        if (q.mode() == RunMode.VIRTUAL) {
+            final long allocated1 = ThreadAllocation.bytesSoFar();
+            out.println(ThreadAllocation.describe(allocated0 < 0 ? -1 : allocated1 - allocated0,
+                outcome.report().events()));
+        }
+        if (outcome.real() != null) {
+            RunSummary.realSummary(out, outcome.real());
+        }
+        final String differs = q.repeat() > 1 ? WarmRepeats.after(sc, q.seed(), q.repeat(), outcome.report(), out)
+            : null;
+        if (differs != null) {
+            recording.finish(out, err);
+            err.println("kvtier: not deterministic (a bug): " + differs);
+            return ExitCodes.CRASH;
+        }
+        return finish(outcome, recording);
+    }
+
+    private int refuse(final String message) {
+        err.println("kvtier: " + message);
+        return ExitCodes.BAD_INPUT;
+    }
+
+    /** Null, or why an output path cannot be written: a directory, a special file, or one of the run's inputs. */
+    private String badOutputs() {
+        final List<Path> inputs = new ArrayList<>();
+        if (!ScenarioLoader.LIBRARY.contains(q.scenario())) {
+            inputs.add(Path.of(q.scenario()));
+        }
+        if (q.real() != null) {
+            inputs.add(q.real().device());
+            inputs.add(new RealTarget(q.real().device(), q.real().indexDevice(), q.real().recover(), q.real().io(), 1)
+                .indexPath());
+        }
+        final Path journal = q.journal();
+        if (journal != null) {
+            if (Files.exists(journal) && !Files.isDirectory(journal)) {
+                return "--journal " + journal + " is a file; a journal is a directory (absent or empty)";
+            }
+            for (final Path input : inputs) {
+                if (journal.toAbsolutePath().normalize().equals(input.toAbsolutePath().normalize())) {
+                    return "--journal " + journal + " is also an input of this run; name another directory";
+                }
+            }
+        }
+        if (q.report() != null) {
+            final List<Path> all = new ArrayList<>(inputs);
+            if (journal != null) {
+                all.add(journal);
+            }
+            return OutputFile.check(q.report(), "--report", all);
+        }
+        return null;
+    }
+
+    /** Hands the run to the root of its mode. */
+    private Outcome dispatch(final Scenario sc, final JournalRecording recording,
+                             final Progress progress) throws BadDevice {
+        return switch (q.mode()) {
+            case VIRTUAL -> new Outcome(Runs.virtual(sc, q.seed(), recording, progress.sinks(), out), null);
+            case REAL -> {
+                final Real d = q.real();
+                final RealRun.Result real = Runs.real(sc, q.seed(), new RealTarget(d.device(), d.indexDevice(),
+                    d.recover(), d.io(), d.timeoutSeconds() * 1_000_000_000L, d.force(), q.holder()), recording,
+                    progress.sinks(), out);
+                yield new Outcome(real.report(), real);
+            }
+        };
+    }
+
+    /** Closes the journal, writes the report, and says how the run ended (its exit code). */
+    private int finish(final Outcome outcome, final JournalRecording recording) {
+        final RunReport r = outcome.report();
+        final RealRun.Result real = outcome.real();
+        if (!recording.finish(out, err)) {
+            return ExitCodes.BAD_INPUT;
+        }
+        if (q.report() != null) {
+            try {
+                ReportJson.write(q.report(), r, real == null ? Map.of() : RunSummary.realMetrics(real));
+            } catch (final IOException e) {
+                err.println("kvtier: " + OutputFile.describe(q.report(), e));
+                return ExitCodes.BAD_INPUT;
+            }
+        }
+        if (real != null && real.shutdownError() != null && r.ok()) {
+            err.println("kvtier: shutdown: " + real.shutdownError());
+            return ExitCodes.BAD_INPUT;
+        }
+        if (!r.ok()) {
+            err.println("FAILED: " + r.violation());
+            err.println("seed " + q.seed() + "; reproduce: " + reproduce());
+            return ExitCodes.INVARIANT;
+        }
+        return ExitCodes.OK;
+    }
+
+    private String reproduce() {
+        final StringBuilder b = new StringBuilder("./kvtier run ").append(q.scenario()).append(" --seed ")
+            .append(q.seed());
+        final Real d = q.real();
+        if (d != null) {
+            b.append(" --mode real --device ").append(d.device()).append(" --io ")
+                .append(d.io().name().toLowerCase(Locale.ROOT));
+            if (d.indexDevice() != null) {
+                b.append(" --index-device ").append(d.indexDevice());
+            }
+            if (d.recover()) {
+                b.append(" --recover");
+            }
+            if (d.forceFlag() != null) {
+                b.append(' ').append(d.forceFlag());
+            }
+        }
+        for (final String s : q.sets()) {
+            b.append(" --set ").append(s);
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,114 @@
+package dev.kvtier.lab.run;
+
+import dev.kvtier.harness.metrics.RunMetrics;
+import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
+import dev.kvtier.harness.probe.ProbeCatalogue;
+import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.realio.run.RealRun;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** A run's summary as {@code kvtier run} prints it, and the real run's figures its JSON report adds. */
+public final class RunSummary {
+    private RunSummary() {}
+
+    /** Prints the summary of {@code r}, which took {@code wallNs} of wall time with its set-up and tear-down. */
+    public static void summary(final PrintStream out, final RunReport r, final long wallNs) {
+        final RunReport.Metrics m = r.metrics();
+        switch (r.mode()) {
+            case REAL -> out.printf("events %,d  run %.3f s of wall time (%.3f s with set-up and tear-down), peak heap "
+                + "%d MiB%n", r.events(), r.elapsedNanos() / 1e9, wallNs / 1e9, peakHeapBytes() >> 20);
+            case VIRTUAL -> out.printf("events %,d  virtual %.3f s  wall %.3f s  (%.0f events/s, virtual/wall %.1fx, "
+                + "peak heap %d MiB)%n", r.events(), r.elapsedNanos() / 1e9, wallNs / 1e9, r.events() / (wallNs / 1e9),
+                (double) r.elapsedNanos() / wallNs, peakHeapBytes() >> 20);
+        }
+        for (final RunReport.Phase p : r.phases()) {
+            out.printf("phase %-6s %.3f s%n", p.name(), p.durationNanos() / 1e9);
+        }
+        for (final Map.Entry<String, Percentiles> e : m.ttftNanos().entrySet()) {
+            out.printf("ttft  %-6s mean %.1f ms  p50 %.1f ms  p99 %.1f ms  max %.1f ms  (%d requests)%n", e.getKey(),
+                e.getValue().mean() / 1e6, e.getValue().p50() / 1e6, e.getValue().p99() / 1e6,
+                e.getValue().max() / 1e6, e.getValue().count());
+        }
+        for (final Map.Entry<String, RunMetrics.EnginePhase> e : m.engine().entrySet()) {
+            final RunMetrics.EnginePhase g = e.getValue();
+            out.printf("steps %-6s %d steps  mean %.1f ms  p99 %.1f ms; blocked on the store: calls %.3f s, staging"
+                + " %.3f s; loads waited %.3f s (%d, p99 %.1f ms)%n", e.getKey(), g.stepNanos().count(),
+                g.stepNanos().mean() / 1e6, g.stepNanos().p99() / 1e6, g.scheduleNanos() / 1e9,
+                g.stagingNanos() / 1e9, g.loadWaitNanos().mean() * g.loadWaitNanos().count() / 1e9,
+                g.loadWaitNanos().count(), g.loadWaitNanos().p99() / 1e6);
+        }
+        out.printf("stored %.2f GiB  loaded %.2f GiB  L1 hit %.3f  L2 writes %d (mean %.1f MiB)  L2 reads %d%n",
+            m.storedBytes() / (double) (1L << 30), m.loadedBytes() / (double) (1L << 30), m.l1HitRatio(),
+            m.writeOps(), m.meanWriteBytes() / (1 << 20), m.l2Reads());
+        if (m.coldPhaseNanos() > 0) {
+            out.printf("store bandwidth %.2f GB/s (bytes stored / cold phase)%n",
+                m.storedBytes() / (m.coldPhaseNanos() / 1e9) / 1e9);
+        }
+        out.printf("store ack p50 %.2f ms p99 %.2f ms  load p50 %.2f ms p99 %.2f ms  server busy %.1f %%%n",
+            m.storeAckNanos().p50() / 1e6, m.storeAckNanos().p99() / 1e6, m.loadNanos().p50() / 1e6,
+            m.loadNanos().p99() / 1e6, 100.0 * m.serverBusyFraction());
+        probes(out, r);
+        out.println("digest " + r.eventDigest());
+        out.println(r.ok() ? "OK: all invariants held" : "VIOLATION: " + r.violation());
+    }
+
+    /** The coverage probes the run reached, with how many times, wrapped at about 120 columns. */
+    public static void probes(final PrintStream out, final RunReport r) {
+        final StringBuilder line = new StringBuilder("probes " + r.probes().size() + " of "
+            + ProbeCatalogue.all().size() + " reached:");
+        if (r.probes().isEmpty()) {
+            line.append(" none");
+        }
+        for (final Map.Entry<String, Long> e : r.probes().entrySet()) {
+            final String item = " " + e.getKey() + " x" + e.getValue();
+            if (line.length() + item.length() > 118) {
+                out.println(line);
+                line.setLength(0);
+                line.append("      ");
+            }
+            line.append(item);
+        }
+        out.println(line);
+    }
+
+    /** The real run's index figures, for the report's metrics. */
+    public static Map<String, Object> realMetrics(final RealRun.Result real) {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("recoveredChunks", real.index() == null ? 0 : real.index().chunks());
+        m.put("recoveredRecords", real.index() == null ? 0 : real.index().records());
+        m.put("indexBytesRead", real.index() == null ? 0 : real.index().bytesRead());
+        m.put("indexOpenNanos", real.index() == null ? 0 : real.index().openNanos());
+        m.put("durableCommits", real.durableCommits());
+        real.work().byName().forEach((kind, t) -> {
+            m.put(kind + "Bytes", t.bytes());
+            m.put(kind + "Nanos", t.ns());
+        });
+        return m;
+    }
+
+    /** Prints what only a real run knows: the index's recovery and shutdown, the byte work on the loop thread. */
+    public static void realSummary(final PrintStream out, final RealRun.Result real) {
+        if (real.index() != null) {
+            out.printf("index opened in %.1f ms: %d chunks recovered (%d log records); %d durable commits; %s%n",
+                real.index().openNanos() / 1e6, real.index().chunks(), real.index().records(), real.durableCommits(),
+                real.shutdownError() == null ? "shut down durably" : "shutdown failed: " + real.shutdownError());
+        }
+        out.println("host byte work on the loop thread: " + real.work().describe());
+    }
+
+    /** Peak heap use over the JVM's life (sum of the heap pools' peaks). */
+    public static long peakHeapBytes() {
+        long peak = 0;
+        for (final MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                peak += pool.getPeakUsage().getUsed();
+            }
+        }
+        return peak;
+    }
+}

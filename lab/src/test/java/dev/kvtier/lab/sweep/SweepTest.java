@@ -1,0 +1,69 @@
+package dev.kvtier.lab.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The mechanism behind the reference's regression, swept: per-slot stores against contiguous ones, on the reference's
+ * host model, as the per-span (and per-entry) cost grows. The cold-TTFT ratio is 1 when spans are free and rises with
+ * their cost, because each store's span work delays the next engine step's store calls.
+ */
+class SweepTest {
+    private static final String SCENARIO = """
+        [scenario]
+        name = "%s"
+        [model]
+        name = "tiny"
+        kvHeads = 1
+        headDim = 64
+        layers = 16
+        [workload]
+        prompts = 8
+        inputTokens = 256
+        concurrency = 4
+        [engine]
+        maxBatchedTokens = 256
+        prefillNsPerToken = 40000
+        [[phase]]
+        name = "cold"
+        requests = 8
+        [core]
+        l1Fraction = 0.9
+        l2Fraction = 1.05
+        stagingBatchBytes = 1048576
+        coalesceStoreSpans = %s
+        [sim]
+        host = "reference-python"
+        """;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldRiseMonotonicallyWithThePerSpanCostFromOneAtZero() throws Exception {
+        final Path base = dir.resolve("contiguous.toml");
+        Files.writeString(base, SCENARIO.formatted("contiguous", "true"));
+        final Path perSlot = dir.resolve("per-slot.toml");
+        Files.writeString(perSlot, SCENARIO.formatted("per-slot", "false") + """
+            [gate]
+            baseline = "%s"
+            metric = "ttft.cold.mean"
+            minSlowdown = 0.01
+            """.formatted(base));
+        final Sweep.Result r = Sweep.run(perSlot.toString(), "ttft.cold.mean",
+            new Sweep.Axis(List.of("host.spanNs", "host.entryNs"),
+                List.of(List.of("0", "50000", "100000", "200000", "400000"),
+                    List.of("0", "5000", "10000", "20000", "40000"))),
+            1, List.of());
+        assertEquals(5, r.points().size());
+        assertTrue(Math.abs(r.points().getFirst().ratio() - 1.0) <= 0.01, SweepReport.table(r));
+        assertTrue(r.monotone(), SweepReport.table(r));
+        assertTrue(r.points().getLast().ratio() > 1.2, SweepReport.table(r));
+    }
+}
