@@ -4,7 +4,7 @@ import dev.kvtier.cli.signoff.Fidelity;
 import dev.kvtier.cli.signoff.HostWork;
 import dev.kvtier.cli.signoff.Results;
 import dev.kvtier.cli.signoff.SignoffReport;
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.realio.calibrate.FioRunner;
 import dev.kvtier.realio.calibrate.Measurement;

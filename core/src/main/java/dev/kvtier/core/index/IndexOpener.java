@@ -2,10 +2,10 @@ package dev.kvtier.core.index;
 
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.geometry.Alignment;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.port.EventSink;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.Memory;
+import dev.kvtier.core.value.IoOp;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

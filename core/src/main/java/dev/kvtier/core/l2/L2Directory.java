@@ -3,12 +3,13 @@ package dev.kvtier.core.l2;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.event.CoreEvent.SkipReason;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.index.IndexChunk;
 import dev.kvtier.core.index.IndexLog;
 import dev.kvtier.core.index.PersistedChunk;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.util.KeyTable;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +29,7 @@ import java.util.List;
  * directory (a failed load is recomputed: it allocates), and that call must find the directory consistent, never in
  * the middle of placing an allocation or walking a range.
  *
- * <p>The key map is a {@link KeyTable} (open addressing over the key's two longs) used for point look-ups of keys
- * only (a ref, which names its start slot, is found through the ring); nothing iterates it.
+ * <p>The key map ({@link KeyTable}) serves look-ups of single keys (refs are found in the ring); nothing iterates it.
  */
 public final class L2Directory {
     private final long slotBytes;

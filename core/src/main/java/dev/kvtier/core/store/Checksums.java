@@ -4,8 +4,8 @@ import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.l1.L1Cache;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.port.EventSink;
-import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.span.StoreSpan;
+import dev.kvtier.core.value.SpanPiece;
 
 /**
  * Per-slot checksums (STORAGE-CORE.md 6): a store records the checksum of every whole slot it puts in L1 (in the

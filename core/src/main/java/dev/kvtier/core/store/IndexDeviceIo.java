@@ -1,8 +1,8 @@
 package dev.kvtier.core.store;
 
 import dev.kvtier.core.index.IndexIo;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.MemoryRegion;
+import dev.kvtier.core.value.IoOp;
 import java.util.function.LongConsumer;
 
 /**

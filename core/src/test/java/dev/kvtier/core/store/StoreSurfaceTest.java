@@ -1,5 +1,6 @@
 package dev.kvtier.core.store;
 
+import dev.kvtier.core.value.LoadRange;
 import static dev.kvtier.core.testkit.Rig.SLOT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,14 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.L2Directory;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.testkit.HeapMemory;
 import dev.kvtier.core.testkit.ManualDevice;
 import dev.kvtier.core.testkit.RecordingSink;
 import dev.kvtier.core.testkit.Rig;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;

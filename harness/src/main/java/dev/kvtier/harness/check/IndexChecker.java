@@ -2,9 +2,9 @@ package dev.kvtier.harness.check;
 
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.util.KeyTable;
 import dev.kvtier.core.util.SlotTable;
+import dev.kvtier.core.value.PrefixKey;
 
 /**
  * Invariants 11 (which includes: an uncommitted allocation is never visible), 13 (commits only of current

@@ -2,12 +2,12 @@ package dev.kvtier.journal.replay;
 
 import dev.kvtier.core.l1.Entry;
 import dev.kvtier.core.l1.L1Access;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.core.store.PendingWriteView;
 import dev.kvtier.core.store.TieredStore;
+import dev.kvtier.core.value.AllocationRef;
 import java.util.Collection;
 import java.util.List;
 

@@ -1,17 +1,17 @@
 package dev.kvtier.realio.bench;
 
-import dev.kvtier.realio.ffi.LibcKernel;
-import dev.kvtier.realio.device.DeviceFile;
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.calibrate.FioRunner;
 import dev.kvtier.realio.calibrate.IoMeter;
 import dev.kvtier.realio.calibrate.Measurement;
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.realio.device.Devices;
 import dev.kvtier.realio.device.FileChannelDevice;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.device.IoUringDevice;
 import dev.kvtier.realio.device.OpenResult;
 import dev.kvtier.realio.device.PolledDevice;
+import dev.kvtier.realio.ffi.LibcKernel;
 import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.memory.NativeRegion;
 import java.io.PrintStream;

@@ -1,10 +1,7 @@
 package dev.kvtier.realio.bench;
 
-import dev.kvtier.realio.ffi.LibcKernel;
-import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.index.IndexChunk;
 import dev.kvtier.core.index.IndexCodec;
 import dev.kvtier.core.index.IndexLayout;
@@ -12,10 +9,13 @@ import dev.kvtier.core.port.Device;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.server.KvServer;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.realio.device.Devices;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.device.OpenResult;
 import dev.kvtier.realio.device.PolledDevice;
+import dev.kvtier.realio.ffi.LibcKernel;
 import dev.kvtier.realio.loop.Completion;
 import dev.kvtier.realio.loop.RealLoop;
 import dev.kvtier.realio.memory.NativeMemory;

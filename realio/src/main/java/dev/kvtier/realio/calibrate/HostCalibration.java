@@ -1,8 +1,6 @@
 package dev.kvtier.realio.calibrate;
 
 import dev.kvtier.core.config.CoreConfig;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.AllocationResult;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.Device;
@@ -10,8 +8,10 @@ import dev.kvtier.core.port.IoCompletion;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
-import dev.kvtier.core.span.SpanPiece;
-import dev.kvtier.core.store.LoadRange;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.profile.HostCostProfile;

@@ -2,7 +2,7 @@ package dev.kvtier.realio.calibrate;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.CompletionSink;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeRegion;

@@ -9,10 +9,10 @@ import static dev.kvtier.realio.uring.UringConstants.OP_WRITEV;
 import static dev.kvtier.realio.uring.UringConstants.OP_WRITE_FIXED;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
 import dev.kvtier.core.port.RegionResolver;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.ffi.Errno;
 import dev.kvtier.realio.ffi.Kernel;
 import dev.kvtier.realio.ffi.LibcKernel;

@@ -1,7 +1,7 @@
 package dev.kvtier.realio.device;
 
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
+import dev.kvtier.core.value.IoOp;
 
 /**
  * The io_uring device's request table: a fixed number of slots, each one accepted request and its progress

@@ -1,4 +1,4 @@
-package dev.kvtier.core.geometry;
+package dev.kvtier.core.value;
 
 import java.util.HexFormat;
 
