@@ -21,7 +21,7 @@ import java.util.List;
  * allocation that is no longer current is a counted no-op (late commit).
  *
  * <p>Loads lease their chunks ({@link #lease}). Our choice for a ring eviction of a leased chunk (STORAGE-CORE.md
- * 6): allocation never waits; the chunk is evicted and the {@link Listener} is told, so the store engine fails
+ * 6): allocation never waits; the chunk is evicted and the {@link Listener} is told, so the tiered store fails
  * those loads cleanly and discards their in-flight reads. This keeps allocation non-blocking and bounded.
  *
  * <p>The listener hears of an eviction only once the operation that evicted is over (an allocation of every key
@@ -64,7 +64,7 @@ public final class L2Directory {
         this.sink = sink;
     }
 
-    /** Installs the one listener (the store engine); wiring happens once, in the composition root. */
+    /** Installs the one listener (the tiered store); wiring happens once, in the composition root. */
     public void setListener(final Listener newListener) {
         this.listener = newListener;
     }

@@ -7,7 +7,7 @@ import dev.kvtier.core.port.EventSink;
 import java.util.Objects;
 
 /**
- * The parts of one store engine, handed to each operation so it talks to the part it needs: L1, the I/O queue, the
+ * The parts of one tiered store, handed to each operation so it talks to the part it needs: L1, the I/O queue, the
  * write batches, the checksums, the active loads, and the pump ({@link TieredStore}) to park and resume on.
  */
 record Parts(CoreConfig config, EventSink sink, L2Directory directory, L1Cache l1, IoQueue io, WriteBatches writes,

@@ -22,12 +22,12 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * The L1/L2 store engine: grouped store and grouped load over L1 and the L2 device. A single-threaded, non-blocking
+ * The tiered store: grouped store and grouped load over L1 and the L2 device. A single-threaded, non-blocking
  * state machine: every public method is one input; where the reference blocks (waiting for memory held by a pending
  * write, or for a pending write under a load's gap), the operation parks as a continuation ({@link Op}) and resumes
  * on the completion that unblocks it.
  *
- * <p>The engine is a small pump over parts that each own one job and its state: {@link L1Cache} (pool, entries,
+ * <p>The tiered store is a small pump over parts that each own one job and its state: {@link L1Cache} (pool, entries,
  * policy, admission), {@link IoQueue} (ids, both devices, the bounded FIFO, completion routing), {@link WriteBatches}
  * (the L2 write path), {@link CommitPipeline} (both commit modes), {@link Checksums} and {@link ActiveLoads}. The
  * pump owns what sequences them: the ready queue of operations, the operations waiting for memory and the drain
@@ -272,7 +272,7 @@ public final class TieredStore {
 
     private void requireOpen() {
         if (closed) {
-            throw new IllegalStateException("store engine is closed");
+            throw new IllegalStateException("tiered store is closed");
         }
     }
 }

@@ -183,7 +183,7 @@ class IndexCheckpointTest {
         assertEquals(inCheckpoint, next.events.of(CoreEvent.IndexOpened.class).getFirst().recovered());
         assertEquals(0, next.events.of(CoreEvent.IndexOpened.class).getFirst().records());
         c.checkLoads(next, true);
-        assertTrue(next.server.engine().checksumMismatches() > 0, "the test did reach stale chunks");
+        assertTrue(next.server.tieredStore().checksumMismatches() > 0, "the test did reach stale chunks");
     }
 
     @Test

@@ -43,7 +43,7 @@ class KvServerTest {
         assertEquals(RejectReason.OUTSIDE_ALLOCATION, rejected.reason());
         assertEquals(a.allocationId(), rejected.allocationId());
         assertEquals(0, rig.device.history().size(), "nothing reaches L2");
-        assertEquals(0, rig.server.engine().residentBytes(), "nothing reaches L1");
+        assertEquals(0, rig.server.tieredStore().residentBytes(), "nothing reaches L1");
     }
 
     @Test

@@ -72,7 +72,7 @@ class ChecksumTest {
         final CoreEvent.RingEvicted ev = next.events.of(CoreEvent.RingEvicted.class).getFirst();
         assertEquals(RingEvictReason.CORRUPT, ev.reason());
         assertEquals(a.key(), ev.key());
-        assertEquals(1, next.server.engine().checksumMismatches());
+        assertEquals(1, next.server.tieredStore().checksumMismatches());
         assertFalse(next.visible("a"), "a corrupt key is a miss from now on");
         assertTrue(next.residentOffsets().isEmpty(), "the corrupt read left no L1 entry");
         // b is unaffected.

@@ -265,7 +265,7 @@ public final class CrashRig {
     /** Resident L1 entry file offsets, in file order. */
     public List<Long> residentOffsets() {
         final List<Long> out = new ArrayList<>();
-        server.engine().l1().entries().inFileOrder().forEach(e -> out.add(e.fileOffset()));
+        server.tieredStore().l1().entries().inFileOrder().forEach(e -> out.add(e.fileOffset()));
         return out;
     }
 
@@ -274,7 +274,7 @@ public final class CrashRig {
         final long from = ref.fileOffset(config.slotBytes());
         final long to = from + ref.lengthBytes(config.slotBytes());
         final boolean[] hit = {false};
-        server.engine().l1().entries().inFileOrder().forEach(e -> {
+        server.tieredStore().l1().entries().inFileOrder().forEach(e -> {
             if (e.fileOffset() < to && from < e.fileOffset() + e.lengthBytes()) {
                 hit[0] = true;
             }

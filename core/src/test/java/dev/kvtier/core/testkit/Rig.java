@@ -163,7 +163,7 @@ public final class Rig {
     /** Resident entry file offsets, in file order. */
     public List<Long> residentOffsets() {
         final List<Long> out = new ArrayList<>();
-        server.engine().l1().entries().inFileOrder().forEach(e -> out.add(e.fileOffset()));
+        server.tieredStore().l1().entries().inFileOrder().forEach(e -> out.add(e.fileOffset()));
         return out;
     }
 

@@ -25,19 +25,19 @@ public final class CoreState {
     public static String describe(final KvServer server, final ReplayDevice device, final long lastSequence) {
         final StringBuilder b = new StringBuilder(4096);
         b.append("state after event ").append(lastSequence).append('\n');
-        l1(b, server.engine());
-        pending(b, server.engine().pendingWrites());
-        io(b, server.engine(), device.inFlight());
+        l1(b, server.tieredStore());
+        pending(b, server.tieredStore().pendingWrites());
+        io(b, server.tieredStore(), device.inFlight());
         ring(b, server.directory());
         return b.toString();
     }
 
-    private static void l1(final StringBuilder b, final TieredStore engine) {
-        final L1Access l1 = engine.l1();
+    private static void l1(final StringBuilder b, final TieredStore tiered) {
+        final L1Access l1 = tiered.l1();
         final Collection<Entry> entries = l1.entries().inFileOrder();
-        b.append("L1: ").append(entries.size()).append(" entries, resident ").append(engine.residentBytes())
+        b.append("L1: ").append(entries.size()).append(" entries, resident ").append(tiered.residentBytes())
             .append(" B, pool used ").append(l1.pool().usedBytes()).append(" B of ")
-            .append(l1.pool().capacityBytes()).append(" B, memory waiters ").append(engine.memoryWaiters())
+            .append(l1.pool().capacityBytes()).append(" B, memory waiters ").append(tiered.memoryWaiters())
             .append('\n');
         int shown = 0;
         for (final Entry e : entries) {
@@ -65,10 +65,10 @@ public final class CoreState {
         }
     }
 
-    private static void io(final StringBuilder b, final TieredStore engine, final List<IoRequest> inFlight) {
-        b.append("I/O: in flight ").append(engine.ioInFlight()).append(", queued ").append(engine.ioQueued())
-            .append(", writes completed ").append(engine.writesCompleted()).append(", write errors ")
-            .append(engine.writeErrors()).append('\n');
+    private static void io(final StringBuilder b, final TieredStore tiered, final List<IoRequest> inFlight) {
+        b.append("I/O: in flight ").append(tiered.ioInFlight()).append(", queued ").append(tiered.ioQueued())
+            .append(", writes completed ").append(tiered.writesCompleted()).append(", write errors ")
+            .append(tiered.writeErrors()).append('\n');
         for (int i = 0; i < inFlight.size(); i++) {
             if (i == LINES_MAX) {
                 more(b, inFlight.size() - LINES_MAX);

@@ -141,8 +141,8 @@ final class CoreHarness {
         }
         devices.connect(this::onIoComplete);
         this.durability = new DurabilityChecker(config.commitMode() == CommitMode.DURABLE);
-        this.checker = InvariantChecker.standard(config, loop, () -> server.engine().l1().entries().size(),
-            () -> server.engine().residentBytes(), Long.MAX_VALUE, 0, List.of(durability));
+        this.checker = InvariantChecker.standard(config, loop, () -> server.tieredStore().l1().entries().size(),
+            () -> server.tieredStore().residentBytes(), Long.MAX_VALUE, 0, List.of(durability));
         this.gpu = memory.allocate("gpu", REGION_SLOTS * config.slotBytes());
         this.dest = memory.allocate("load-dest", REGION_SLOTS * config.slotBytes());
         Budget.chainStarted();
@@ -651,10 +651,11 @@ final class CoreHarness {
         for (final Map.Entry<Long, String> s : saves.entrySet()) {
             require(s.getValue().equals("committed"), "save of req" + s.getKey() + " ended " + s.getValue());
         }
-        require(server.engine().memoryWaiters() == 0, server.engine().memoryWaiters() + " ops wait for memory");
+        require(server.tieredStore().memoryWaiters() == 0,
+            server.tieredStore().memoryWaiters() + " ops wait for memory");
         require(client.batchesInSaveQueue() == 0 && client.waitingForStaging() == 0, "client still holds "
             + client.batchesInSaveQueue() + " batches and " + client.waitingForStaging() + " waiting saves");
-        require(server.engine().pendingWriteCount() == 0, "pending writes after drain");
+        require(server.tieredStore().pendingWriteCount() == 0, "pending writes after drain");
     }
 
     /** Completes every I/O in flight, oldest first, including those submitted meanwhile. */
@@ -782,11 +783,12 @@ final class CoreHarness {
 
     /** Checks the core's own inspection against the event-built shadows, after every action. */
     private void crossCheck() {
-        final L1Access l1 = server.engine().l1();
+        final L1Access l1 = server.tieredStore().l1();
         require(l1.pool().usedBytes() == capacity.leased(), "pool has " + l1.pool().usedBytes()
             + " B leased, reserve/free events say " + capacity.leased());
-        require(server.engine().residentBytes() <= config.l1Bytes(), "resident " + server.engine().residentBytes()
-            + " B > l1Bytes " + config.l1Bytes());
+        require(server.tieredStore().residentBytes() <= config.l1Bytes(),
+            "resident " + server.tieredStore().residentBytes()
+                + " B > l1Bytes " + config.l1Bytes());
         long end = -1;
         for (final Entry e : l1.entries().inFileOrder()) {
             require(e.fileOffset() >= end, "entries overlap at " + e.fileOffset());

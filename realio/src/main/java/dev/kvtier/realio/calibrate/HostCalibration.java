@@ -236,7 +236,8 @@ public final class HostCalibration {
         if (observed) {
             final Clock clock = System::nanoTime;
             final InvariantChecker checker = InvariantChecker.standard(c, clock,
-                () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(), LIVENESS_NS);
+                () -> server.tieredStore().l1().entries().size(), () -> server.tieredStore().residentBytes(),
+                LIVENESS_NS);
             new RunRecorder(checker, new RunMetrics(clock), clock).observe(sink);
         }
         sink.add(e -> events.incrementAndGet());

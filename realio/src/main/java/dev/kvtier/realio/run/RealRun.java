@@ -128,8 +128,8 @@ public final class RealRun implements AutoCloseable {
         this.server = new KvServer(spec.core(), memory, devices.data(), devices.index(), sink);
         this.loop = RealLoop.over(devices, this::onIoComplete);
         this.transport = new RealTransport(loop);
-        this.checker = InvariantChecker.standard(spec.core(), loop, () -> server.engine().l1().entries().size(),
-            () -> server.engine().residentBytes(), spec.livenessBoundNs());
+        this.checker = InvariantChecker.standard(spec.core(), loop, () -> server.tieredStore().l1().entries().size(),
+            () -> server.tieredStore().residentBytes(), spec.livenessBoundNs());
         // Latencies are measured on the live wall clock: a step's own work (copies, stamping) takes real time.
         this.recorder = new RunRecorder(checker, new RunMetrics(System::nanoTime), loop);
         recorder.observe(sink).add(openedEvent);
@@ -225,8 +225,8 @@ public final class RealRun implements AutoCloseable {
         }
         final long end = recorder.done() ? recorder.finishedNs() : System.nanoTime();
         final RunReport report = recorder.report(spec.scenario(), RunMode.REAL, seed, end - startNs, violation,
-            new RunRecorder.Extras(transport.busyNs(), 0, server.engine().writeErrors()));
-        return new Result(report, index, server.engine().durableCommits(), shutdownError,
+            new RunRecorder.Extras(transport.busyNs(), 0, server.tieredStore().writeErrors()));
+        return new Result(report, index, server.tieredStore().durableCommits(), shutdownError,
             memory.work().minus(before));
     }
 

@@ -65,7 +65,7 @@ class KvServerOverIoUringTest {
             final AtomicBoolean drained = new AtomicBoolean();
             server.drain(() -> drained.set(true));
             assertEquals(RealLoop.Outcome.STOPPED, loop.runFor(drained::get, TIMEOUT_NS));
-            assertTrue(server.engine().residentBytes() <= L1_SLOTS * SLOT);
+            assertTrue(server.tieredStore().residentBytes() <= L1_SLOTS * SLOT);
             assertFalse(resident(server, refs.getFirst()), "the first key was evicted from L1");
 
             final NativeRegion dest = memory.allocate("dest", KEYS * SLOT);
@@ -130,7 +130,8 @@ class KvServerOverIoUringTest {
 
     private static boolean resident(final KvServer server, final AllocationRef ref) {
         final boolean[] found = new boolean[1];
-        server.engine().l1().entries().inFileOrder().forEach(e -> found[0] |= e.fileOffset() == ref.fileOffset(SLOT));
+        server.tieredStore().l1().entries().inFileOrder()
+            .forEach(e -> found[0] |= e.fileOffset() == ref.fileOffset(SLOT));
         return found[0];
     }
 }

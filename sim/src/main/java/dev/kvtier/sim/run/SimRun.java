@@ -128,7 +128,7 @@ public final class SimRun {
             () -> indexDevice.injectedFlips() > 0);
         this.eventClock = new EventClock(serverThread);
         this.checker = InvariantChecker.standard(spec.core(), eventClock,
-            () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(),
+            () -> server.tieredStore().l1().entries().size(), () -> server.tieredStore().residentBytes(),
             spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0, List.of(crashChecker));
         this.recorder = new RunRecorder(checker, new RunMetrics(eventClock), eventClock);
         this.server = newServer();
@@ -325,7 +325,8 @@ public final class SimRun {
         probes.fact(ProbeCatalogue.FAULT_MISDIRECT, device.injectedMisdirects());
         probes.fact(ProbeCatalogue.FAULT_INDEX_FLIP, indexDevice.injectedFlips());
         return recorder.report(spec.scenario(), RunMode.VIRTUAL, seed, loop.nowNs(), violation,
-            new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(), server.engine().writeErrors()));
+            new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(),
+                server.tieredStore().writeErrors()));
     }
 
     /**
