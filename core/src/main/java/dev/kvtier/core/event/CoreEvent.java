@@ -94,7 +94,7 @@ public sealed interface CoreEvent {
         PARTIAL_SLOT
     }
 
-    // ---- L2 index and ring ----
+    // ---- L2 directory and ring ----
 
     /** Input: a lookup of {@code keys} for {@code modelId}, with the committed prefix length it was answered. */
     record Lookup(int modelId, List<PrefixKey> keys, int prefixLength) implements Input {
@@ -120,7 +120,7 @@ public sealed interface CoreEvent {
     /** Decision: the ring's tail region {@code [fromSlot, fromSlot + slotCount)} was marked SKIP and head wrapped. */
     record RingWrapped(int fromSlot, int slotCount) implements Decision {}
 
-    /** Decision: a chunk left the ring (oldest first) and its key left the index. */
+    /** Decision: a chunk left the ring (oldest first) and its key left the directory. */
     record RingEvicted(PrefixKey key, long allocationId, int startSlot, int slotCount, boolean committed,
                        int leases, RingEvictReason reason) implements Decision {}
 

@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The L2 index over the slot ring, with two-phase publication: {@link #allocate} records a writer claim (the key is
+ * The L2 directory over the slot ring, with two-phase publication: {@link #allocate} records a writer claim (the key is
  * not visible), {@link #commit} publishes it. One writer per key: a key that is claimed or committed is answered
  * {@code Skipped}. A claim is released only if uncommitted and still the same allocation. A commit for an
  * allocation that is no longer current is a counted no-op (late commit).
@@ -35,7 +35,7 @@ public final class L2Directory {
     private final long slotBytes;
     private final SlotRing ring;
     /** Sized at once for a chunk a slot, the most the ring holds. */
-    private final KeyTable<Chunk> index;
+    private final KeyTable<Chunk> byKey;
     private final EventSink sink;
     private Listener listener = (ref, reason) -> {};
     private final ArrayDeque<Evicted> notices = new ArrayDeque<>();
@@ -60,7 +60,7 @@ public final class L2Directory {
         }
         this.slotBytes = slotBytes;
         this.ring = new SlotRing(slotCount);
-        this.index = KeyTable.forAtMost(slotCount);
+        this.byKey = KeyTable.forAtMost(slotCount);
         this.sink = sink;
     }
 
@@ -91,7 +91,7 @@ public final class L2Directory {
     public LookupResult lookup(final int modelId, final List<PrefixKey> keys) {
         final List<AllocationRef> prefix = new ArrayList<>();
         for (final PrefixKey key : keys) {
-            final Chunk c = index.get(key.hi(), key.lo());
+            final Chunk c = byKey.get(key.hi(), key.lo());
             if (c == null || !c.committed || c.modelId != modelId) {
                 break;
             }
@@ -120,7 +120,7 @@ public final class L2Directory {
 
     private AllocationResult allocateOne(final long requestId, final int modelId, final PrefixKey key,
                                          final int slots) {
-        final Chunk existing = index.get(key.hi(), key.lo());
+        final Chunk existing = byKey.get(key.hi(), key.lo());
         if (existing != null) {
             final SkipReason reason = existing.committed ? SkipReason.COMMITTED : SkipReason.CLAIMED;
             sink.emit(new CoreEvent.AllocationSkipped(requestId, key, reason));
@@ -135,7 +135,7 @@ public final class L2Directory {
             (chunk, wrap) -> evict(chunk, wrap ? RingEvictReason.WRAP : RingEvictReason.SPACE));
         final Chunk chunk = new Chunk(key, modelId, nextAllocationId++, start, slots);
         ring.add(chunk);
-        index.put(key.hi(), key.lo(), chunk);
+        byKey.put(key.hi(), key.lo(), chunk);
         sink.emit(new CoreEvent.Allocated(requestId, key, chunk.allocationId, start, slots));
         return new AllocationResult.Claimed(chunk.ref());
     }
@@ -225,7 +225,7 @@ public final class L2Directory {
         }
     }
 
-    /** A slot read back from L2 did not match: its chunk leaves the index (a miss from now on, never wrong bytes). */
+    /** A slot read back from L2 did not match: its chunk leaves the directory (a miss from now on, not wrong bytes). */
     public void evictCorrupt(final int slot) {
         operations++;
         for (final Chunk c : ring.overlapping(slot, 1)) {
@@ -248,7 +248,7 @@ public final class L2Directory {
         return out;
     }
 
-    /** Rebuilds the index from recovered chunks (allocation order): all committed and logged. Only when empty. */
+    /** Rebuilds the directory from recovered chunks (allocation order): all committed and logged. Only when empty. */
     public void restore(final List<IndexChunk> chunks) {
         final List<Chunk> rebuilt = new ArrayList<>(chunks.size());
         for (final IndexChunk r : chunks) {
@@ -267,7 +267,7 @@ public final class L2Directory {
         ring.restore(rebuilt);
         for (final Chunk c : rebuilt) {
             sink.emit(new CoreEvent.ChunkRecovered(c.key, c.modelId, c.allocationId, c.startSlot, c.slotCount));
-            if (index.put(c.key.hi(), c.key.lo(), c) != null) {
+            if (byKey.put(c.key.hi(), c.key.lo(), c) != null) {
                 throw new IllegalArgumentException("recovered index holds key " + c.key + " twice");
             }
         }
@@ -279,7 +279,7 @@ public final class L2Directory {
         final boolean ok = c != null && !c.committed && c.leases == 0;
         if (ok) {
             ring.remove(c);
-            index.remove(c.key.hi(), c.key.lo());
+            byKey.remove(c.key.hi(), c.key.lo());
             if (c.logged && log != null) {
                 log.appendEvict(c.allocationId);
             }
@@ -364,7 +364,7 @@ public final class L2Directory {
 
     private void evict(final Chunk chunk, final RingEvictReason reason) {
         ring.remove(chunk);
-        index.remove(chunk.key.hi(), chunk.key.lo());
+        byKey.remove(chunk.key.hi(), chunk.key.lo());
         if (chunk.logged && log != null) {
             log.appendEvict(chunk.allocationId);
         }
@@ -392,7 +392,7 @@ public final class L2Directory {
         }
     }
 
-    /** The live chunk of {@code ref}, or null: by start slot in the ring (which holds what the index holds). */
+    /** The live chunk of {@code ref}, or null: by start slot in the ring (which holds what the key map holds). */
     private Chunk current(final AllocationRef ref) {
         final Chunk c = ring.startingAt(ref.startSlot());
         return c != null && c.matches(ref) ? c : null;

@@ -1,4 +1,4 @@
 /**
- * L2: the FIFO slot ring and the index with two-phase publication (claims, commits, leases).
+ * L2: the FIFO slot ring and the directory over it, with two-phase publication (claims, commits, leases).
  */
 package dev.kvtier.core.l2;

@@ -10,7 +10,7 @@ import dev.kvtier.core.value.SpanPiece;
 /**
  * Per-slot checksums (STORAGE-CORE.md 6): a store records the checksum of every whole slot it puts in L1 (in the
  * directory, beside the allocation); a read from L2 takes the sums its slots must have when it is issued and checks
- * each slot when it lands. A mismatch fails the load and evicts the chunk holding the slot from the index.
+ * each slot when it lands. A mismatch fails the load and evicts the chunk holding the slot from the directory.
  */
 final class Checksums {
     private final long slotBytes;
@@ -75,7 +75,7 @@ final class Checksums {
         return false;
     }
 
-    /** A read failed its checksum: the chunk holding the slot at {@code fileOffset} leaves the index. */
+    /** A read failed its checksum: the chunk holding the slot at {@code fileOffset} leaves the directory. */
     void evictCorrupt(final long fileOffset) {
         directory.evictCorrupt(Math.toIntExact(fileOffset / slotBytes));
     }

@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  * <p>Fairness: operations waiting for memory are served strictly first-in, first-out; an operation arriving while
  * others wait queues behind them. I/Os beyond {@code concurrentIos} wait in a FIFO queue.
  *
- * <p>Write errors are recorded, the affected L2 range is invalidated in the directory (its keys leave the index, so
+ * <p>Write errors are recorded, the affected L2 range is invalidated in the directory (its keys leave it, so
  * nothing is served from bytes that never reached L2), and the error count is surfaced with the next store result.
  */
 public final class TieredStore {

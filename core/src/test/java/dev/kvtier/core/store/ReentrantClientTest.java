@@ -53,7 +53,8 @@ class ReentrantClientTest {
         final List<AllocationRef> live = rig.server.directory().liveInAgeOrder();
         assertEquals(live.size(), live.stream().map(AllocationRef::key).distinct().count(), "one chunk a key: " + live);
         for (final AllocationRef r : live) {
-            assertEquals(true, rig.server.directory().isCurrent(r), "every chunk in the ring is in the index: " + r);
+            assertEquals(true, rig.server.directory().isCurrent(r),
+                "every chunk in the ring is in the directory: " + r);
         }
         final List<CoreEvent> events = rig.events.all();
         final int allocated = events.indexOf(new CoreEvent.Allocated(8, CrashRig.key("k"),

@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * A readable dump of a core's state, for replay's {@code --until}: L1 entries and pool, pending writes, I/O, the L2
- * ring and the index. It only reads the core's inspection methods. Each list is cut at {@link #LINES_MAX} lines.
+ * ring and the directory. It only reads the core's inspection methods. Each list is cut at {@link #LINES_MAX} lines.
  */
 public final class CoreState {
     /** Lines shown per list; the rest are counted. */
@@ -89,7 +89,7 @@ public final class CoreState {
         b.append("ring: head ").append(directory.head()).append(" of ").append(directory.slotCount())
             .append(" slots, ").append(live.size()).append(" live chunks, evictions ")
             .append(directory.evictions()).append('\n');
-        b.append("index: ").append(committed).append(" committed keys, ").append(live.size() - committed)
+        b.append("directory: ").append(committed).append(" committed keys, ").append(live.size() - committed)
             .append(" claimed, late commits ").append(directory.lateCommits()).append(" (oldest first)\n");
         for (int i = 0; i < live.size(); i++) {
             if (i == LINES_MAX) {
