@@ -3,7 +3,7 @@
  * and how it is found again.
  *
  * <ul>
- *   <li>{@link dev.kvtier.core.index.IndexLayout}: where things live on the index device (two checkpoint slots, then
+ *   <li>{@link dev.kvtier.core.index.IndexLayout}: where things live on the index device (two checkpoint areas, then
  *       the log area).</li>
  *   <li>{@link dev.kvtier.core.index.IndexCodec}: the byte formats (records, checkpoints, chunks), each under a
  *       CRC32C, so a torn, stale or zeroed piece is recognised and ends what is trusted.</li>

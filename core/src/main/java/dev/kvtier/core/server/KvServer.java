@@ -95,7 +95,7 @@ public final class KvServer {
             final IndexLog log = new IndexLog(layout, config.slotBytes(), config.l2Slots(), memory, io, sink,
                 directory::loggedChunks);
             directory.setIndexLog(log);
-            log.open(opened.epoch(), opened.checkpointSeq(), opened.newestSlot(), opened.nextSeq(), ok -> {
+            log.open(opened.epoch(), opened.checkpointSeq(), opened.newestArea(), opened.nextSeq(), ok -> {
                 open = ok;
                 done.accept(ok ? null : "the index device refused the first checkpoint");
             });

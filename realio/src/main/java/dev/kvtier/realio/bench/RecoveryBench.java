@@ -37,7 +37,7 @@ import java.util.List;
  * with the index device on O_DIRECT (io_uring unless asked otherwise), so every byte is read from the disk, not the
  * page cache, and a data device that refuses I/O (recovery reads only the index).
  *
- * <p>Each repetition first wipes the header of the checkpoint slot that open() itself writes, so every repetition
+ * <p>Each repetition first wipes the header of the checkpoint area that open() itself writes, so every repetition
  * recovers the same checkpoint and replays the same records.
  */
 public final class RecoveryBench {
@@ -103,7 +103,7 @@ public final class RecoveryBench {
     public static int slotsFor(final long records) {
         // A lap ends at half the log area; the log area is 4 x (the largest record) = 4 x (61 + 9 x slots) B.
         final long needed = (records * COMMIT_RECORD_BYTES * 2 / 4 - IndexCodec.RECORD_HEADER_BYTES
-            - IndexCodec.CHUNK_FIXED_BYTES) / IndexCodec.SLOT_BYTES + 1;
+            - IndexCodec.CHUNK_FIXED_BYTES) / IndexCodec.SLOT_ENTRY_BYTES + 1;
         return Math.toIntExact(Math.max(1, needed));
     }
 
@@ -157,7 +157,7 @@ public final class RecoveryBench {
     }
 
     /**
-     * Wipes the header of checkpoint slot 1 (where open() writes its first checkpoint), so the next open recovers
+     * Wipes the header of checkpoint area 1 (where open() writes its first checkpoint), so the next open recovers
      * the built checkpoint and records again.
      */
     public static void reset(final Path path, final Spec spec) throws IOException {
