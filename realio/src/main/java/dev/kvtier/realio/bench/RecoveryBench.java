@@ -16,7 +16,7 @@ import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.device.OpenResult;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.ffi.LibcKernel;
-import dev.kvtier.realio.loop.Completion;
+import dev.kvtier.realio.loop.CallOutcome;
 import dev.kvtier.realio.loop.RealLoop;
 import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.run.RealRun;
@@ -189,7 +189,7 @@ public final class RecoveryBench {
         try (memory; PolledDevice index = opened.orThrow()) {
             final KvServer server = new KvServer(config, memory, refusingDevice(config.l2Bytes()), index, recovered);
             final RealLoop loop = RealLoop.over(index, server::onIoComplete);
-            final Completion open = new Completion();
+            final CallOutcome open = new CallOutcome();
             final long t0 = System.nanoTime();
             server.open(true, open);
             if (loop.runFor(open::done, 3_600_000_000_000L) != RealLoop.Outcome.STOPPED) {

@@ -17,7 +17,7 @@ import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.FanOutSink;
 import dev.kvtier.harness.run.RunRecorder;
-import dev.kvtier.realio.loop.Completion;
+import dev.kvtier.realio.loop.CallOutcome;
 import dev.kvtier.realio.memory.ByteWork;
 import dev.kvtier.realio.memory.NativeMemory;
 import java.util.ArrayDeque;
@@ -244,7 +244,7 @@ public final class HostCalibration {
         device.server = server;
         index.server = server;
         // The index device moves no data either: the opener reads zeros (a blank device) and formats it.
-        final Completion opened = new Completion();
+        final CallOutcome opened = new CallOutcome();
         server.open(false, opened);
         index.completeAll();
         if (!opened.done()) {

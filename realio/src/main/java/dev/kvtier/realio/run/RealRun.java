@@ -22,7 +22,7 @@ import dev.kvtier.harness.workload.WorkloadDriver;
 import dev.kvtier.realio.device.IoUringDevice;
 import dev.kvtier.realio.ffi.Kernel;
 import dev.kvtier.realio.ffi.LibcKernel;
-import dev.kvtier.realio.loop.Completion;
+import dev.kvtier.realio.loop.CallOutcome;
 import dev.kvtier.realio.loop.RealLoop;
 import dev.kvtier.realio.loop.RealTransport;
 import dev.kvtier.realio.memory.ByteWork;
@@ -237,7 +237,7 @@ public final class RealRun implements AutoCloseable {
 
     /** Opens the index on the loop and waits for it; the wall time is measured around the whole open. */
     private IndexOpen openIndex() throws BadDevice {
-        final Completion opened = new Completion();
+        final CallOutcome opened = new CallOutcome();
         final long t0 = System.nanoTime();
         server.open(target.recover(), opened);
         final RealLoop.Outcome outcome = loop.runFor(opened::done, target.timeoutNs());
@@ -265,7 +265,7 @@ public final class RealRun implements AutoCloseable {
      * no write is pending, then every index record written and the index device flushed. Returns null, or what failed.
      */
     private String shutDown() {
-        final Completion shutdown = new Completion();
+        final CallOutcome shutdown = new CallOutcome();
         server.shutdown(shutdown);
         if (loop.runFor(shutdown::done, target.timeoutNs()) != RealLoop.Outcome.STOPPED) {
             return "the shutdown (data flush, index log) did not complete within " + target.timeoutNs() / 1e9 + " s";
