@@ -709,7 +709,8 @@ final class CoreHarness {
         final int life = durability.crashes();
         this.capacity = new CapacityChecker(new CheckContext(config));
         this.extra = new InvariantChecker(config, loop, List.of(capacity,
-            new TrimAfterStoreChecker(Admission.of(config.l1Bytes(), config.headroomRatio())), new ReadBatchChecker()));
+            new TrimAfterStoreChecker(Admission.of(config.l1Bytes(), config.headroomRatio())),
+            new ReadBatchSequenceChecker()));
         this.server = new KvServer(config, memory, devices.data, devices.index, this::emit);
         this.client = new KvClient(config, memory, server, this::emit, STORE_ID_BASE + life * STORE_IDS_PER_LIFE);
         final String[] error = {null};
