@@ -112,11 +112,6 @@ public final class L1Cache {
         memory.copy(region, poolOffset, dest, destOffset, lengthBytes);
     }
 
-    /** The checksum of {@code lengthBytes} at {@code poolOffset} of the pool. */
-    public long checksum(final long poolOffset, final long lengthBytes) {
-        return memory.checksum(region, poolOffset, lengthBytes);
-    }
-
     /** An I/O segment over {@code [poolOffset, +lengthBytes)} of the pool region. */
     public IoSegment segment(final long poolOffset, final long lengthBytes) {
         return new IoSegment(region, poolOffset, lengthBytes);

@@ -30,6 +30,7 @@ import java.util.List;
  * the middle of placing an allocation or walking a range.
  *
  * <p>The key map ({@link KeyTable}) serves look-ups of single keys (refs are found in the ring); nothing iterates it.
+ * The chunks' per-slot checksums are kept and read by {@link Checksums} alone.
  */
 public final class L2Directory {
     private final long slotBytes;
@@ -197,36 +198,8 @@ public final class L2Directory {
         }
     }
 
-    /** Records the checksum of slot {@code slot} (a file slot) of a current allocation; a no-op otherwise. */
-    public void recordChecksum(final AllocationRef ref, final int slot, final long sum) {
-        final Chunk c = current(ref);
-        if (c != null && slot >= c.startSlot && slot < c.endSlot()) {
-            c.record(slot - c.startSlot, sum);
-        }
-    }
-
-    /** Forgets the checksum of a slot that a store covered only in part (its content is no longer known). */
-    public void forgetChecksum(final AllocationRef ref, final int slot) {
-        final Chunk c = current(ref);
-        if (c != null && slot >= c.startSlot && slot < c.endSlot()) {
-            c.forget(slot - c.startSlot);
-        }
-    }
-
-    /**
-     * The checksums the live chunks keep for file slots {@code firstSlot} on, as many as {@code sums} holds: slot
-     * {@code firstSlot + i}'s in {@code sums[i]} where {@code known[i]} (primitives: no boxed Long, no list a slot).
-     */
-    public void expectedSums(final int firstSlot, final long[] sums, final boolean[] known) {
-        for (int i = 0; i < sums.length; i++) {
-            final Chunk c = ring.covering(firstSlot + i);
-            known[i] = c != null && c.known(firstSlot + i - c.startSlot);
-            sums[i] = known[i] ? c.sum(firstSlot + i - c.startSlot) : 0;
-        }
-    }
-
     /** A slot read back from L2 did not match: its chunk leaves the directory (a miss from now on, not wrong bytes). */
-    public void evictCorrupt(final int slot) {
+    void evictCorrupt(final int slot) {
         operations++;
         for (final Chunk c : ring.overlapping(slot, 1)) {
             evict(c, RingEvictReason.CORRUPT);
@@ -392,8 +365,13 @@ public final class L2Directory {
         }
     }
 
+    /** The live chunk covering ring slot {@code slot}, or null. */
+    Chunk covering(final int slot) {
+        return ring.covering(slot);
+    }
+
     /** The live chunk of {@code ref}, or null: by start slot in the ring (which holds what the key map holds). */
-    private Chunk current(final AllocationRef ref) {
+    Chunk current(final AllocationRef ref) {
         final Chunk c = ring.startingAt(ref.startSlot());
         return c != null && c.matches(ref) ? c : null;
     }

@@ -8,6 +8,7 @@ import dev.kvtier.core.l1.Entry;
 import dev.kvtier.core.l1.L1Cache;
 import dev.kvtier.core.l1.Slice;
 import dev.kvtier.core.l2.AllocationsById;
+import dev.kvtier.core.l2.Checksums;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;

@@ -2,6 +2,7 @@ package dev.kvtier.core.store;
 
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.l1.L1Cache;
+import dev.kvtier.core.l2.Checksums;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.port.EventSink;
 import java.util.Objects;

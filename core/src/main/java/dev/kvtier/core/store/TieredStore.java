@@ -6,6 +6,7 @@ import dev.kvtier.core.index.IndexIo;
 import dev.kvtier.core.l1.Admission;
 import dev.kvtier.core.l1.L1Access;
 import dev.kvtier.core.l1.L1Cache;
+import dev.kvtier.core.l2.Checksums;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.port.Device;
 import dev.kvtier.core.port.EventSink;
@@ -72,7 +73,7 @@ public final class TieredStore {
         this.io = new IoQueue(config.concurrentIos(), memory, device, indexDevice, sink);
         this.writes = new WriteBatches(sink, l1, io, directory);
         this.commits = new CommitPipeline(config.commitMode(), config.slotBytes(), sink, directory, writes, io);
-        this.checksums = new Checksums(config.slotBytes(), sink, l1, directory);
+        this.checksums = new Checksums(config.slotBytes(), sink, memory, l1.region(), directory);
         this.loads = new ActiveLoads(config.slotBytes());
         this.parts = new Parts(config, sink, directory, l1, io, writes, checksums, loads, this);
         directory.setListener(loads::chunkEvicted);

@@ -14,7 +14,8 @@
  *       are indexed by {@link dev.kvtier.core.store.PendingWrites}.</li>
  *   <li>{@link dev.kvtier.core.store.CommitPipeline}: both commit modes; durable commits wait for their writes,
  *       share a data flush, are logged and only then published.</li>
- *   <li>{@link dev.kvtier.core.store.Checksums}: per-slot checksums, recorded on store and verified on read.</li>
+ *   <li>{@code l2.Checksums} (in the {@code l2} package): per-slot checksums, recorded on store and verified on
+ *       read.</li>
  *   <li>{@link dev.kvtier.core.store.ActiveLoads}: loads in progress and their reads, for superseded promotions and
  *       revoked leases.</li>
  * </ul>
