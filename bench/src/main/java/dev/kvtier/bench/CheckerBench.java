@@ -22,7 +22,8 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Benchmark)
 public class CheckerBench {
-    @Param({"capacity", "structure", "eviction-order", "slice-ownership", "spans", "write-order", "index", "liveness",
+    @Param({"capacity", "structure", "eviction-order", "slice-ownership", "spans", "write-order", "directory",
+        "liveness",
         "all"})
     public String family;
     @Param({"pr90-evict"})

@@ -4,8 +4,8 @@ import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.harness.check.CapacityChecker;
 import dev.kvtier.harness.check.CheckContext;
 import dev.kvtier.harness.check.Checker;
+import dev.kvtier.harness.check.DirectoryChecker;
 import dev.kvtier.harness.check.EvictionOrderChecker;
-import dev.kvtier.harness.check.IndexChecker;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.check.LivenessChecker;
 import dev.kvtier.harness.check.SliceOwnershipChecker;
@@ -22,7 +22,7 @@ import java.util.function.LongSupplier;
 final class CheckerFamilies {
     /** The family names {@link CheckerBench} takes. */
     static final List<String> NAMES = List.of("capacity", "structure", "eviction-order", "slice-ownership", "spans",
-        "write-order", "index", "liveness", "all");
+        "write-order", "directory", "liveness", "all");
 
     private CheckerFamilies() {}
 
@@ -40,7 +40,7 @@ final class CheckerFamilies {
             case "slice-ownership" -> List.of(new SliceOwnershipChecker());
             case "spans" -> List.of(new SpanChecker());
             case "write-order" -> List.of(new WriteOrderChecker());
-            case "index" -> List.of(new IndexChecker());
+            case "directory" -> List.of(new DirectoryChecker());
             case "liveness" -> List.of(new LivenessChecker(livenessNs));
             case "all" -> null;
             default -> throw new IllegalArgumentException("no checker family " + family + "; one of " + NAMES);

@@ -43,8 +43,8 @@ public record Recording(Scenario scenario, List<CoreEvent> events, long[] timesN
         final EventSink capture = event -> {
             events.add(event);
             times.add(run[0].serverClock().nowNs());
-            entries.add(run[0].kvServer().engine().l1().entries().size());
-            resident.add(run[0].kvServer().engine().residentBytes());
+            entries.add(run[0].kvServer().tieredStore().l1().entries().size());
+            resident.add(run[0].kvServer().tieredStore().residentBytes());
         };
         run[0] = new SimRun(sc.spec(), sc.sim(), seed, List.of(capture));
         final RunReport report = run[0].run();

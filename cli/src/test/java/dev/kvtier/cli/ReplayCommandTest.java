@@ -107,7 +107,7 @@ class ReplayCommandTest {
         final CliRun replay = CliRun.of("replay", dir.toString(), "--until", Long.toString(target));
         assertEquals(ExitCodes.OK, replay.exitCode(), replay.out() + replay.err());
         for (final String section : new String[] {"stopped: --until " + target, "state after event ", "L1: ",
-            "  entry fileOffset=", "pending writes: ", "I/O: in flight ", "ring: head ", "index: ",
+            "  entry fileOffset=", "pending writes: ", "I/O: in flight ", "ring: head ", "directory: ",
             "  chunk key="}) {
             assertTrue(replay.out().contains(section), section + " in " + replay.out());
         }

@@ -1,6 +1,6 @@
 package dev.kvtier.core.client;
 
-import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.value.AllocationRef;
 import java.util.List;
 
 /** What a client's caller (the engine, or a workload driver) hears about one request's save. */

@@ -1,6 +1,6 @@
 package dev.kvtier.core.client;
 
-import dev.kvtier.core.span.SpanPiece;
+import dev.kvtier.core.value.SpanPiece;
 import java.util.List;
 
 /**

@@ -1,7 +1,8 @@
 package dev.kvtier.core.client;
 
-import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.util.Distinct;
+import dev.kvtier.core.value.SpanPiece;
+import dev.kvtier.core.value.StoreSpec;
 import java.util.ArrayList;
 import java.util.List;
 

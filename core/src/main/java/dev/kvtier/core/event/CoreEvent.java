@@ -1,17 +1,18 @@
 package dev.kvtier.core.event;
 
-import dev.kvtier.core.client.StoreSpec;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.port.IoOp;
-import dev.kvtier.core.span.SpanPiece;
-import dev.kvtier.core.store.LoadRange;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
+import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
+import dev.kvtier.core.value.StoreSpec;
 import java.util.List;
 
 /**
  * Every input the core receives and every decision it makes, as one closed vocabulary of records. The journal stores
  * these records, the invariant checkers and metrics read them, and replay compares them. Fields are primitives,
- * enums, {@link PrefixKey}s and lists of small value records, so a record has one canonical encoding.
+ * enums, {@link PrefixKey}s and lists of small value records (all of package {@code value}, the only part of the core
+ * this package uses), so a record has one canonical encoding.
  *
  * <p>What a record is to replay is its type: every record implements exactly one of three sealed sub-interfaces.
  * <ul>
@@ -93,7 +94,7 @@ public sealed interface CoreEvent {
         PARTIAL_SLOT
     }
 
-    // ---- L2 index and ring ----
+    // ---- L2 directory and ring ----
 
     /** Input: a lookup of {@code keys} for {@code modelId}, with the committed prefix length it was answered. */
     record Lookup(int modelId, List<PrefixKey> keys, int prefixLength) implements Input {
@@ -119,7 +120,7 @@ public sealed interface CoreEvent {
     /** Decision: the ring's tail region {@code [fromSlot, fromSlot + slotCount)} was marked SKIP and head wrapped. */
     record RingWrapped(int fromSlot, int slotCount) implements Decision {}
 
-    /** Decision: a chunk left the ring (oldest first) and its key left the index. */
+    /** Decision: a chunk left the ring (oldest first) and its key left the directory. */
     record RingEvicted(PrefixKey key, long allocationId, int startSlot, int slotCount, boolean committed,
                        int leases, RingEvictReason reason) implements Decision {}
 

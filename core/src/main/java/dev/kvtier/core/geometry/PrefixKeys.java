@@ -4,6 +4,7 @@ import com.dynatrace.hash4j.hashing.HashStream128;
 import com.dynatrace.hash4j.hashing.HashValue128;
 import com.dynatrace.hash4j.hashing.Hasher128;
 import com.dynatrace.hash4j.hashing.Hashing;
+import dev.kvtier.core.value.PrefixKey;
 
 /**
  * Computes rolling prefix keys with XXH3-128 (hash4j): {@code k0 = H(seed || block0)},

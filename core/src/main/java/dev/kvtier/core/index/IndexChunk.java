@@ -1,6 +1,6 @@
 package dev.kvtier.core.index;
 
-import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.value.PrefixKey;
 
 /**
  * One committed chunk as the index persists it: its key, model, allocation, slots, and one checksum per slot

@@ -1,6 +1,6 @@
 package dev.kvtier.core.index;
 
-import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.value.PrefixKey;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -32,7 +32,7 @@ public final class IndexCodec {
     public static final int CHECKPOINT_HEADER_BYTES = 64;
     public static final int RECORD_HEADER_BYTES = 25;
     public static final int CHUNK_FIXED_BYTES = 36;
-    public static final int SLOT_BYTES = 9;
+    public static final int SLOT_ENTRY_BYTES = 9;
     public static final byte COMMIT = 1;
     public static final byte EVICT = 2;
     /** Length of an evict record: header and allocation id. */
@@ -61,7 +61,7 @@ public final class IndexCodec {
                                    int chunkCount, int bodyBytes, int crc) {}
 
     public static int chunkBytes(final int slotCount) {
-        return CHUNK_FIXED_BYTES + slotCount * SLOT_BYTES;
+        return CHUNK_FIXED_BYTES + slotCount * SLOT_ENTRY_BYTES;
     }
 
     public static byte[] commitRecord(final long epoch, final long seq, final PersistedChunk chunk) {
@@ -247,7 +247,7 @@ public final class IndexCodec {
         for (int i = 0; i < c.slotCount(); i++) {
             out[at] = (byte) (c.known(i) ? 1 : 0);
             LONG.set(out, at + 1, c.sum(i));
-            at += SLOT_BYTES;
+            at += SLOT_ENTRY_BYTES;
         }
         return at;
     }
@@ -261,7 +261,7 @@ public final class IndexCodec {
         final long alloc = b.getLong();
         final int start = b.getInt();
         final int count = b.getInt();
-        if (start < 0 || count <= 0 || (long) count * SLOT_BYTES > available - CHUNK_FIXED_BYTES) {
+        if (start < 0 || count <= 0 || (long) count * SLOT_ENTRY_BYTES > available - CHUNK_FIXED_BYTES) {
             return null;
         }
         final long[] sums = new long[count];

@@ -1,7 +1,7 @@
 package dev.kvtier.core.index;
 
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.MemoryRegion;
+import dev.kvtier.core.value.IoOp;
 import java.util.function.LongConsumer;
 
 /**

@@ -3,8 +3,8 @@ package dev.kvtier.core.index;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.port.EventSink;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.Memory;
+import dev.kvtier.core.value.IoOp;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,9 +18,9 @@ import java.util.function.Supplier;
  * <p>Records are appended in memory to the current <i>lap</i> and written in order, the tail block rewritten as it
  * grows (its earlier bytes never change, so a torn rewrite keeps them). {@link #whenDurable} waits until a record is
  * written and the device flushed. When the lap passes half the log area, a checkpoint of every logged chunk is
- * written to the slot not holding the newest checkpoint and flushed; only then does the next lap start again at the
- * beginning of the log area (records appended meanwhile wait in memory), so a crash at any point leaves a checkpoint
- * and an intact prefix of the records after it.
+ * written to the checkpoint area not holding the newest checkpoint and flushed; only then does the next lap start
+ * again at the beginning of the log area (records appended meanwhile wait in memory), so a crash at any point leaves a
+ * checkpoint and an intact prefix of the records after it.
  *
  * <p>A failed index I/O (for example a full device) breaks the log: waiters are told false and nothing more is
  * written until a checkpoint, tried again on the next append or wait, succeeds.
@@ -47,7 +47,7 @@ public final class IndexLog {
     private State state = State.CLOSED;
     private long epoch;
     private long checkpointSeq;
-    private int newestSlot;
+    private int newestArea;
     private long nextSeq;
     private byte[] lap = new byte[4096];
     /** What one write puts in the I/O buffer, reused (the buffer takes a copy: {@link Memory#write}). */
@@ -81,14 +81,15 @@ public final class IndexLog {
 
     /**
      * Starts the log after {@link IndexOpener}: writes a checkpoint of the opened state (the recovered chunks, or
-     * none) to the slot not holding {@code newestSlotOnDisk}, then calls {@code done} with whether it is durable.
+     * none) to the checkpoint area not holding {@code newestAreaOnDisk}, then calls {@code done} with whether it is
+     * durable.
      */
-    public void open(final long openEpoch, final long lastCheckpointSeq, final int newestSlotOnDisk,
+    public void open(final long openEpoch, final long lastCheckpointSeq, final int newestAreaOnDisk,
                      final long firstSeq,
                      final Consumer<Boolean> done) {
         this.epoch = openEpoch;
         this.checkpointSeq = lastCheckpointSeq;
-        this.newestSlot = newestSlotOnDisk;
+        this.newestArea = newestAreaOnDisk;
         this.nextSeq = firstSeq;
         this.writtenSeq = firstSeq - 1;
         this.durableSeq = firstSeq - 1;
@@ -265,13 +266,13 @@ public final class IndexLog {
         final long nextRecord = nextSeq;
         final List<? extends PersistedChunk> chunks = snapshot.get();
         final int chunkCount = chunks.size(); // the event needs only this: the list is not kept past the encoding
-        final int slot = 1 - newestSlot;
+        final int which = 1 - newestArea;
         final int length = IndexCodec.checkpointBytes(chunks);
         if (length > layout.checkpointBytes()) {
-            throw new IllegalStateException("checkpoint of " + length + " B exceeds its slot of "
+            throw new IllegalStateException("checkpoint of " + length + " B exceeds its area of "
                 + layout.checkpointBytes() + " B");
         }
-        if (checkpointBuffer.length < length) { // grows by doubling up to its slot: checkpoints grow as chunks do
+        if (checkpointBuffer.length < length) { // grows by doubling up to its area: checkpoints grow as chunks do
             checkpointBuffer = new byte[(int) Math.min(layout.checkpointBytes(), Math.max(length,
                 2L * checkpointBuffer.length))];
         }
@@ -282,7 +283,7 @@ public final class IndexLog {
         lapBytes = 0;
         lapWritten = 0;
         state = State.CHECKPOINTING;
-        writePieces(bytes, length, layout.checkpointOffset(slot), 0, ok -> {
+        writePieces(bytes, length, layout.checkpointOffset(which), 0, ok -> {
             if (!ok) {
                 state = State.IDLE;
                 return;
@@ -290,7 +291,7 @@ public final class IndexLog {
             flushThen(() -> {
                 checkpoints++;
                 checkpointSeq++;
-                newestSlot = slot;
+                newestArea = which;
                 broken = false;
                 writtenSeq = Math.max(writtenSeq, nextRecord - 1);
                 durableSeq = Math.max(durableSeq, nextRecord - 1);

@@ -2,10 +2,10 @@ package dev.kvtier.core.index;
 
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.geometry.Alignment;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.port.EventSink;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.Memory;
+import dev.kvtier.core.value.IoOp;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -18,7 +18,7 @@ import java.util.function.Consumer;
 /**
  * Opens the index on its device, one I/O at a time. Reads both checkpoint headers; when the newest intact checkpoint
  * is of another ring geometry, recovering is an error (the device belongs to another store); an older or garbled
- * header of another geometry (a format leaves the previous owner's checkpoint in the other slot) is ignored. To
+ * header of another geometry (a format leaves the previous owner's checkpoint in the other area) is ignored. To
  * <b>recover</b>: takes the newest intact checkpoint, then replays the records of the log area that follow it in
  * sequence (same epoch, consecutive sequence numbers, intact CRC), stopping at the first that is not; a chunk whose
  * slots a later commit reuses is dropped. To <b>format</b> (a fresh start, or no checkpoint found): starts empty.
@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  */
 public final class IndexOpener {
     /** What was found. {@code error} is non-null (one line) when the device cannot be used. */
-    public record Opened(long epoch, long checkpointSeq, int newestSlot, long nextSeq, List<IndexChunk> chunks,
+    public record Opened(long epoch, long checkpointSeq, int newestArea, long nextSeq, List<IndexChunk> chunks,
                          boolean recovered, long records, long bytesRead, String error) {}
 
     private final IndexLayout layout;
@@ -61,22 +61,22 @@ public final class IndexOpener {
         new IndexOpener(layout, slotBytes, slotCount, memory, io, sink, recover, done).readHeader(0);
     }
 
-    private void readHeader(final int slot) {
-        read(layout.checkpointOffset(slot), 4096, bytes -> {
+    private void readHeader(final int which) {
+        read(layout.checkpointOffset(which), 4096, bytes -> {
             if (bytes == null) {
                 return;
             }
-            headers[slot] = IndexCodec.readHeader(bytes);
-            final IndexCodec.CheckpointHeader h = headers[slot];
+            headers[which] = IndexCodec.readHeader(bytes);
+            final IndexCodec.CheckpointHeader h = headers[which];
             if (h != null && !ownGeometry(h)) {
                 // Another ring's header is an error only if it is the newest intact checkpoint (tryCheckpoint): a
-                // stale one left in the other slot by a format, or a garbled header of ours, is not.
+                // stale one left in the other area by a format, or a garbled header of ours, is not.
                 maxForeignEpoch = Math.max(maxForeignEpoch, h.epoch());
                 if (!recover) {
-                    headers[slot] = null;
+                    headers[which] = null;
                 }
             }
-            if (slot == 0) {
+            if (which == 0) {
                 readHeader(1);
             } else {
                 choose();
@@ -108,8 +108,8 @@ public final class IndexOpener {
             finish(new Opened(maxEpoch + 1, 0, order.getFirst(), 1, List.of(), false, 0, bytesRead, null));
             return;
         }
-        final int slot = order.get(i);
-        final IndexCodec.CheckpointHeader h = headers[slot];
+        final int which = order.get(i);
+        final IndexCodec.CheckpointHeader h = headers[which];
         final long length = Alignment.up(IndexCodec.CHECKPOINT_HEADER_BYTES + (long) h.bodyBytes());
         if (length > layout.checkpointBytes()) {
             if (!ownGeometry(h)) {
@@ -119,7 +119,7 @@ public final class IndexOpener {
             tryCheckpoint(order, i + 1, maxEpoch);
             return;
         }
-        readAll(layout.checkpointOffset(slot), length, bytes -> {
+        readAll(layout.checkpointOffset(which), length, bytes -> {
             final List<IndexChunk> chunks = bytes == null ? null : IndexCodec.readBody(bytes, h);
             if (chunks == null) {
                 tryCheckpoint(order, i + 1, maxEpoch);
@@ -129,7 +129,7 @@ public final class IndexOpener {
                 finishForeign(h);
                 return;
             }
-            readLog(h, slot, chunks, maxEpoch);
+            readLog(h, which, chunks, maxEpoch);
         });
     }
 
@@ -142,18 +142,18 @@ public final class IndexOpener {
             + h.slotBytes() + " B; this ring has " + slotCount + " slots of " + slotBytes + " B)");
     }
 
-    private void readLog(final IndexCodec.CheckpointHeader h, final int slot, final List<IndexChunk> base,
+    private void readLog(final IndexCodec.CheckpointHeader h, final int which, final List<IndexChunk> base,
                          final long maxEpoch) {
         final Replayed state = new Replayed(base, h.nextRecordSeq());
         final byte[] area = new byte[Math.toIntExact(layout.logBytes())];
-        readLogPiece(h, slot, state, area, 0, maxEpoch);
+        readLogPiece(h, which, state, area, 0, maxEpoch);
     }
 
     /**
      * Reads the log area one buffer at a time, replaying every intact record in sequence as soon as it is whole, and
      * stops at the first that is not intact (or at the area's end): a log that ends early is not read to the end.
      */
-    private void readLogPiece(final IndexCodec.CheckpointHeader h, final int slot, final Replayed state,
+    private void readLogPiece(final IndexCodec.CheckpointHeader h, final int which, final Replayed state,
                               final byte[] area, final int filled, final long maxEpoch) {
         final int length = (int) Math.min(io.buffer().sizeBytes(), area.length - filled);
         read(layout.logOffset() + filled, length, piece -> {
@@ -171,7 +171,7 @@ public final class IndexOpener {
                 state.at += IndexCodec.recordLength(area, state.at);
             }
             if (now < area.length && IndexCodec.incomplete(area, state.at, now)) {
-                readLogPiece(h, slot, state, area, now, maxEpoch);
+                readLogPiece(h, which, state, area, now, maxEpoch);
                 return;
             }
             final List<IndexChunk> chunks = new ArrayList<>(state.live.values());
@@ -180,7 +180,7 @@ public final class IndexOpener {
             // (and older) past the replayed ones; with the same epoch, one could sit exactly where the new lap
             // expects its next sequence number and be replayed after a later crash.
             final long next = Math.max(maxEpoch, h.epoch()) + 1;
-            finish(new Opened(next, h.checkpointSeq(), slot, state.seq, chunks, true, state.records, bytesRead, null));
+            finish(new Opened(next, h.checkpointSeq(), which, state.seq, chunks, true, state.records, bytesRead, null));
         });
     }
 

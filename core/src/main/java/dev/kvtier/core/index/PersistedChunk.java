@@ -1,6 +1,6 @@
 package dev.kvtier.core.index;
 
-import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.value.PrefixKey;
 
 /**
  * One committed chunk as the index encodes it (a COMMIT record, a chunk of a checkpoint): its key, model, allocation,

@@ -3,7 +3,7 @@
  * and how it is found again.
  *
  * <ul>
- *   <li>{@link dev.kvtier.core.index.IndexLayout}: where things live on the index device (two checkpoint slots, then
+ *   <li>{@link dev.kvtier.core.index.IndexLayout}: where things live on the index device (two checkpoint areas, then
  *       the log area).</li>
  *   <li>{@link dev.kvtier.core.index.IndexCodec}: the byte formats (records, checkpoints, chunks), each under a
  *       CRC32C, so a torn, stale or zeroed piece is recognised and ends what is trusted.</li>
@@ -12,7 +12,7 @@
  *   <li>{@link dev.kvtier.core.index.IndexLog}: the writer: an append-only record log (COMMIT, EVICT) with periodic
  *       checkpoints, at most one I/O in flight, and {@code whenDurable} for durable commits.</li>
  *   <li>{@link dev.kvtier.core.index.IndexIo}: the port the opener and the log use to reach the device (one staging
- *       buffer); the store engine implements it over its I/O queue, so index I/Os share the engine's id sequence
+ *       buffer); the tiered store implements it over its I/O queue, so index I/Os share its id sequence
  *       and completion path.</li>
  * </ul>
  *

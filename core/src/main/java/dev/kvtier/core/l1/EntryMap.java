@@ -7,7 +7,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The L1 entry map: non-overlapping entries by L2 file offset. The position index (this tree) holds exactly the
+ * The L1 entry map: non-overlapping entries by L2 file offset. The position map (this tree) holds exactly the
  * resident entries; {@link #residentBytes()} is the sum of their lengths. The tree is a {@link LongSortedMap} (keyed by
  * the primitive offset: no boxed key or node per entry; a per-slot run keeps ~88,000 entries).
  */

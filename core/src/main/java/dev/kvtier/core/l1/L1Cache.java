@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * L1 as one part of the store engine: the pool region and its allocator, the entry map, the replacement policy and
+ * L1 as one part of the tiered store: the pool region and its allocator, the entry map, the replacement policy and
  * the admission arithmetic, with every transition of a slice's life in one place. A slice is reserved (leased from
  * the pool), filled, inserted as an entry (dropping overlaps), held by pending L2 writes, evicted (by reservation,
  * trim or overlap) and freed exactly once: when it is neither resident nor held by a pending write.
@@ -110,11 +110,6 @@ public final class L1Cache {
     public void copyOut(final long poolOffset, final MemoryRegion dest, final long destOffset,
                         final long lengthBytes) {
         memory.copy(region, poolOffset, dest, destOffset, lengthBytes);
-    }
-
-    /** The checksum of {@code lengthBytes} at {@code poolOffset} of the pool. */
-    public long checksum(final long poolOffset, final long lengthBytes) {
-        return memory.checksum(region, poolOffset, lengthBytes);
     }
 
     /** An I/O segment over {@code [poolOffset, +lengthBytes)} of the pool region. */

@@ -1,7 +1,8 @@
 package dev.kvtier.core.l2;
 
 import dev.kvtier.core.event.CoreEvent.SkipReason;
-import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
 
 /** The answer for one key of an allocation request. */
 public sealed interface AllocationResult {

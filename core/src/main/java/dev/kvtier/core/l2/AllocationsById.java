@@ -1,5 +1,6 @@
 package dev.kvtier.core.l2;
 
+import dev.kvtier.core.value.AllocationRef;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;

@@ -1,7 +1,8 @@
 package dev.kvtier.core.l2;
 
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.index.PersistedChunk;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
 
 /**
  * One live allocation in the ring: a contiguous run of slots owned by one key, claimed or committed. It is also what

@@ -3,24 +3,25 @@ package dev.kvtier.core.l2;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.event.CoreEvent.SkipReason;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.index.IndexChunk;
 import dev.kvtier.core.index.IndexLog;
 import dev.kvtier.core.index.PersistedChunk;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.util.KeyTable;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The L2 index over the slot ring, with two-phase publication: {@link #allocate} records a writer claim (the key is
+ * The L2 directory over the slot ring, with two-phase publication: {@link #allocate} records a writer claim (the key is
  * not visible), {@link #commit} publishes it. One writer per key: a key that is claimed or committed is answered
  * {@code Skipped}. A claim is released only if uncommitted and still the same allocation. A commit for an
  * allocation that is no longer current is a counted no-op (late commit).
  *
  * <p>Loads lease their chunks ({@link #lease}). Our choice for a ring eviction of a leased chunk (STORAGE-CORE.md
- * 6): allocation never waits; the chunk is evicted and the {@link Listener} is told, so the store engine fails
+ * 6): allocation never waits; the chunk is evicted and the {@link Listener} is told, so the tiered store fails
  * those loads cleanly and discards their in-flight reads. This keeps allocation non-blocking and bounded.
  *
  * <p>The listener hears of an eviction only once the operation that evicted is over (an allocation of every key
@@ -28,14 +29,14 @@ import java.util.List;
  * directory (a failed load is recomputed: it allocates), and that call must find the directory consistent, never in
  * the middle of placing an allocation or walking a range.
  *
- * <p>The key map is a {@link KeyTable} (open addressing over the key's two longs) used for point look-ups of keys
- * only (a ref, which names its start slot, is found through the ring); nothing iterates it.
+ * <p>The key map ({@link KeyTable}) serves look-ups of single keys (refs are found in the ring); nothing iterates it.
+ * The chunks' per-slot checksums are kept and read by {@link Checksums} alone.
  */
 public final class L2Directory {
     private final long slotBytes;
     private final SlotRing ring;
     /** Sized at once for a chunk a slot, the most the ring holds. */
-    private final KeyTable<Chunk> index;
+    private final KeyTable<Chunk> byKey;
     private final EventSink sink;
     private Listener listener = (ref, reason) -> {};
     private final ArrayDeque<Evicted> notices = new ArrayDeque<>();
@@ -60,11 +61,11 @@ public final class L2Directory {
         }
         this.slotBytes = slotBytes;
         this.ring = new SlotRing(slotCount);
-        this.index = KeyTable.forAtMost(slotCount);
+        this.byKey = KeyTable.forAtMost(slotCount);
         this.sink = sink;
     }
 
-    /** Installs the one listener (the store engine); wiring happens once, in the composition root. */
+    /** Installs the one listener (the tiered store); wiring happens once, in the composition root. */
     public void setListener(final Listener newListener) {
         this.listener = newListener;
     }
@@ -91,7 +92,7 @@ public final class L2Directory {
     public LookupResult lookup(final int modelId, final List<PrefixKey> keys) {
         final List<AllocationRef> prefix = new ArrayList<>();
         for (final PrefixKey key : keys) {
-            final Chunk c = index.get(key.hi(), key.lo());
+            final Chunk c = byKey.get(key.hi(), key.lo());
             if (c == null || !c.committed || c.modelId != modelId) {
                 break;
             }
@@ -120,7 +121,7 @@ public final class L2Directory {
 
     private AllocationResult allocateOne(final long requestId, final int modelId, final PrefixKey key,
                                          final int slots) {
-        final Chunk existing = index.get(key.hi(), key.lo());
+        final Chunk existing = byKey.get(key.hi(), key.lo());
         if (existing != null) {
             final SkipReason reason = existing.committed ? SkipReason.COMMITTED : SkipReason.CLAIMED;
             sink.emit(new CoreEvent.AllocationSkipped(requestId, key, reason));
@@ -135,7 +136,7 @@ public final class L2Directory {
             (chunk, wrap) -> evict(chunk, wrap ? RingEvictReason.WRAP : RingEvictReason.SPACE));
         final Chunk chunk = new Chunk(key, modelId, nextAllocationId++, start, slots);
         ring.add(chunk);
-        index.put(key.hi(), key.lo(), chunk);
+        byKey.put(key.hi(), key.lo(), chunk);
         sink.emit(new CoreEvent.Allocated(requestId, key, chunk.allocationId, start, slots));
         return new AllocationResult.Claimed(chunk.ref());
     }
@@ -197,36 +198,8 @@ public final class L2Directory {
         }
     }
 
-    /** Records the checksum of slot {@code slot} (a file slot) of a current allocation; a no-op otherwise. */
-    public void recordChecksum(final AllocationRef ref, final int slot, final long sum) {
-        final Chunk c = current(ref);
-        if (c != null && slot >= c.startSlot && slot < c.endSlot()) {
-            c.record(slot - c.startSlot, sum);
-        }
-    }
-
-    /** Forgets the checksum of a slot that a store covered only in part (its content is no longer known). */
-    public void forgetChecksum(final AllocationRef ref, final int slot) {
-        final Chunk c = current(ref);
-        if (c != null && slot >= c.startSlot && slot < c.endSlot()) {
-            c.forget(slot - c.startSlot);
-        }
-    }
-
-    /**
-     * The checksums the live chunks keep for file slots {@code firstSlot} on, as many as {@code sums} holds: slot
-     * {@code firstSlot + i}'s in {@code sums[i]} where {@code known[i]} (primitives: no boxed Long, no list a slot).
-     */
-    public void expectedSums(final int firstSlot, final long[] sums, final boolean[] known) {
-        for (int i = 0; i < sums.length; i++) {
-            final Chunk c = ring.covering(firstSlot + i);
-            known[i] = c != null && c.known(firstSlot + i - c.startSlot);
-            sums[i] = known[i] ? c.sum(firstSlot + i - c.startSlot) : 0;
-        }
-    }
-
-    /** A slot read back from L2 did not match: its chunk leaves the index (a miss from now on, never wrong bytes). */
-    public void evictCorrupt(final int slot) {
+    /** A slot read back from L2 did not match: its chunk leaves the directory (a miss from now on, not wrong bytes). */
+    void evictCorrupt(final int slot) {
         operations++;
         for (final Chunk c : ring.overlapping(slot, 1)) {
             evict(c, RingEvictReason.CORRUPT);
@@ -248,7 +221,7 @@ public final class L2Directory {
         return out;
     }
 
-    /** Rebuilds the index from recovered chunks (allocation order): all committed and logged. Only when empty. */
+    /** Rebuilds the directory from recovered chunks (allocation order): all committed and logged. Only when empty. */
     public void restore(final List<IndexChunk> chunks) {
         final List<Chunk> rebuilt = new ArrayList<>(chunks.size());
         for (final IndexChunk r : chunks) {
@@ -267,7 +240,7 @@ public final class L2Directory {
         ring.restore(rebuilt);
         for (final Chunk c : rebuilt) {
             sink.emit(new CoreEvent.ChunkRecovered(c.key, c.modelId, c.allocationId, c.startSlot, c.slotCount));
-            if (index.put(c.key.hi(), c.key.lo(), c) != null) {
+            if (byKey.put(c.key.hi(), c.key.lo(), c) != null) {
                 throw new IllegalArgumentException("recovered index holds key " + c.key + " twice");
             }
         }
@@ -279,7 +252,7 @@ public final class L2Directory {
         final boolean ok = c != null && !c.committed && c.leases == 0;
         if (ok) {
             ring.remove(c);
-            index.remove(c.key.hi(), c.key.lo());
+            byKey.remove(c.key.hi(), c.key.lo());
             if (c.logged && log != null) {
                 log.appendEvict(c.allocationId);
             }
@@ -364,7 +337,7 @@ public final class L2Directory {
 
     private void evict(final Chunk chunk, final RingEvictReason reason) {
         ring.remove(chunk);
-        index.remove(chunk.key.hi(), chunk.key.lo());
+        byKey.remove(chunk.key.hi(), chunk.key.lo());
         if (chunk.logged && log != null) {
             log.appendEvict(chunk.allocationId);
         }
@@ -392,8 +365,13 @@ public final class L2Directory {
         }
     }
 
-    /** The live chunk of {@code ref}, or null: by start slot in the ring (which holds what the index holds). */
-    private Chunk current(final AllocationRef ref) {
+    /** The live chunk covering ring slot {@code slot}, or null. */
+    Chunk covering(final int slot) {
+        return ring.covering(slot);
+    }
+
+    /** The live chunk of {@code ref}, or null: by start slot in the ring (which holds what the key map holds). */
+    Chunk current(final AllocationRef ref) {
         final Chunk c = ring.startingAt(ref.startSlot());
         return c != null && c.matches(ref) ? c : null;
     }

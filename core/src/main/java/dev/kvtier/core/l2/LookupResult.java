@@ -1,5 +1,6 @@
 package dev.kvtier.core.l2;
 
+import dev.kvtier.core.value.AllocationRef;
 import java.util.List;
 
 /** The longest committed prefix: one allocation for each of the first {@code prefixLength()} keys. */

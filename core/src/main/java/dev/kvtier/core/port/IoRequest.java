@@ -1,6 +1,7 @@
 package dev.kvtier.core.port;
 
 import dev.kvtier.core.geometry.Alignment;
+import dev.kvtier.core.value.IoOp;
 import java.util.List;
 import java.util.Objects;
 

@@ -4,12 +4,10 @@ import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RejectReason;
 import dev.kvtier.core.geometry.Alignment;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.index.IndexIo;
 import dev.kvtier.core.index.IndexLayout;
 import dev.kvtier.core.index.IndexLog;
 import dev.kvtier.core.index.IndexOpener;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.AllocationResult;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.l2.LookupResult;
@@ -19,12 +17,14 @@ import dev.kvtier.core.port.IoCompletion;
 import dev.kvtier.core.port.Memory;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.span.SpanCoalescer;
-import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.span.StoreSpan;
-import dev.kvtier.core.store.LoadRange;
 import dev.kvtier.core.store.LoadResult;
 import dev.kvtier.core.store.StoreResult;
 import dev.kvtier.core.store.TieredStore;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,8 +33,8 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * The server: the L2 directory (index and ring), the server boundary (span validation, stale-span filtering,
- * coalescing) and the store engine, behind one set of inputs. Built once per run by a composition root (the
+ * The server: the L2 directory (key map and ring), the server boundary (span validation, stale-span filtering,
+ * coalescing) and the tiered store, behind one set of inputs. Built once per run by a composition root (the
  * simulator or the CLI) with its ports.
  *
  * <p>Every server has an index device and its L2 index is crash-safe: {@link #open} first recovers the index from
@@ -49,7 +49,7 @@ public final class KvServer {
     private final Memory memory;
     private final EventSink sink;
     private final L2Directory directory;
-    private final TieredStore engine;
+    private final TieredStore tieredStore;
     private final IndexLayout layout;
     private boolean open;
 
@@ -66,7 +66,7 @@ public final class KvServer {
                 + config.l2Slots() + " slots needs " + layout.deviceBytes() + " B");
         }
         this.directory = new L2Directory(config.slotBytes(), config.l2Slots(), sink);
-        this.engine = new TieredStore(config, memory, device, indexDevice, sink, directory);
+        this.tieredStore = new TieredStore(config, memory, device, indexDevice, sink, directory);
     }
 
     /** Where the index lives on its device, for a config. */
@@ -85,7 +85,7 @@ public final class KvServer {
             throw new IllegalStateException("index already opened");
         }
         sink.emit(new CoreEvent.IndexOpenRequested(recover));
-        final IndexIo io = engine.indexIo(Math.min(INDEX_BUFFER_BYTES, layout.deviceBytes()));
+        final IndexIo io = tieredStore.indexIo(Math.min(INDEX_BUFFER_BYTES, layout.deviceBytes()));
         IndexOpener.open(layout, config.slotBytes(), config.l2Slots(), memory, io, sink, recover, opened -> {
             if (opened.error() != null) {
                 done.accept(opened.error());
@@ -95,7 +95,7 @@ public final class KvServer {
             final IndexLog log = new IndexLog(layout, config.slotBytes(), config.l2Slots(), memory, io, sink,
                 directory::loggedChunks);
             directory.setIndexLog(log);
-            log.open(opened.epoch(), opened.checkpointSeq(), opened.newestSlot(), opened.nextSeq(), ok -> {
+            log.open(opened.epoch(), opened.checkpointSeq(), opened.newestArea(), opened.nextSeq(), ok -> {
                 open = ok;
                 done.accept(ok ? null : "the index device refused the first checkpoint");
             });
@@ -112,7 +112,7 @@ public final class KvServer {
         requireOpen();
         sink.emit(new CoreEvent.ShutdownRequested());
         open = false;
-        engine.flushData(dataError -> {
+        tieredStore.flushData(dataError -> {
             if (dataError != null) {
                 sink.emit(new CoreEvent.ShutdownCompleted(false));
                 done.accept(dataError);
@@ -139,8 +139,8 @@ public final class KvServer {
         return directory;
     }
 
-    public TieredStore engine() {
-        return engine;
+    public TieredStore tieredStore() {
+        return tieredStore;
     }
 
     public LookupResult lookup(final int modelId, final List<PrefixKey> keys) {
@@ -157,7 +157,7 @@ public final class KvServer {
     /** Commits (see {@link TieredStore#commit}); {@code done} gets how many became visible. */
     public void commit(final List<AllocationRef> refs, final Consumer<Integer> done) {
         requireOpen();
-        engine.commit(refs, done);
+        tieredStore.commit(refs, done);
     }
 
     public boolean release(final AllocationRef ref) {
@@ -188,25 +188,25 @@ public final class KvServer {
         }
         final List<StoreSpan> shaped = SpanCoalescer.shape(kept, config.coalesceStoreSpans());
         sink.emit(new CoreEvent.SpansCoalesced(storeId, sent.size(), shaped.size()));
-        engine.store(storeId, source, shaped, List.copyOf(rejected.values()), done);
+        tieredStore.store(storeId, source, shaped, List.copyOf(rejected.values()), done);
     }
 
     public void load(final long loadId, final List<LoadRange> ranges, final MemoryRegion dest,
                      final Consumer<LoadResult> done) {
         requireOpen();
-        engine.load(loadId, ranges, dest, done);
+        tieredStore.load(loadId, ranges, dest, done);
     }
 
     public void onIoComplete(final IoCompletion completion) {
-        engine.onIoComplete(completion);
+        tieredStore.onIoComplete(completion);
     }
 
     public void drain(final Runnable done) {
-        engine.drain(done);
+        tieredStore.drain(done);
     }
 
     public void close() {
-        engine.close();
+        tieredStore.close();
     }
 
     private void requireOpen() {
@@ -227,7 +227,7 @@ public final class KvServer {
         if (!directory.isCurrent(p.alloc())) {
             return RejectReason.STALE;
         }
-        if (p.lengthBytes() > engine.l1().pool().capacityBytes()) {
+        if (p.lengthBytes() > tieredStore.l1().pool().capacityBytes()) {
             return RejectReason.LARGER_THAN_L1;
         }
         return null;

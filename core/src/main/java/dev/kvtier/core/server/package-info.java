@@ -1,5 +1,5 @@
 /**
- * The server facade: directory, boundary (validation, stale filtering, coalescing) and store engine behind one set
+ * The server facade: directory, boundary (validation, stale filtering, coalescing) and tiered store behind one set
  * of inputs.
  */
 package dev.kvtier.core.server;

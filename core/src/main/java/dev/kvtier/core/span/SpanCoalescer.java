@@ -1,5 +1,6 @@
 package dev.kvtier.core.span;
 
+import dev.kvtier.core.value.SpanPiece;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,4 +1,4 @@
 /**
- * Spans at the server boundary: pieces as sent and coalesced spans as stored.
+ * Spans at the server boundary: pieces as sent (the value {@code value.SpanPiece}) coalesced into spans as stored.
  */
 package dev.kvtier.core.span;

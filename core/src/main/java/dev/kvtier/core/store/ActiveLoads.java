@@ -1,7 +1,7 @@
 package dev.kvtier.core.store;
 
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
-import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.value.AllocationRef;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -3,16 +3,16 @@ package dev.kvtier.core.store;
 import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.index.IndexLog;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.port.EventSink;
+import dev.kvtier.core.value.AllocationRef;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The commit path of the store engine, in either mode. {@code l1}: allocations become visible at once (their records
+ * The commit path of the tiered store, in either mode. {@code l1}: allocations become visible at once (their records
  * go to the index log lazily). {@code durable}, a pipeline of four stages: a commit waits until every pending L2
  * write over its ranges has finished; the commits ready by then share one FLUSH of the data device (group commit);
  * their COMMIT records are appended to the index log and the log is made durable; only then are they published. A

@@ -1,13 +1,13 @@
 package dev.kvtier.core.store;
 
 import dev.kvtier.core.index.IndexIo;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.MemoryRegion;
+import dev.kvtier.core.value.IoOp;
 import java.util.function.LongConsumer;
 
 /**
- * The index's way to its device through the store engine's {@link IoQueue}: one staging buffer, and I/Os that take
- * their ids from the engine's sequence (so every I/O of a run has one id) but bypass the {@code concurrentIos} bound
+ * The index's way to its device through the tiered store's {@link IoQueue}: one staging buffer, and I/Os that take
+ * their ids from its sequence (so every I/O of a run has one id) but bypass the {@code concurrentIos} bound
  * and are submitted at once.
  */
 final class IndexDeviceIo implements IndexIo {

@@ -5,11 +5,11 @@ import dev.kvtier.core.index.IndexIo;
 import dev.kvtier.core.port.Device;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.IoCompletion;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
 import dev.kvtier.core.port.Memory;
 import dev.kvtier.core.port.MemoryRegion;
+import dev.kvtier.core.value.IoOp;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.function.LongConsumer;
 
 /**
- * The store engine's I/O: one id sequence for both devices; the data device behind a FIFO of at most
+ * The tiered store's I/O: one id sequence for both devices; the data device behind a FIFO of at most
  * {@code concurrentIos} I/Os in flight; the index device, whose I/Os ({@link IndexDeviceIo}) bypass that bound (the
  * index keeps at most one in flight); and the routing of every completion to what the I/O belongs to. The in-flight
  * maps are used for point look-ups only; nothing iterates them.

@@ -1,8 +1,8 @@
 package dev.kvtier.core.store;
 
 /**
- * A parked-or-running operation of the engine: a continuation. {@link #step} advances as far as it can and returns
- * when the operation is finished or has registered itself to be resumed (on memory, or on a pending write).
+ * A parked-or-running operation of the tiered store, as a continuation: {@link #step} advances as far as it can and
+ * returns when the operation is finished or has registered itself to be resumed (on memory, or on a pending write).
  */
 abstract class Op {
     final long id;

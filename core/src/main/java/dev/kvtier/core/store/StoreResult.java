@@ -1,6 +1,6 @@
 package dev.kvtier.core.store;
 
-import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.value.AllocationRef;
 import java.util.List;
 
 /**

@@ -6,7 +6,7 @@ import dev.kvtier.core.index.IndexIo;
 import dev.kvtier.core.l1.Admission;
 import dev.kvtier.core.l1.L1Access;
 import dev.kvtier.core.l1.L1Cache;
-import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.l2.Checksums;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.port.Device;
 import dev.kvtier.core.port.EventSink;
@@ -14,6 +14,8 @@ import dev.kvtier.core.port.IoCompletion;
 import dev.kvtier.core.port.Memory;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.span.StoreSpan;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.LoadRange;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,12 +23,12 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * The L1/L2 store engine: grouped store and grouped load over L1 and the L2 device. A single-threaded, non-blocking
+ * The tiered store: grouped store and grouped load over L1 and the L2 device. A single-threaded, non-blocking
  * state machine: every public method is one input; where the reference blocks (waiting for memory held by a pending
  * write, or for a pending write under a load's gap), the operation parks as a continuation ({@link Op}) and resumes
  * on the completion that unblocks it.
  *
- * <p>The engine is a small pump over parts that each own one job and its state: {@link L1Cache} (pool, entries,
+ * <p>The tiered store is a small pump over parts that each own one job and its state: {@link L1Cache} (pool, entries,
  * policy, admission), {@link IoQueue} (ids, both devices, the bounded FIFO, completion routing), {@link WriteBatches}
  * (the L2 write path), {@link CommitPipeline} (both commit modes), {@link Checksums} and {@link ActiveLoads}. The
  * pump owns what sequences them: the ready queue of operations, the operations waiting for memory and the drain
@@ -35,7 +37,7 @@ import java.util.function.Consumer;
  * <p>Fairness: operations waiting for memory are served strictly first-in, first-out; an operation arriving while
  * others wait queues behind them. I/Os beyond {@code concurrentIos} wait in a FIFO queue.
  *
- * <p>Write errors are recorded, the affected L2 range is invalidated in the directory (its keys leave the index, so
+ * <p>Write errors are recorded, the affected L2 range is invalidated in the directory (its keys leave it, so
  * nothing is served from bytes that never reached L2), and the error count is surfaced with the next store result.
  */
 public final class TieredStore {
@@ -71,7 +73,7 @@ public final class TieredStore {
         this.io = new IoQueue(config.concurrentIos(), memory, device, indexDevice, sink);
         this.writes = new WriteBatches(sink, l1, io, directory);
         this.commits = new CommitPipeline(config.commitMode(), config.slotBytes(), sink, directory, writes, io);
-        this.checksums = new Checksums(config.slotBytes(), sink, l1, directory);
+        this.checksums = new Checksums(config.slotBytes(), sink, memory, l1.region(), directory);
         this.loads = new ActiveLoads(config.slotBytes());
         this.parts = new Parts(config, sink, directory, l1, io, writes, checksums, loads, this);
         directory.setListener(loads::chunkEvicted);
@@ -271,7 +273,7 @@ public final class TieredStore {
 
     private void requireOpen() {
         if (closed) {
-            throw new IllegalStateException("store engine is closed");
+            throw new IllegalStateException("tiered store is closed");
         }
     }
 }

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The L2 write path of the store engine: it opens write batches, appends stored slices to them (chaining each
+ * The L2 write path of the tiered store: it opens write batches, appends stored slices to them (chaining each
  * batch after the pending writes it overlaps, so writes to a range complete in store order), seals them, submits
  * them to the I/O queue once nothing earlier is left to wait for, and finishes them when the device answers (frees
  * slices no longer resident, submits the batches chained after them, wakes the loads and durable commits waiting

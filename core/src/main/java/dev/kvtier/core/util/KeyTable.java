@@ -9,8 +9,8 @@ import java.util.function.Consumer;
  * shifting back the entries after the removed one (no tombstones, so look-ups never slow down as keys come and go).
  * Only {@link #forEachValue} iterates it, in table order (which follows a fixed hash of the keys, so it is the same in
  * every JVM but means nothing): a caller that needs an order sorts by something of its own first, so hash order never
- * leaks into a run. Used by the core's L2 directory for its key index and,
- * as a plain container holding none of the core's rules, by the index checker's model of it; not thread-safe.
+ * leaks into a run. Used by the core's L2 directory for its key map and,
+ * as a plain container holding none of the core's rules, by the directory checker's model of it; not thread-safe.
  *
  * @param <V> what a key maps to
  */

@@ -6,7 +6,7 @@ package dev.kvtier.core.util;
  * reach it), and no key is boxed. The searches scan only the range they are given and step over a page that was never
  * made, so a caller that bounds its range by the largest run it holds pays for what its event touches, not for the
  * number of live entries. Used by the core's slot ring and, as a plain container holding none of the core's rules, by
- * the index checker's model of it; not thread-safe.
+ * the directory checker's model of it; not thread-safe.
  *
  * @param <T> what a slot holds
  */

@@ -1,6 +1,10 @@
 package dev.kvtier.core.arch;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -38,6 +42,29 @@ class ArchitectureTest {
                 "dev.kvtier.sim..", "dev.kvtier.realio..", "dev.kvtier.scenarios..", "dev.kvtier.lab..",
                 "dev.kvtier.cli..",
                 "dev.kvtier.property..")
+            .check(core);
+    }
+
+    /**
+     * The core's vocabulary sits on its own floor: the values events carry ({@code value}) use nothing of the core,
+     * and the events ({@code event}) use nothing of it but those values, so every package of the core may use both
+     * and no arrow points back up from the vocabulary into the core's workings.
+     */
+    @Test
+    void valuesShouldDependOnNothingElseInCore() {
+        assertTrue(core.contain("dev.kvtier.core.value.PrefixKey"), "the value package is imported");
+        noClasses().that().resideInAPackage("dev.kvtier.core.value")
+            .should().dependOnClassesThat(resideInAPackage("dev.kvtier.core..")
+                .and(not(resideInAPackage("dev.kvtier.core.value"))))
+            .check(core);
+    }
+
+    @Test
+    void eventsShouldDependOnNothingInCoreButTheValues() {
+        assertTrue(core.contain("dev.kvtier.core.event.CoreEvent"), "the event package is imported");
+        noClasses().that().resideInAPackage("dev.kvtier.core.event")
+            .should().dependOnClassesThat(resideInAPackage("dev.kvtier.core..")
+                .and(not(resideInAnyPackage("dev.kvtier.core.event", "dev.kvtier.core.value"))))
             .check(core);
     }
 

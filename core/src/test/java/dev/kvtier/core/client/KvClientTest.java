@@ -1,5 +1,6 @@
 package dev.kvtier.core.client;
 
+import dev.kvtier.core.value.StoreSpec;
 import static dev.kvtier.core.testkit.Rig.SLOT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.testkit.HeapMemory;
 import dev.kvtier.core.testkit.Rig;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

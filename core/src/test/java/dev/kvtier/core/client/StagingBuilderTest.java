@@ -1,10 +1,11 @@
 package dev.kvtier.core.client;
 
+import dev.kvtier.core.value.StoreSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.span.SpanPiece;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

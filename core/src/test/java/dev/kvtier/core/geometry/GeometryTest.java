@@ -1,5 +1,6 @@
 package dev.kvtier.core.geometry;
 
+import dev.kvtier.core.value.PrefixKey;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

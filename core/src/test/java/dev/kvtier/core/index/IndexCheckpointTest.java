@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.LoadFailure;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.testkit.CrashRig;
 import dev.kvtier.core.testkit.ManualDevice;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -183,7 +183,7 @@ class IndexCheckpointTest {
         assertEquals(inCheckpoint, next.events.of(CoreEvent.IndexOpened.class).getFirst().recovered());
         assertEquals(0, next.events.of(CoreEvent.IndexOpened.class).getFirst().records());
         c.checkLoads(next, true);
-        assertTrue(next.server.engine().checksumMismatches() > 0, "the test did reach stale chunks");
+        assertTrue(next.server.tieredStore().checksumMismatches() > 0, "the test did reach stale chunks");
     }
 
     @Test

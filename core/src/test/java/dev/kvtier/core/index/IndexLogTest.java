@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.testkit.HeapMemory;
 import dev.kvtier.core.testkit.RecordingSink;
+import dev.kvtier.core.value.IoOp;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.CommitMode;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.store.StoreResult;
 import dev.kvtier.core.testkit.CrashRig;
 import dev.kvtier.core.testkit.ManualDevice;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

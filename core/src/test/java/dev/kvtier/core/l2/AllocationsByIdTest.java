@@ -1,8 +1,9 @@
 package dev.kvtier.core.l2;
 
+import dev.kvtier.core.value.AllocationRef;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

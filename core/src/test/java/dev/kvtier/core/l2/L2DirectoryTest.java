@@ -1,5 +1,6 @@
 package dev.kvtier.core.l2;
 
+import dev.kvtier.core.value.AllocationRef;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.SkipReason;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.index.IndexChunk;
 import dev.kvtier.core.index.IndexCodec;
 import dev.kvtier.core.testkit.RecordingSink;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -223,15 +224,16 @@ class L2DirectoryTest {
     @Test
     void aChunkKeepsEachSlotsChecksumAndWhetherItIsKnownPastSixtyFourSlots() {
         final L2Directory d = new L2Directory(SLOT, 200, events);
+        final Checksums checksums = new Checksums(SLOT, events, null, null, d); // keeps and reads sums: no memory
         final AllocationRef ref = claimed(d.allocate(1, 1, keys(0, 1), 130).getFirst());
         for (final int slot : new int[] {0, 63, 64, 65, 127, 128, 129}) {
-            d.recordChecksum(ref, slot, 1000L + slot);
+            checksums.keep(ref, slot, 1000L + slot);
         }
-        d.forgetChecksum(ref, 64);
-        d.recordChecksum(ref, 130, 7); // past the chunk: a no-op
+        checksums.forget(ref, 64);
+        checksums.keep(ref, 130, 7); // past the chunk: a no-op
         final long[] sums = new long[131]; // slot 130 is past every chunk
         final boolean[] known = new boolean[131];
-        d.expectedSums(0, sums, known);
+        checksums.expectedSums(0, sums, known);
         for (int slot = 0; slot <= 130; slot++) {
             final boolean kept = slot == 0 || slot == 63 || slot == 65 || slot == 127 || slot == 128 || slot == 129;
             assertEquals(kept, known[slot], "slot " + slot);
@@ -239,7 +241,7 @@ class L2DirectoryTest {
         }
         final long[] one = new long[1];
         final boolean[] oneKnown = new boolean[1];
-        d.expectedSums(65, one, oneKnown); // from a slot inside the chunk, not at its start
+        checksums.expectedSums(65, one, oneKnown); // from a slot inside the chunk, not at its start
         assertTrue(oneKnown[0]);
         assertEquals(1065L, one[0]);
     }

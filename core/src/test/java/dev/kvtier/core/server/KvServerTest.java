@@ -11,15 +11,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RejectReason;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.AllocationResult;
-import dev.kvtier.core.port.IoOp;
-import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.store.StoreResult;
 import dev.kvtier.core.testkit.HeapMemory;
 import dev.kvtier.core.testkit.ManualDevice;
 import dev.kvtier.core.testkit.RecordingSink;
 import dev.kvtier.core.testkit.Rig;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
+import dev.kvtier.core.value.SpanPiece;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -43,7 +43,7 @@ class KvServerTest {
         assertEquals(RejectReason.OUTSIDE_ALLOCATION, rejected.reason());
         assertEquals(a.allocationId(), rejected.allocationId());
         assertEquals(0, rig.device.history().size(), "nothing reaches L2");
-        assertEquals(0, rig.server.engine().residentBytes(), "nothing reaches L1");
+        assertEquals(0, rig.server.tieredStore().residentBytes(), "nothing reaches L1");
     }
 
     @Test

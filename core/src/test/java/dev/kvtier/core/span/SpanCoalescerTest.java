@@ -1,9 +1,10 @@
 package dev.kvtier.core.span;
 
+import dev.kvtier.core.value.SpanPiece;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
 package dev.kvtier.core.store;
 
+import dev.kvtier.core.value.LoadRange;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,11 +13,11 @@ import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.DiscardReason;
 import dev.kvtier.core.event.CoreEvent.LoadFailure;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.testkit.CrashRig;
 import dev.kvtier.core.testkit.ManualDevice;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -71,7 +72,7 @@ class ChecksumTest {
         final CoreEvent.RingEvicted ev = next.events.of(CoreEvent.RingEvicted.class).getFirst();
         assertEquals(RingEvictReason.CORRUPT, ev.reason());
         assertEquals(a.key(), ev.key());
-        assertEquals(1, next.server.engine().checksumMismatches());
+        assertEquals(1, next.server.tieredStore().checksumMismatches());
         assertFalse(next.visible("a"), "a corrupt key is a miss from now on");
         assertTrue(next.residentOffsets().isEmpty(), "the corrupt read left no L1 entry");
         // b is unaffected.

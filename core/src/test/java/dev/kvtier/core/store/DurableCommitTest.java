@@ -12,11 +12,11 @@ import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.LoadFailure;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.testkit.CrashRig;
 import dev.kvtier.core.testkit.ManualDevice;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -104,7 +104,7 @@ class DurableCommitTest {
         }
         final int committed = s.rig.events.indexOf(e -> e instanceof CoreEvent.Committed);
         assertTrue(lastIndexFlush >= 0 && committed > lastIndexFlush, "published after the index flush completed");
-        assertEquals(1, s.rig.server.engine().durableCommits());
+        assertEquals(1, s.rig.server.tieredStore().durableCommits());
         assertEquals(0, s.rig.data.inFlightCount() + s.rig.index.inFlightCount());
         final CrashRig.Loaded l = s.rig.load(s.ref);
         assertTrue(l.ok());
@@ -257,7 +257,7 @@ class DurableCommitTest {
         assertEquals(RingEvictReason.NOT_DURABLE, ev.reason());
         assertFalse(ev.committed());
         assertFalse(rig.server.directory().isCurrent(k), "the chunk is evicted");
-        assertEquals(1, rig.server.engine().refusedCommits());
+        assertEquals(1, rig.server.tieredStore().refusedCommits());
         assertTrue(rig.events.of(CoreEvent.Committed.class).isEmpty());
 
         // The log heals: a checkpoint (without k) goes to the slot that does not hold the newest one.

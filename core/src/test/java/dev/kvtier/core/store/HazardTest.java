@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.testkit.Rig;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

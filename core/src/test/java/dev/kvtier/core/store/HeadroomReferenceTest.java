@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.testkit.Rig;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,7 +26,7 @@ class HeadroomReferenceTest {
             rig.storeValue(a, i + 1);
             rig.device.completeAll();
         }
-        assertEquals(19 * SLOT, rig.server.engine().residentBytes());
+        assertEquals(19 * SLOT, rig.server.tieredStore().residentBytes());
         assertFalse(rig.resident(refs.getFirst()), "the least recently stored block is trimmed");
         for (int i = 1; i < 20; i++) {
             assertTrue(rig.resident(refs.get(i)));
@@ -48,14 +48,14 @@ class HeadroomReferenceTest {
             rig.device.completeAll();
         }
         rig.commit(List.of(e, f, a, b, c, d));
-        assertEquals(4 * SLOT, rig.server.engine().residentBytes(), "stores stop at the save target");
+        assertEquals(4 * SLOT, rig.server.tieredStore().residentBytes(), "stores stop at the save target");
         assertFalse(rig.resident(e));
 
         final Rig.Loaded le = rig.load(e);
         rig.device.completeAll();
         assertTrue(le.result().get().ok());
         assertTrue(le.uniform(0, 1));
-        assertEquals(5 * SLOT, rig.server.engine().residentBytes(), "the promotion uses the reserved block");
+        assertEquals(5 * SLOT, rig.server.tieredStore().residentBytes(), "the promotion uses the reserved block");
 
         final Rig.Loaded lf = rig.load(f);
         rig.device.completeAll();

@@ -1,5 +1,6 @@
 package dev.kvtier.core.store;
 
+import dev.kvtier.core.value.LoadRange;
 import static dev.kvtier.core.testkit.Rig.SLOT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,11 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.testkit.HeapMemory;
 import dev.kvtier.core.testkit.Rig;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -75,7 +76,7 @@ class LoadPathTest {
         for (int i = 0; i < 12; i++) {
             assertTrue(loaded.uniform(i, i + 1), "slot " + i);
         }
-        assertTrue(rig.server.engine().residentBytes() <= 4 * SLOT);
+        assertTrue(rig.server.tieredStore().residentBytes() <= 4 * SLOT);
     }
 
     @Test
@@ -121,11 +122,11 @@ class LoadPathTest {
         rig.storeValue(b, 2);
         rig.device.completeAll();
         rig.commit(List.of(a, b));
-        final long usedBefore = rig.server.engine().l1().pool().usedBytes();
+        final long usedBefore = rig.server.tieredStore().l1().pool().usedBytes();
         final Rig.Loaded loaded = rig.load(a);
         rig.device.fail(rig.device.oldest(IoOp.READ).ioId());
         assertEquals(CoreEvent.LoadFailure.READ_ERROR, loaded.result().get().failure());
-        assertTrue(rig.server.engine().l1().pool().usedBytes() <= usedBefore, "the read's slice is freed");
+        assertTrue(rig.server.tieredStore().l1().pool().usedBytes() <= usedBefore, "the read's slice is freed");
         assertEquals(0, rig.server.directory().leases(a), "the lease is returned");
     }
 }

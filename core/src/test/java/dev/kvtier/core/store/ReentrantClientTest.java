@@ -1,5 +1,6 @@
 package dev.kvtier.core.store;
 
+import dev.kvtier.core.value.LoadRange;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.AllocationResult;
 import dev.kvtier.core.testkit.CrashRig;
 import dev.kvtier.core.testkit.HeapMemory;
+import dev.kvtier.core.value.AllocationRef;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -52,7 +53,8 @@ class ReentrantClientTest {
         final List<AllocationRef> live = rig.server.directory().liveInAgeOrder();
         assertEquals(live.size(), live.stream().map(AllocationRef::key).distinct().count(), "one chunk a key: " + live);
         for (final AllocationRef r : live) {
-            assertEquals(true, rig.server.directory().isCurrent(r), "every chunk in the ring is in the index: " + r);
+            assertEquals(true, rig.server.directory().isCurrent(r),
+                "every chunk in the ring is in the directory: " + r);
         }
         final List<CoreEvent> events = rig.events.all();
         final int allocated = events.indexOf(new CoreEvent.Allocated(8, CrashRig.key("k"),

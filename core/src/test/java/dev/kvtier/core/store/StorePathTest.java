@@ -9,13 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.server.KvServer;
-import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.testkit.HeapMemory;
 import dev.kvtier.core.testkit.Rig;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
+import dev.kvtier.core.value.SpanPiece;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -71,7 +71,7 @@ class StorePathTest {
         assertTrue(r.get().accepted().isEmpty());
         assertEquals(CoreEvent.RejectReason.STALE, rig.events.of(CoreEvent.SpanRejected.class).getFirst().reason());
         assertEquals(0, rig.device.history().size());
-        assertEquals(0, rig.server.engine().residentBytes());
+        assertEquals(0, rig.server.tieredStore().residentBytes());
     }
 
     @Test
@@ -172,7 +172,7 @@ class StorePathTest {
         final List<CoreEvent.Trimmed> trims = rig.events.of(CoreEvent.Trimmed.class);
         assertEquals(1, trims.size());
         assertEquals(4 * SLOT, trims.getFirst().targetBytes(), "max(bytes stored, save target)");
-        assertEquals(4 * SLOT, rig.server.engine().residentBytes());
+        assertEquals(4 * SLOT, rig.server.tieredStore().residentBytes());
         final int trimAt = rig.events.indexOf(e -> e instanceof CoreEvent.Trimmed);
         final int lastInsert = rig.events.all().lastIndexOf(rig.events.of(CoreEvent.EntryInserted.class).getLast());
         assertTrue(trimAt > lastInsert);
@@ -215,7 +215,7 @@ class StorePathTest {
         final List<AllocationRef> refs = rig.claim("a", "b", "c", "d", "e");
         rig.store(rig.source(1, 2, 3, 4, 5), refs);
         assertEquals(2, rig.device.inFlightCount());
-        assertEquals(3, rig.server.engine().ioQueued());
+        assertEquals(3, rig.server.tieredStore().ioQueued());
         assertEquals(5, rig.device.completeAll());
     }
 }

@@ -1,5 +1,6 @@
 package dev.kvtier.core.store;
 
+import dev.kvtier.core.value.LoadRange;
 import static dev.kvtier.core.testkit.Rig.SLOT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,22 +10,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.L2Directory;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.testkit.HeapMemory;
 import dev.kvtier.core.testkit.ManualDevice;
 import dev.kvtier.core.testkit.RecordingSink;
 import dev.kvtier.core.testkit.Rig;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the store engine tells the outside: the I/O and drain events a journal records, its counters, the load ranges it
- * refuses, and that a closed engine takes no input.
+ * What the tiered store tells the outside: the I/O and drain events a journal records, its counters, the load ranges it
+ * refuses, and that a closed tiered store takes no input.
  */
 class StoreSurfaceTest {
 
@@ -36,11 +37,11 @@ class StoreSurfaceTest {
         final IoRequest w = rig.device.oldest(IoOp.WRITE);
         assertEquals(List.of(new CoreEvent.IoSubmitted(w.ioId(), IoOp.WRITE, a.fileOffset(SLOT), SLOT, 1)),
             rig.events.of(CoreEvent.IoSubmitted.class));
-        assertEquals(1, rig.server.engine().ioInFlight());
+        assertEquals(1, rig.server.tieredStore().ioInFlight());
         rig.device.complete(w.ioId());
         assertEquals(List.of(new CoreEvent.IoCompleted(w.ioId(), IoOp.WRITE, a.fileOffset(SLOT), SLOT)),
             rig.events.of(CoreEvent.IoCompleted.class));
-        assertEquals(0, rig.server.engine().ioInFlight());
+        assertEquals(0, rig.server.tieredStore().ioInFlight());
 
         rig.events.clear();
         rig.commit(List.of(a));
@@ -52,22 +53,22 @@ class StoreSurfaceTest {
     @Test
     void shouldCountPendingAndCompletedWritesAndErrors() {
         final Rig rig = Rig.slots(8, 16);
-        final TieredStore engine = rig.server.engine();
-        assertSame(rig.config, engine.config());
-        assertEquals(rig.config.l1Bytes(), engine.admission().l1Bytes());
+        final TieredStore tiered = rig.server.tieredStore();
+        assertSame(rig.config, tiered.config());
+        assertEquals(rig.config.l1Bytes(), tiered.admission().l1Bytes());
         final List<AllocationRef> ab = rig.claim("a", "b");
         rig.storeValue(ab.get(0), 1);
         rig.storeValue(ab.get(1), 2);
-        assertEquals(2, engine.pendingWriteCount());
-        assertEquals(2, engine.pendingWrites().size());
-        assertEquals(0, engine.writesCompleted());
+        assertEquals(2, tiered.pendingWriteCount());
+        assertEquals(2, tiered.pendingWrites().size());
+        assertEquals(0, tiered.writesCompleted());
         rig.device.complete(rig.device.oldest(IoOp.WRITE).ioId());
         rig.device.fail(rig.device.oldest(IoOp.WRITE).ioId());
-        assertEquals(0, engine.pendingWriteCount());
-        assertTrue(engine.pendingWrites().isEmpty());
-        assertEquals(2, engine.writesCompleted(), "a failed write completes too");
-        assertEquals(1, engine.writeErrors());
-        assertEquals(0, engine.memoryWaiters());
+        assertEquals(0, tiered.pendingWriteCount());
+        assertTrue(tiered.pendingWrites().isEmpty());
+        assertEquals(2, tiered.writesCompleted(), "a failed write completes too");
+        assertEquals(1, tiered.writeErrors());
+        assertEquals(0, tiered.memoryWaiters());
     }
 
     @Test
@@ -91,10 +92,10 @@ class StoreSurfaceTest {
         final List<AllocationRef> ab = rig.claim("a", "b");
         rig.storeValue(ab.get(0), 1);
         final AtomicReference<StoreResult> second = rig.storeValue(ab.get(1), 2);
-        assertEquals(1, rig.server.engine().memoryWaiters(), "L1 of one slot is held by the first write");
+        assertEquals(1, rig.server.tieredStore().memoryWaiters(), "L1 of one slot is held by the first write");
         assertNull(second.get());
         rig.device.completeAll();
-        assertEquals(0, rig.server.engine().memoryWaiters());
+        assertEquals(0, rig.server.tieredStore().memoryWaiters());
         assertEquals(List.of(ab.get(1)), second.get().accepted());
     }
 
@@ -124,11 +125,11 @@ class StoreSurfaceTest {
     @Test
     void shouldRefuseInputOnceClosedAndADeviceSmallerThanTheRing() {
         final Rig rig = Rig.slots(8, 16);
-        final TieredStore engine = rig.server.engine();
-        engine.close();
+        final TieredStore tiered = rig.server.tieredStore();
+        tiered.close();
         final HeapMemory.Region src = rig.source(1);
-        assertThrows(IllegalStateException.class, () -> engine.store(1, src, List.of(), List.of(), r -> {}));
-        assertThrows(IllegalStateException.class, () -> engine.load(2, List.of(), src, r -> {}));
+        assertThrows(IllegalStateException.class, () -> tiered.store(1, src, List.of(), List.of(), r -> {}));
+        assertThrows(IllegalStateException.class, () -> tiered.load(2, List.of(), src, r -> {}));
 
         final CoreConfig config = rig.config;
         final L2Directory dir = new L2Directory(SLOT, config.l2Slots(), new RecordingSink());

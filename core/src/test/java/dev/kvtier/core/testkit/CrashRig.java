@@ -2,18 +2,18 @@ package dev.kvtier.core.testkit;
 
 import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.client.SaveListener;
-import dev.kvtier.core.client.StoreSpec;
 import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.config.CoreConfig;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.index.IndexLayout;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.AllocationResult;
 import dev.kvtier.core.server.KvServer;
-import dev.kvtier.core.span.SpanPiece;
-import dev.kvtier.core.store.LoadRange;
 import dev.kvtier.core.store.LoadResult;
 import dev.kvtier.core.store.StoreResult;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
+import dev.kvtier.core.value.StoreSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -265,7 +265,7 @@ public final class CrashRig {
     /** Resident L1 entry file offsets, in file order. */
     public List<Long> residentOffsets() {
         final List<Long> out = new ArrayList<>();
-        server.engine().l1().entries().inFileOrder().forEach(e -> out.add(e.fileOffset()));
+        server.tieredStore().l1().entries().inFileOrder().forEach(e -> out.add(e.fileOffset()));
         return out;
     }
 
@@ -274,7 +274,7 @@ public final class CrashRig {
         final long from = ref.fileOffset(config.slotBytes());
         final long to = from + ref.lengthBytes(config.slotBytes());
         final boolean[] hit = {false};
-        server.engine().l1().entries().inFileOrder().forEach(e -> {
+        server.tieredStore().l1().entries().inFileOrder().forEach(e -> {
             if (e.fileOffset() < to && from < e.fileOffset() + e.lengthBytes()) {
                 hit[0] = true;
             }

@@ -2,9 +2,9 @@ package dev.kvtier.core.testkit;
 
 import dev.kvtier.core.port.Device;
 import dev.kvtier.core.port.IoCompletion;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
+import dev.kvtier.core.value.IoOp;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,14 +1,14 @@
 package dev.kvtier.core.testkit;
 
 import dev.kvtier.core.config.CoreConfig;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.AllocationResult;
 import dev.kvtier.core.server.KvServer;
-import dev.kvtier.core.span.SpanPiece;
-import dev.kvtier.core.store.LoadRange;
 import dev.kvtier.core.store.LoadResult;
 import dev.kvtier.core.store.StoreResult;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -163,7 +163,7 @@ public final class Rig {
     /** Resident entry file offsets, in file order. */
     public List<Long> residentOffsets() {
         final List<Long> out = new ArrayList<>();
-        server.engine().l1().entries().inFileOrder().forEach(e -> out.add(e.fileOffset()));
+        server.tieredStore().l1().entries().inFileOrder().forEach(e -> out.add(e.fileOffset()));
         return out;
     }
 

@@ -3,7 +3,7 @@ package dev.kvtier.harness.check;
 import dev.kvtier.core.util.KeyTable;
 
 /**
- * The index checker's model of the key index: each live key with its allocation id, model and whether it is
+ * The directory checker's model of the key map: each live key with its allocation id, model and whether it is
  * committed, side by side in one {@code long[]} (four longs a position: key high, key low, allocation id, state), so
  * that what most events ask of a key (is it live, of which allocation, committed, of which model) costs one place in
  * one array; the checker's chunk for the key (its slots and its place in the age order) sits at the same position of

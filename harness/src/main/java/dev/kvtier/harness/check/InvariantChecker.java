@@ -6,8 +6,8 @@ import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * All invariant families, fed every event in order after the core emits it. The first violation throws
@@ -61,7 +61,7 @@ public final class InvariantChecker implements EventSink {
         return new InvariantChecker(config, clock, () -> List.of(new CapacityChecker(probe),
             new StructureChecker(coreEntries, coreResident), new EvictionOrderChecker(config.replacement()),
             new SliceOwnershipChecker(), new SpanChecker(), new WriteOrderChecker(), new ReadBatchChecker(),
-            new IndexChecker(), new LivenessChecker(livenessBoundNs, faultsUntilNs)), lasting);
+            new DirectoryChecker(), new LivenessChecker(livenessBoundNs, faultsUntilNs)), lasting);
     }
 
     /**

@@ -1,10 +1,10 @@
 package dev.kvtier.harness.check;
 
-import dev.kvtier.core.client.StoreSpec;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RejectReason;
-import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.util.Distinct;
+import dev.kvtier.core.value.SpanPiece;
+import dev.kvtier.core.value.StoreSpec;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;

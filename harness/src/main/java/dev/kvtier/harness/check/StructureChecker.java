@@ -7,7 +7,7 @@ import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
 /**
- * Invariant 2: entries are pairwise disjoint, and the core's position index holds exactly the resident entries.
+ * Invariant 2: entries are pairwise disjoint, and the core's entry map holds exactly the resident entries.
  * A shadow map of entries is built from EntryInserted and EntryEvicted: an insert may not overlap a shadow entry
  * (the core must have dropped overlaps first), an eviction must name a shadow entry exactly. After every event the
  * core's entry count and resident bytes (read through {@code coreEntries}/{@code coreResident}) must equal the
@@ -53,7 +53,7 @@ public final class StructureChecker implements Checker {
         }
         if (!(coreEntries.getAsLong() == entries.size())) {
             ctx.fail(Invariant.ENTRIES_DISJOINT,
-                "core index holds " + coreEntries.getAsLong() + " entries, " + entries.size() + " are resident");
+                "core entry map holds " + coreEntries.getAsLong() + " entries, " + entries.size() + " are resident");
         }
         if (!(coreResident.getAsLong() == resident)) {
             ctx.fail(Invariant.ENTRIES_DISJOINT,

@@ -3,7 +3,7 @@ package dev.kvtier.harness.metrics;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

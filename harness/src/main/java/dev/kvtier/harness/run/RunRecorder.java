@@ -1,7 +1,7 @@
 package dev.kvtier.harness.run;
 
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.port.Clock;
+import dev.kvtier.core.value.PrefixKey;
 import dev.kvtier.harness.check.Invariant;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.metrics.RunMetrics;

@@ -1,6 +1,6 @@
 package dev.kvtier.harness.workload;
 
-import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.value.AllocationRef;
 import java.util.Arrays;
 import java.util.List;
 

@@ -1,11 +1,11 @@
 package dev.kvtier.harness.workload;
 
-import dev.kvtier.core.client.StoreSpec;
 import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.geometry.Alignment;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.store.LoadRange;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.StoreSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntToLongFunction;

@@ -1,7 +1,7 @@
 package dev.kvtier.harness.workload;
 
-import dev.kvtier.core.store.LoadRange;
 import dev.kvtier.core.store.LoadResult;
+import dev.kvtier.core.value.LoadRange;
 import java.util.ArrayDeque;
 import java.util.List;
 

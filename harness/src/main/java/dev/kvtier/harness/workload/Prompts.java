@@ -1,7 +1,7 @@
 package dev.kvtier.harness.workload;
 
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.geometry.PrefixKeys;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayList;
 import java.util.List;
 

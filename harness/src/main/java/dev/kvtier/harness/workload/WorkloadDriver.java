@@ -3,7 +3,6 @@ package dev.kvtier.harness.workload;
 import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.client.ServerTransport;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.Entropy;
 import dev.kvtier.core.port.EventSink;
@@ -11,6 +10,7 @@ import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.port.Scheduler;
 import dev.kvtier.core.port.Stamping;
 import dev.kvtier.core.server.KvServer;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.Arrays;
 
 /**

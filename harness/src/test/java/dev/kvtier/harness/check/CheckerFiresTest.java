@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.core.client.StoreSpec;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.config.ReplacementKind;
 import dev.kvtier.core.event.CoreEvent;
@@ -14,9 +13,10 @@ import dev.kvtier.core.event.CoreEvent.L1EvictReason;
 import dev.kvtier.core.event.CoreEvent.RejectReason;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.event.CoreEvent.SealReason;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.span.SpanPiece;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
+import dev.kvtier.core.value.StoreSpec;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -257,7 +257,7 @@ class CheckerFiresTest {
 
     @Test
     void lookupFiresWhenAnUncommittedKeyIsVisible() {
-        assertEquals(Invariant.LOOKUP_PREFIX, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.LOOKUP_PREFIX, fired(new DirectoryChecker(), CONFIG,
             new CoreEvent.AllocateRequested(1, 1, List.of(k(1)), 1),
             new CoreEvent.Allocated(1, k(1), 1, 0, 1),
             new CoreEvent.Lookup(1, List.of(k(1)), 1)));
@@ -265,7 +265,7 @@ class CheckerFiresTest {
 
     @Test
     void lookupFiresWhenAnotherModelsKeyIsReturned() {
-        assertEquals(Invariant.LOOKUP_PREFIX, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.LOOKUP_PREFIX, fired(new DirectoryChecker(), CONFIG,
             new CoreEvent.AllocateRequested(1, 2, List.of(k(1)), 1),
             new CoreEvent.Allocated(1, k(1), 1, 0, 1),
             new CoreEvent.Committed(k(1), 1),
@@ -335,7 +335,7 @@ class CheckerFiresTest {
 
     @Test
     void staleFiresOnASecondWriter() {
-        assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.STALE_NOTHING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
             asked(1, 1), new CoreEvent.Allocated(2, k(1), 2, 1, 1)));
     }
@@ -343,32 +343,32 @@ class CheckerFiresTest {
     /** A commit of a key's old allocation, or of a key with none, while another allocation of it is current. */
     @Test
     void staleFiresOnACommitOfAnAllocationThatIsNotCurrent() {
-        assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.STALE_NOTHING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
             new CoreEvent.Committed(k(1), 2)));
-        assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.STALE_NOTHING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
             new CoreEvent.Committed(k(2), 1)));
-        assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.STALE_NOTHING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
             new CoreEvent.LateCommit(k(1), 1)));
-        feed(new IndexChecker(), CONFIG, asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+        feed(new DirectoryChecker(), CONFIG, asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
             new CoreEvent.LateCommit(k(1), 2), new CoreEvent.Committed(k(1), 1));
     }
 
     @Test
     void staleFiresWhenASkipGivesTheWrongReason() {
-        assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.STALE_NOTHING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
             asked(1, 1), new CoreEvent.AllocationSkipped(1, k(1), CoreEvent.SkipReason.COMMITTED)));
-        feed(new IndexChecker(), CONFIG, asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+        feed(new DirectoryChecker(), CONFIG, asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
             asked(1, 1), new CoreEvent.AllocationSkipped(1, k(1), CoreEvent.SkipReason.CLAIMED),
             asked(2, 65), new CoreEvent.AllocationSkipped(2, k(2), CoreEvent.SkipReason.TOO_LARGE));
     }
 
     @Test
     void ringFiresOnOverlappingChunks() {
-        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.RING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 2), new CoreEvent.Allocated(1, k(1), 1, 0, 2),
             asked(2, 1), new CoreEvent.Allocated(1, k(2), 2, 1, 1)));
     }
@@ -376,10 +376,10 @@ class CheckerFiresTest {
     /** An eviction (here for a failed write, which may take any chunk) of an allocation that is not the key's. */
     @Test
     void ringFiresOnAnEvictionOfAnAllocationThatIsNotLive() {
-        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.RING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
             new CoreEvent.RingEvicted(k(1), 9, 0, 1, false, 0, RingEvictReason.WRITE_FAILED)));
-        feed(new IndexChecker(), CONFIG, asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+        feed(new DirectoryChecker(), CONFIG, asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
             new CoreEvent.RingEvicted(k(1), 1, 0, 1, false, 0, RingEvictReason.WRITE_FAILED));
     }
 
@@ -387,16 +387,16 @@ class CheckerFiresTest {
     @Test
     void staleFiresOnAReleaseOfACommittedAllocation() {
         final AllocationRef ref = new AllocationRef(k(1), 1, 0, 1);
-        assertEquals(Invariant.STALE_NOTHING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.STALE_NOTHING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1), new CoreEvent.Committed(k(1), 1),
             new CoreEvent.ClaimReleased(ref, true)));
-        feed(new IndexChecker(), CONFIG, asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
+        feed(new DirectoryChecker(), CONFIG, asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
             new CoreEvent.ClaimReleased(ref, true), asked(1, 1), new CoreEvent.Allocated(1, k(1), 2, 1, 1));
     }
 
     @Test
     void ringFiresWhenEvictionSkipsTheOldest() {
-        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.RING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 1), new CoreEvent.Allocated(1, k(1), 1, 0, 1),
             asked(2, 1), new CoreEvent.Allocated(1, k(2), 2, 1, 1),
             new CoreEvent.RingEvicted(k(2), 2, 1, 1, false, 0, RingEvictReason.SPACE)));
@@ -405,22 +405,22 @@ class CheckerFiresTest {
     @Test
     void ringWrapsExactlyWhenTheRunDoesNotFitBeforeTheEnd() {
         // 64 slots: 40 at 0, then 40 more do not fit at head 40: the tail [40, 64) is skipped and the first evicted.
-        feed(new IndexChecker(), CONFIG,
+        feed(new DirectoryChecker(), CONFIG,
             asked(1, 40), new CoreEvent.Allocated(1, k(1), 1, 0, 40),
             asked(2, 40), new CoreEvent.RingWrapped(40, 24),
             new CoreEvent.RingEvicted(k(1), 1, 0, 40, false, 0, RingEvictReason.SPACE),
             new CoreEvent.Allocated(2, k(2), 2, 0, 40),
             asked(3, 24), new CoreEvent.Allocated(3, k(3), 3, 40, 24));
-        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.RING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 40), new CoreEvent.Allocated(1, k(1), 1, 0, 40),
             asked(2, 40), new CoreEvent.Allocated(2, k(2), 2, 40, 40)), "no wrap where one was needed");
-        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.RING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 40), new CoreEvent.Allocated(1, k(1), 1, 0, 40),
             asked(2, 20), new CoreEvent.RingWrapped(40, 24)), "a wrap where the run fits");
-        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.RING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 40), new CoreEvent.Allocated(1, k(1), 1, 0, 40),
             asked(2, 40), new CoreEvent.RingWrapped(41, 23)), "a wrap that does not start at head");
-        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.RING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 40), new CoreEvent.Allocated(1, k(1), 1, 0, 40),
             asked(2, 10), new CoreEvent.RingEvicted(k(1), 1, 0, 40, false, 0, RingEvictReason.SPACE)),
             "a space eviction of a chunk the placement does not touch");
@@ -428,7 +428,7 @@ class CheckerFiresTest {
 
     @Test
     void ringFiresWhenAWrapLeavesAChunkOfThePreviousLapLive() {
-        assertEquals(Invariant.RING, fired(new IndexChecker(), CONFIG,
+        assertEquals(Invariant.RING, fired(new DirectoryChecker(), CONFIG,
             asked(1, 40), new CoreEvent.Allocated(1, k(1), 1, 0, 40),
             asked(2, 20), new CoreEvent.Allocated(2, k(2), 2, 40, 20),
             asked(3, 10), new CoreEvent.RingWrapped(60, 4),

@@ -5,12 +5,12 @@ import static dev.kvtier.harness.check.CheckerFeed.S;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.core.client.StoreSpec;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RejectReason;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.span.SpanPiece;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
+import dev.kvtier.core.value.StoreSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

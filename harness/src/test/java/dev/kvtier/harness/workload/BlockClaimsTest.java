@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

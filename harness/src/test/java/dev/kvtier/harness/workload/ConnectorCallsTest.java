@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.core.client.StoreSpec;
 import dev.kvtier.core.config.CommitMode;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.store.LoadRange;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.StoreSpec;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

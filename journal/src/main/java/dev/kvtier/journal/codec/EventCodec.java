@@ -1,6 +1,5 @@
 package dev.kvtier.journal.codec;
 
-import dev.kvtier.core.client.StoreSpec;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.AllocateRequested;
 import dev.kvtier.core.event.CoreEvent.Allocated;
@@ -52,11 +51,12 @@ import dev.kvtier.core.event.CoreEvent.StoreReceived;
 import dev.kvtier.core.event.CoreEvent.StoreSent;
 import dev.kvtier.core.event.CoreEvent.Trimmed;
 import dev.kvtier.core.event.CoreEvent.WriteFinished;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.port.IoOp;
-import dev.kvtier.core.span.SpanPiece;
-import dev.kvtier.core.store.LoadRange;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
+import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
+import dev.kvtier.core.value.StoreSpec;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -110,7 +110,7 @@ public final class EventLayout {
     public static final int MAX_TEXT_BYTES = 4096;
     /** The most elements in one list field. */
     public static final int MAX_LIST_COUNT = 1 << 18;
-    /** Bytes of an encoded {@link dev.kvtier.core.geometry.PrefixKey}. */
+    /** Bytes of an encoded {@link dev.kvtier.core.value.PrefixKey}. */
     public static final int KEY_BYTES = 16;
     /** The longest varint encoding of a long, in bytes. */
     public static final int VARLONG_BYTES_MAX = 10;

@@ -1,7 +1,7 @@
 package dev.kvtier.journal.codec;
 
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.util.KeyTable;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.kvtier.journal.dump;
 
-import dev.kvtier.core.client.StoreSpec;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.span.SpanPiece;
-import dev.kvtier.core.store.LoadRange;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
+import dev.kvtier.core.value.StoreSpec;
 import dev.kvtier.journal.codec.FieldVisitor;
 import java.util.List;
 

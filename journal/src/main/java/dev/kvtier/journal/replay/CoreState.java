@@ -2,18 +2,18 @@ package dev.kvtier.journal.replay;
 
 import dev.kvtier.core.l1.Entry;
 import dev.kvtier.core.l1.L1Access;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.L2Directory;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.core.store.PendingWriteView;
 import dev.kvtier.core.store.TieredStore;
+import dev.kvtier.core.value.AllocationRef;
 import java.util.Collection;
 import java.util.List;
 
 /**
  * A readable dump of a core's state, for replay's {@code --until}: L1 entries and pool, pending writes, I/O, the L2
- * ring and the index. It only reads the core's inspection methods. Each list is cut at {@link #LINES_MAX} lines.
+ * ring and the directory. It only reads the core's inspection methods. Each list is cut at {@link #LINES_MAX} lines.
  */
 public final class CoreState {
     /** Lines shown per list; the rest are counted. */
@@ -25,19 +25,19 @@ public final class CoreState {
     public static String describe(final KvServer server, final ReplayDevice device, final long lastSequence) {
         final StringBuilder b = new StringBuilder(4096);
         b.append("state after event ").append(lastSequence).append('\n');
-        l1(b, server.engine());
-        pending(b, server.engine().pendingWrites());
-        io(b, server.engine(), device.inFlight());
+        l1(b, server.tieredStore());
+        pending(b, server.tieredStore().pendingWrites());
+        io(b, server.tieredStore(), device.inFlight());
         ring(b, server.directory());
         return b.toString();
     }
 
-    private static void l1(final StringBuilder b, final TieredStore engine) {
-        final L1Access l1 = engine.l1();
+    private static void l1(final StringBuilder b, final TieredStore tiered) {
+        final L1Access l1 = tiered.l1();
         final Collection<Entry> entries = l1.entries().inFileOrder();
-        b.append("L1: ").append(entries.size()).append(" entries, resident ").append(engine.residentBytes())
+        b.append("L1: ").append(entries.size()).append(" entries, resident ").append(tiered.residentBytes())
             .append(" B, pool used ").append(l1.pool().usedBytes()).append(" B of ")
-            .append(l1.pool().capacityBytes()).append(" B, memory waiters ").append(engine.memoryWaiters())
+            .append(l1.pool().capacityBytes()).append(" B, memory waiters ").append(tiered.memoryWaiters())
             .append('\n');
         int shown = 0;
         for (final Entry e : entries) {
@@ -65,10 +65,10 @@ public final class CoreState {
         }
     }
 
-    private static void io(final StringBuilder b, final TieredStore engine, final List<IoRequest> inFlight) {
-        b.append("I/O: in flight ").append(engine.ioInFlight()).append(", queued ").append(engine.ioQueued())
-            .append(", writes completed ").append(engine.writesCompleted()).append(", write errors ")
-            .append(engine.writeErrors()).append('\n');
+    private static void io(final StringBuilder b, final TieredStore tiered, final List<IoRequest> inFlight) {
+        b.append("I/O: in flight ").append(tiered.ioInFlight()).append(", queued ").append(tiered.ioQueued())
+            .append(", writes completed ").append(tiered.writesCompleted()).append(", write errors ")
+            .append(tiered.writeErrors()).append('\n');
         for (int i = 0; i < inFlight.size(); i++) {
             if (i == LINES_MAX) {
                 more(b, inFlight.size() - LINES_MAX);
@@ -89,7 +89,7 @@ public final class CoreState {
         b.append("ring: head ").append(directory.head()).append(" of ").append(directory.slotCount())
             .append(" slots, ").append(live.size()).append(" live chunks, evictions ")
             .append(directory.evictions()).append('\n');
-        b.append("index: ").append(committed).append(" committed keys, ").append(live.size() - committed)
+        b.append("directory: ").append(committed).append(" committed keys, ").append(live.size() - committed)
             .append(" claimed, late commits ").append(directory.lateCommits()).append(" (oldest first)\n");
         for (int i = 0; i < live.size(); i++) {
             if (i == LINES_MAX) {

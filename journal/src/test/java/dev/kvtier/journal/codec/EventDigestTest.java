@@ -86,7 +86,7 @@ class EventDigestTest {
     private static String fixedStream(final EventDigest digest) {
         digest.add(0, new CoreEvent.PhaseStarted("cold"));
         digest.add(1_000, new CoreEvent.Allocated(7, EventSamples.key(1), 300, 12, 1));
-        digest.add(2_500, new CoreEvent.IoCompleted(3, dev.kvtier.core.port.IoOp.WRITE, 4096, -5));
+        digest.add(2_500, new CoreEvent.IoCompleted(3, dev.kvtier.core.value.IoOp.WRITE, 4096, -5));
         return digest.finish();
     }
 

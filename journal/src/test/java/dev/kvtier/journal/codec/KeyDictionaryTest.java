@@ -3,7 +3,7 @@ package dev.kvtier.journal.codec;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

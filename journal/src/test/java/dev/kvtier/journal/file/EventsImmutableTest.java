@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.value.PrefixKey;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.geometry.PrefixKey;
+import dev.kvtier.core.value.PrefixKey;
 import dev.kvtier.journal.codec.EventBuffer;
 import dev.kvtier.journal.codec.EventDigest;
 import dev.kvtier.journal.codec.KeyDictionary;

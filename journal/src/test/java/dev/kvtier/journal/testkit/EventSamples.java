@@ -1,12 +1,12 @@
 package dev.kvtier.journal.testkit;
 
-import dev.kvtier.core.client.StoreSpec;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.port.IoOp;
-import dev.kvtier.core.span.SpanPiece;
-import dev.kvtier.core.store.LoadRange;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
+import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
+import dev.kvtier.core.value.StoreSpec;
 import java.util.List;
 
 /** One hand-made sample of every {@link CoreEvent} record, with plausible values; tests check the coverage. */

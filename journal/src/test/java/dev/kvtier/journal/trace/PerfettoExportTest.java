@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.journal.file.JournalEntry;
 import dev.kvtier.journal.file.JournalHeader;
 import dev.kvtier.journal.file.JournalWriter;

@@ -81,7 +81,7 @@ public final class DiskBenches {
                                 final IoChoice choice, final PrintStream out,
                                 final PrintStream err) throws IOException {
         final double l2GiB = spec.l2Bytes() / (double) (1L << 30);
-        out.printf(Locale.ROOT, "ring %,d slots of %,d B (L2 %.1f GiB); index device %,d B (checkpoint slots 2 x %,d B,"
+        out.printf(Locale.ROOT, "ring %,d slots of %,d B (L2 %.1f GiB); index device %,d B (checkpoint areas 2 x %,d B,"
             + " log area %,d B)%n", spec.slots(), spec.slotBytes(), l2GiB, spec.layout().deviceBytes(),
             spec.layout().checkpointBytes(), spec.layout().logBytes());
         final long w0 = System.nanoTime();

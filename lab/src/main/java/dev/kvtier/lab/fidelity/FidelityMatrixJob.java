@@ -54,7 +54,7 @@ public final class FidelityMatrixJob {
      * What to run.
      *
      * @param device      the L2 file
-     * @param io          the I/O engine
+     * @param io          the kind of I/O
      * @param seed        the first repetition's seed
      * @param repeat      repetitions of each entry in each mode
      * @param only        the entries to run (empty: all)

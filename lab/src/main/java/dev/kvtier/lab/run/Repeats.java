@@ -35,7 +35,7 @@ public final class Repeats {
      * Where real runs run: an L2 file or block device, claimed as {@code kvtier run} claims it.
      *
      * @param device the L2 file or block device
-     * @param io     the I/O engine
+     * @param io     the kind of I/O
      * @param force  what may be written over
      * @param holder who holds the device's lock
      */

@@ -64,7 +64,7 @@ public final class RunJob {
      * @param device         the L2 file or block device
      * @param indexDevice    the index's file or device, or null for {@code DEVICE.index}
      * @param recover        recover the index instead of formatting it
-     * @param io             the I/O engine
+     * @param io             the kind of I/O
      * @param timeoutSeconds the wall-time limit
      * @param force          what may be written over
      * @param forceFlag      the flag that asked for it ({@code --force}, {@code --force-wipe}), or null

@@ -20,7 +20,7 @@ import java.util.Locale;
 public final class RunNeeds {
     /** Heap a virtual run needs besides what grows with the scenario. */
     private static final long VIRTUAL_BASE_BYTES = 128L << 20;
-    /** Heap per ring slot (the ring, the index model, the checkers), generously. */
+    /** Heap per ring slot (the ring, the directory model, the checkers), generously. */
     private static final long BYTES_PER_SLOT = 96;
     /** Heap per block of a request in flight (its keys, spans and staging in events and checkers), generously. */
     private static final long BYTES_PER_BLOCK_IN_FLIGHT = 256;

@@ -1,6 +1,6 @@
 package dev.kvtier.lab.signoff;
 
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.lab.Outputs;
@@ -52,7 +52,7 @@ public final class Signoff {
      * @param scenario    a library name or a path
      * @param sets        overrides in both modes
      * @param device      the L2 file or block device
-     * @param io          the I/O engine
+     * @param io          the kind of I/O
      * @param seed        the first repetition's seed
      * @param repeat      repetitions in each mode
      * @param results     where the results go

@@ -2,23 +2,23 @@ package dev.kvtier.property.chain;
 
 import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.client.SaveListener;
-import dev.kvtier.core.client.StoreSpec;
 import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.index.IndexCodec;
 import dev.kvtier.core.l1.Admission;
 import dev.kvtier.core.l1.Entry;
 import dev.kvtier.core.l1.L1Access;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.AllocationResult;
 import dev.kvtier.core.port.IoCompletion;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
-import dev.kvtier.core.store.LoadRange;
 import dev.kvtier.core.store.LoadResult;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.IoOp;
+import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.StoreSpec;
 import dev.kvtier.harness.check.CapacityChecker;
 import dev.kvtier.harness.check.CheckContext;
 import dev.kvtier.harness.check.Invariant;
@@ -141,8 +141,8 @@ final class CoreHarness {
         }
         devices.connect(this::onIoComplete);
         this.durability = new DurabilityChecker(config.commitMode() == CommitMode.DURABLE);
-        this.checker = InvariantChecker.standard(config, loop, () -> server.engine().l1().entries().size(),
-            () -> server.engine().residentBytes(), Long.MAX_VALUE, 0, List.of(durability));
+        this.checker = InvariantChecker.standard(config, loop, () -> server.tieredStore().l1().entries().size(),
+            () -> server.tieredStore().residentBytes(), Long.MAX_VALUE, 0, List.of(durability));
         this.gpu = memory.allocate("gpu", REGION_SLOTS * config.slotBytes());
         this.dest = memory.allocate("load-dest", REGION_SLOTS * config.slotBytes());
         Budget.chainStarted();
@@ -651,10 +651,11 @@ final class CoreHarness {
         for (final Map.Entry<Long, String> s : saves.entrySet()) {
             require(s.getValue().equals("committed"), "save of req" + s.getKey() + " ended " + s.getValue());
         }
-        require(server.engine().memoryWaiters() == 0, server.engine().memoryWaiters() + " ops wait for memory");
+        require(server.tieredStore().memoryWaiters() == 0,
+            server.tieredStore().memoryWaiters() + " ops wait for memory");
         require(client.batchesInSaveQueue() == 0 && client.waitingForStaging() == 0, "client still holds "
             + client.batchesInSaveQueue() + " batches and " + client.waitingForStaging() + " waiting saves");
-        require(server.engine().pendingWriteCount() == 0, "pending writes after drain");
+        require(server.tieredStore().pendingWriteCount() == 0, "pending writes after drain");
     }
 
     /** Completes every I/O in flight, oldest first, including those submitted meanwhile. */
@@ -708,7 +709,8 @@ final class CoreHarness {
         final int life = durability.crashes();
         this.capacity = new CapacityChecker(new CheckContext(config));
         this.extra = new InvariantChecker(config, loop, List.of(capacity,
-            new TrimAfterStoreChecker(Admission.of(config.l1Bytes(), config.headroomRatio())), new ReadBatchChecker()));
+            new TrimAfterStoreChecker(Admission.of(config.l1Bytes(), config.headroomRatio())),
+            new ReadBatchSequenceChecker()));
         this.server = new KvServer(config, memory, devices.data, devices.index, this::emit);
         this.client = new KvClient(config, memory, server, this::emit, STORE_ID_BASE + life * STORE_IDS_PER_LIFE);
         final String[] error = {null};
@@ -782,11 +784,12 @@ final class CoreHarness {
 
     /** Checks the core's own inspection against the event-built shadows, after every action. */
     private void crossCheck() {
-        final L1Access l1 = server.engine().l1();
+        final L1Access l1 = server.tieredStore().l1();
         require(l1.pool().usedBytes() == capacity.leased(), "pool has " + l1.pool().usedBytes()
             + " B leased, reserve/free events say " + capacity.leased());
-        require(server.engine().residentBytes() <= config.l1Bytes(), "resident " + server.engine().residentBytes()
-            + " B > l1Bytes " + config.l1Bytes());
+        require(server.tieredStore().residentBytes() <= config.l1Bytes(),
+            "resident " + server.tieredStore().residentBytes()
+                + " B > l1Bytes " + config.l1Bytes());
         long end = -1;
         for (final Entry e : l1.entries().inFileOrder()) {
             require(e.fileOffset() >= end, "entries overlap at " + e.fileOffset());

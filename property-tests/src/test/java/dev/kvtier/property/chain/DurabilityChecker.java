@@ -2,8 +2,8 @@ package dev.kvtier.property.chain;
 
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
 import dev.kvtier.harness.check.CheckContext;
 import dev.kvtier.harness.check.Checker;
 import dev.kvtier.harness.check.Invariant;

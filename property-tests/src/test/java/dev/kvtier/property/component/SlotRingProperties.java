@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.SkipReason;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.AllocationResult;
 import dev.kvtier.core.l2.L2Directory;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
 import dev.kvtier.property.support.Budget;
 import dev.kvtier.property.support.BudgetHook;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
- * The L2 index and slot ring against a model: a FIFO ring with a head; a run that would cross the end skips the
+ * The L2 directory and slot ring against a model: a FIFO ring with a head; a run that would cross the end skips the
  * tail (evicting the previous lap's chunks there) and wraps to 0; chunks overlapping the placement are evicted
  * oldest first; live chunks are disjoint; one writer per key; a claim is invisible until committed; lookup answers
  * the longest committed prefix of the caller's model; a commit of an evicted allocation is a late no-op.

@@ -3,11 +3,11 @@ package dev.kvtier.property.component;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.span.SpanCoalescer;
-import dev.kvtier.core.span.SpanPiece;
 import dev.kvtier.core.span.StoreSpan;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
 import dev.kvtier.property.support.Budget;
 import dev.kvtier.property.support.BudgetHook;
 import java.util.ArrayList;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.client.StagingBatch;
 import dev.kvtier.core.client.StagingBuilder;
-import dev.kvtier.core.client.StoreSpec;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
-import dev.kvtier.core.span.SpanPiece;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
+import dev.kvtier.core.value.StoreSpec;
 import dev.kvtier.property.support.Budget;
 import dev.kvtier.property.support.BudgetHook;
 import java.util.ArrayList;

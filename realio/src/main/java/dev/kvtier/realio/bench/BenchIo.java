@@ -1,17 +1,17 @@
 package dev.kvtier.realio.bench;
 
-import dev.kvtier.realio.ffi.LibcKernel;
-import dev.kvtier.realio.device.DeviceFile;
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.calibrate.FioRunner;
 import dev.kvtier.realio.calibrate.IoMeter;
 import dev.kvtier.realio.calibrate.Measurement;
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.realio.device.Devices;
 import dev.kvtier.realio.device.FileChannelDevice;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.device.IoUringDevice;
 import dev.kvtier.realio.device.OpenResult;
 import dev.kvtier.realio.device.PolledDevice;
+import dev.kvtier.realio.ffi.LibcKernel;
 import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.memory.NativeRegion;
 import java.io.PrintStream;
@@ -30,7 +30,7 @@ import java.util.Optional;
  *
  * <p>Run it as {@code kvtier bench-io}. The file is preconditioned first: one full write pass, then sampled pages
  * read back as written (else the benchmark stops: a read of a range never written returns zeros without touching
- * the disk and measures nothing), so every read of every engine reads bytes this run wrote. fio gets huge-page
+ * the disk and measures nothing), so every read of every I/O path reads bytes this run wrote. fio gets huge-page
  * buffers when enough are reserved ({@code vm.nr_hugepages}), as kvtier's memory is; otherwise its default 4 KiB
  * pages, which on a virtual disk cost it much more than huge pages cost kvtier (see {@link FioRunner}): the header
  * says which.
@@ -39,7 +39,7 @@ public final class BenchIo {
     private static final long KIB = 1024;
     private static final long MIB = 1024 * KIB;
 
-    /** One row: a cell measured by each engine (fio empty when it did not run). */
+    /** One row: a cell measured by each I/O path (fio empty when it did not run). */
     record Row(IoOp op, long block, int depth, Measurement uring, Measurement fileChannel, Optional<Measurement> fio) {}
 
     private BenchIo() {}

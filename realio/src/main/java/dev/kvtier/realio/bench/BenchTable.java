@@ -1,6 +1,6 @@
 package dev.kvtier.realio.bench;
 
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.calibrate.Measurement;
 import java.io.PrintStream;
 import java.util.List;

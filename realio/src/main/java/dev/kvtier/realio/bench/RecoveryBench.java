@@ -1,10 +1,7 @@
 package dev.kvtier.realio.bench;
 
-import dev.kvtier.realio.ffi.LibcKernel;
-import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.index.IndexChunk;
 import dev.kvtier.core.index.IndexCodec;
 import dev.kvtier.core.index.IndexLayout;
@@ -12,11 +9,14 @@ import dev.kvtier.core.port.Device;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.server.KvServer;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.realio.device.Devices;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.device.OpenResult;
 import dev.kvtier.realio.device.PolledDevice;
-import dev.kvtier.realio.loop.Completion;
+import dev.kvtier.realio.ffi.LibcKernel;
+import dev.kvtier.realio.loop.CallOutcome;
 import dev.kvtier.realio.loop.RealLoop;
 import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.run.RealRun;
@@ -37,7 +37,7 @@ import java.util.List;
  * with the index device on O_DIRECT (io_uring unless asked otherwise), so every byte is read from the disk, not the
  * page cache, and a data device that refuses I/O (recovery reads only the index).
  *
- * <p>Each repetition first wipes the header of the checkpoint slot that open() itself writes, so every repetition
+ * <p>Each repetition first wipes the header of the checkpoint area that open() itself writes, so every repetition
  * recovers the same checkpoint and replays the same records.
  */
 public final class RecoveryBench {
@@ -103,7 +103,7 @@ public final class RecoveryBench {
     public static int slotsFor(final long records) {
         // A lap ends at half the log area; the log area is 4 x (the largest record) = 4 x (61 + 9 x slots) B.
         final long needed = (records * COMMIT_RECORD_BYTES * 2 / 4 - IndexCodec.RECORD_HEADER_BYTES
-            - IndexCodec.CHUNK_FIXED_BYTES) / IndexCodec.SLOT_BYTES + 1;
+            - IndexCodec.CHUNK_FIXED_BYTES) / IndexCodec.SLOT_ENTRY_BYTES + 1;
         return Math.toIntExact(Math.max(1, needed));
     }
 
@@ -157,7 +157,7 @@ public final class RecoveryBench {
     }
 
     /**
-     * Wipes the header of checkpoint slot 1 (where open() writes its first checkpoint), so the next open recovers
+     * Wipes the header of checkpoint area 1 (where open() writes its first checkpoint), so the next open recovers
      * the built checkpoint and records again.
      */
     public static void reset(final Path path, final Spec spec) throws IOException {
@@ -189,7 +189,7 @@ public final class RecoveryBench {
         try (memory; PolledDevice index = opened.orThrow()) {
             final KvServer server = new KvServer(config, memory, refusingDevice(config.l2Bytes()), index, recovered);
             final RealLoop loop = RealLoop.over(index, server::onIoComplete);
-            final Completion open = new Completion();
+            final CallOutcome open = new CallOutcome();
             final long t0 = System.nanoTime();
             server.open(true, open);
             if (loop.runFor(open::done, 3_600_000_000_000L) != RealLoop.Outcome.STOPPED) {

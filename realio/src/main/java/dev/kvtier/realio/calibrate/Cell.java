@@ -1,6 +1,6 @@
 package dev.kvtier.realio.calibrate;
 
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import java.util.Locale;
 import java.util.Objects;
 

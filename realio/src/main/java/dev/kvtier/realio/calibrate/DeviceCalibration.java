@@ -1,6 +1,6 @@
 package dev.kvtier.realio.calibrate;
 
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.realio.device.IoUringDevice;

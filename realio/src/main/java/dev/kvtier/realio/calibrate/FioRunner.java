@@ -1,6 +1,6 @@
 package dev.kvtier.realio.calibrate;
 
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.DeviceFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,6 @@
 package dev.kvtier.realio.calibrate;
 
 import dev.kvtier.core.config.CoreConfig;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.AllocationResult;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.Device;
@@ -10,14 +8,16 @@ import dev.kvtier.core.port.IoCompletion;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
-import dev.kvtier.core.span.SpanPiece;
-import dev.kvtier.core.store.LoadRange;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.FanOutSink;
 import dev.kvtier.harness.run.RunRecorder;
-import dev.kvtier.realio.loop.Completion;
+import dev.kvtier.realio.loop.CallOutcome;
 import dev.kvtier.realio.memory.ByteWork;
 import dev.kvtier.realio.memory.NativeMemory;
 import java.util.ArrayDeque;
@@ -236,14 +236,15 @@ public final class HostCalibration {
         if (observed) {
             final Clock clock = System::nanoTime;
             final InvariantChecker checker = InvariantChecker.standard(c, clock,
-                () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(), LIVENESS_NS);
+                () -> server.tieredStore().l1().entries().size(), () -> server.tieredStore().residentBytes(),
+                LIVENESS_NS);
             new RunRecorder(checker, new RunMetrics(clock), clock).observe(sink);
         }
         sink.add(e -> events.incrementAndGet());
         device.server = server;
         index.server = server;
         // The index device moves no data either: the opener reads zeros (a blank device) and formats it.
-        final Completion opened = new Completion();
+        final CallOutcome opened = new CallOutcome();
         server.open(false, opened);
         index.completeAll();
         if (!opened.done()) {

@@ -2,7 +2,7 @@ package dev.kvtier.realio.calibrate;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.CompletionSink;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeRegion;
@@ -82,7 +82,7 @@ public final class IoMeter implements CompletionSink {
     }
 
     /**
-     * A meter over {@code otherDevice}, which must be open on the same file as this meter's device (another engine,
+     * A meter over {@code otherDevice}, which must be open on the same file as this meter's device (another I/O path,
      * say), sharing this meter's fill. The caller vouches for the file; the other meter's reads are as preconditioned
      * as this one's.
      */

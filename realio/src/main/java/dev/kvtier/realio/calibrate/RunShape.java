@@ -1,7 +1,7 @@
 package dev.kvtier.realio.calibrate;
 
 import dev.kvtier.core.config.CoreConfig;
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package dev.kvtier.realio.device;
 
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
 import dev.kvtier.core.port.RegionResolver;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.ffi.Errno;
 import dev.kvtier.realio.memory.NativeRegion;
 import java.io.IOException;

@@ -9,10 +9,10 @@ import static dev.kvtier.realio.uring.UringConstants.OP_WRITEV;
 import static dev.kvtier.realio.uring.UringConstants.OP_WRITE_FIXED;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
 import dev.kvtier.core.port.RegionResolver;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.ffi.Errno;
 import dev.kvtier.realio.ffi.Kernel;
 import dev.kvtier.realio.ffi.LibcKernel;
@@ -27,14 +27,14 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The L2 device on io_uring, with O_DIRECT. Each accepted request takes a slot of a fixed table; a request becomes
+ * The L2 device on io_uring, with O_DIRECT. Each accepted request takes an entry of a fixed table; a request becomes
  * one SQE (READ/WRITE, READ_FIXED/WRITE_FIXED when its buffer lies in a registered fixed buffer, FSYNC for a
  * FLUSH) or, with several memory segments, READV/WRITEV SQEs of at most {@code iovPerSqe} iovecs each (adjacent
  * segments merged; a request with more pieces is split and its parts' results summed). The SQE's user_data is
- * {@code slot << 32 | partBytes}, so a completion needs no lookup. A short part (fewer bytes than asked, as when
+ * {@code entry << 32 | partBytes}, so a completion needs no lookup. A short part (fewer bytes than asked, as when
  * the file was truncated under the device) completes the request with -EIO and is counted.
  *
- * <p>Everything is allocated at open: the ring, the slot table, the iovec area ({@link VectorParts}). The file is
+ * <p>Everything is allocated at open: the ring, the request table, the iovec area ({@link VectorParts}). The file is
  * registered (requests use IOSQE_FIXED_FILE). A read or write of {@link #ASYNC_FROM_BYTES} or more goes with
  * IOSQE_ASYNC to the kernel's workers, so the loop thread never waits in its submit for the disk (README, "Running on
  * a real disk").
@@ -61,7 +61,7 @@ public final class IoUringDevice implements PolledDevice {
     private final DeviceGuard guard;
     private final FixedBuffers buffers;
     private final VectorParts vectors;
-    private final SlotTable slots;
+    private final RequestTable requests;
     private final CqeHandler onCqe = this::onCqe;
     private int sqesInFlight;
     private long asyncSqes;
@@ -84,7 +84,7 @@ public final class IoUringDevice implements PolledDevice {
         this.guard = new DeviceGuard("io_uring device", path, sizeBytes, memory);
         this.buffers = new FixedBuffers(ring);
         this.vectors = new VectorParts(ring, limits.iovPerSqe(), guard);
-        this.slots = new SlotTable(limits.maxRequests());
+        this.requests = new RequestTable(limits.maxRequests());
         final MemorySegment files = ring.allocate(4, 4);
         files.set(JAVA_INT, 0, fileFd);
         final boolean fixed = ring.register(UringConstants.REGISTER_FILES, files.address(), 1) >= 0;
@@ -144,12 +144,12 @@ public final class IoUringDevice implements PolledDevice {
 
     @Override
     public int maxRequests() {
-        return slots.capacity();
+        return requests.capacity();
     }
 
     @Override
     public int outstanding() {
-        return slots.used();
+        return requests.used();
     }
 
     /** The IORING_SETUP_* flags the kernel accepted (SINGLE_ISSUER, DEFER_TASKRUN when it could). */
@@ -189,8 +189,8 @@ public final class IoUringDevice implements PolledDevice {
      */
     public int registerBuffers(final List<MemorySegment> segments) {
         guard.checkUsable();
-        if (slots.used() != 0) {
-            throw new IllegalStateException("register fixed buffers with no request outstanding (" + slots.used()
+        if (requests.used() != 0) {
+            throw new IllegalStateException("register fixed buffers with no request outstanding (" + requests.used()
                 + " are)");
         }
         for (final MemorySegment s : segments) {
@@ -215,9 +215,9 @@ public final class IoUringDevice implements PolledDevice {
             return;
         }
         guard.checkRequest(request);
-        final int slot = slots.accept(request.ioId(), request.op(), request.fileOffset(), request.lengthBytes());
-        slots.vector(slot, request);
-        issueOrQueue(slot);
+        final int entry = requests.accept(request.ioId(), request.op(), request.fileOffset(), request.lengthBytes());
+        requests.vector(entry, request);
+        issueOrQueue(entry);
     }
 
     @Override
@@ -225,7 +225,7 @@ public final class IoUringDevice implements PolledDevice {
                             final long regionOffset, final long lengthBytes) {
         guard.checkUsable();
         if (op == IoOp.FLUSH) {
-            issueOrQueue(slots.accept(ioId, op, 0, 0));
+            issueOrQueue(requests.accept(ioId, op, 0, 0));
             return;
         }
         guard.checkRange(fileOffset, lengthBytes);
@@ -234,61 +234,60 @@ public final class IoUringDevice implements PolledDevice {
             throw new IllegalArgumentException("one buffer of " + lengthBytes + " B exceeds the " + PART_BYTES_MAX
                 + " B an SQE moves; split it into segments");
         }
-        final int slot = slots.accept(ioId, op, fileOffset, lengthBytes);
-        slots.single(slot, region.address(regionOffset));
-        issueOrQueue(slot);
+        final int entry = requests.accept(ioId, op, fileOffset, lengthBytes);
+        requests.single(entry, region.address(regionOffset));
+        issueOrQueue(entry);
     }
 
-    private void issueOrQueue(final int slot) {
-        if (slots.queued() == 0 && issue(slot)) {
+    private void issueOrQueue(final int entry) {
+        if (requests.queued() == 0 && issue(entry)) {
             return;
         }
-        slots.enqueue(slot);
+        requests.enqueue(entry);
     }
 
-    /** Prepares as many SQEs of {@code slot} as the ring and depth allow; true when all of them are prepared. */
-    private boolean issue(final int slot) {
-        final IoRequest vector = slots.vectorOf(slot);
+    /** Prepares as many SQEs of {@code entry} as the ring and depth allow; true when all of them are prepared. */
+    private boolean issue(final int entry) {
+        final IoRequest vector = requests.vectorOf(entry);
         while (sqesInFlight < depth && ring.sqSpace() > 0) {
             if (vector != null) {
-                if (issueVectorPart(slot, vector)) {
+                if (issueVectorPart(entry, vector)) {
                     return true;
                 }
                 continue;
             }
-            final IoOp op = slots.op(slot);
-            final long len = slots.lengthOf(slot);
-            final long userData = (long) slot << 32 | len;
+            final IoOp op = requests.op(entry);
+            final long len = requests.lengthOf(entry);
+            final long userData = (long) entry << 32 | len;
             if (op == IoOp.FLUSH) {
                 ring.prep(OP_FSYNC, sqeFlags, sqeFd, 0, 0, 0, UringConstants.FSYNC_DATASYNC, userData, 0);
             } else {
-                final long addr = slots.address(slot);
+                final long addr = requests.address(entry);
                 final int fixed = buffers.indexOf(addr, len);
                 final byte opcode = op == IoOp.READ ? (fixed >= 0 ? OP_READ_FIXED : OP_READ)
                     : (fixed >= 0 ? OP_WRITE_FIXED : OP_WRITE);
-                ring.prep(opcode, flagsFor(op, len), sqeFd, baseOffset + slots.fileOffset(slot), addr, (int) len, 0,
+                ring.prep(opcode, flagsFor(op, len), sqeFd, baseOffset + requests.fileOffset(entry), addr, (int) len, 0,
                     userData, Math.max(fixed, 0));
             }
             sqesInFlight++;
-            slots.partIssued(slot, true);
+            requests.partIssued(entry, true);
             return true;
         }
         return false;
     }
 
     /** Prepares the next READV/WRITEV part of a vectored request; true when it was the last. */
-    private boolean issueVectorPart(final int slot, final IoRequest request) {
+    private boolean issueVectorPart(final int entry, final IoRequest request) {
         final int index = ring.nextIndex();
-        final long fileOffset = slots.cursor(slot);
-        final int count = vectors.fill(index, slots, slot, request);
-        final long partBytes = slots.cursor(slot) - fileOffset;
-        final boolean last = slots.nextSegment(slot) == request.segments().size();
-        final byte opcode = slots.op(slot) == IoOp.READ ? OP_READV : OP_WRITEV;
-        ring.prep(opcode, flagsFor(slots.op(slot), partBytes), sqeFd, baseOffset + fileOffset, vectors.address(index),
-            count, 0,
-            (long) slot << 32 | partBytes, 0);
+        final long fileOffset = requests.cursor(entry);
+        final int count = vectors.fill(index, requests, entry, request);
+        final long partBytes = requests.cursor(entry) - fileOffset;
+        final boolean last = requests.nextSegment(entry) == request.segments().size();
+        final byte opcode = requests.op(entry) == IoOp.READ ? OP_READV : OP_WRITEV;
+        ring.prep(opcode, flagsFor(requests.op(entry), partBytes), sqeFd, baseOffset + fileOffset,
+            vectors.address(index), count, 0, (long) entry << 32 | partBytes, 0);
         sqesInFlight++;
-        slots.partIssued(slot, last);
+        requests.partIssued(entry, last);
         return last;
     }
 
@@ -302,11 +301,11 @@ public final class IoUringDevice implements PolledDevice {
     }
 
     private void issueQueued() {
-        while (slots.queued() > 0) {
-            if (!issue(slots.peekQueued())) {
+        while (requests.queued() > 0) {
+            if (!issue(requests.peekQueued())) {
                 return;
             }
-            slots.dequeue();
+            requests.dequeue();
         }
     }
 
@@ -363,21 +362,21 @@ public final class IoUringDevice implements PolledDevice {
     }
 
     private void onCqe(final long userData, final int result) {
-        final int slot = (int) (userData >>> 32);
+        final int entry = (int) (userData >>> 32);
         final long partBytes = userData & 0xFFFFFFFFL;
         sqesInFlight--;
         if (result < 0) {
-            slots.fail(slot, result);
+            requests.fail(entry, result);
         } else if (result != partBytes) {
             shortTransfers++;
-            slots.fail(slot, -Errno.EIO);
+            requests.fail(entry, -Errno.EIO);
         } else {
-            slots.moved(slot, result);
+            requests.moved(entry, result);
         }
-        if (slots.partDone(slot)) {
-            final long ioId = slots.ioId(slot);
-            final long res = slots.result(slot);
-            slots.release(slot);
+        if (requests.partDone(entry)) {
+            final long ioId = requests.ioId(entry);
+            final long res = requests.result(entry);
+            requests.release(entry);
             delivered++;
             sink.complete(ioId, res);
         }

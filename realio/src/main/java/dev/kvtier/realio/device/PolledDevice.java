@@ -1,7 +1,7 @@
 package dev.kvtier.realio.device;
 
 import dev.kvtier.core.port.Device;
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.memory.NativeRegion;
 
 /**

@@ -35,15 +35,15 @@ final class VectorParts {
     }
 
     /**
-     * Writes the next part of {@code request} (in {@code slot}) into the block of SQ position {@code ringIndex} and
-     * advances the slot's segment, in-segment and file cursors past it. Returns the part's iovec count; its bytes are
-     * how far the slot's file cursor moved.
+     * Writes the next part of {@code request} (in {@code entry}) into the block of SQ position {@code ringIndex} and
+     * advances the entry's segment, in-segment and file cursors past it. Returns the part's iovec count; its bytes are
+     * how far the entry's file cursor moved.
      */
-    int fill(final int ringIndex, final SlotTable slots, final int slot, final IoRequest request) {
+    int fill(final int ringIndex, final RequestTable requests, final int entry, final IoRequest request) {
         final List<IoSegment> segs = request.segments();
         final long iovBase = blockOffset(ringIndex);
-        int seg = slots.nextSegment(slot);
-        long segDone = slots.segmentDone(slot);
+        int seg = requests.nextSegment(entry);
+        long segDone = requests.segmentDone(entry);
         int count = 0;
         long partBytes = 0;
         long lastEnd = -1;
@@ -73,7 +73,7 @@ final class VectorParts {
                 segDone = 0;
             }
         }
-        slots.advance(slot, seg, segDone, slots.cursor(slot) + partBytes);
+        requests.advance(entry, seg, segDone, requests.cursor(entry) + partBytes);
         return count;
     }
 

@@ -115,7 +115,7 @@ public final class Claim implements AutoCloseable {
             lock(kernel, opened.fd(), request);
             locked = true;
             final Contents contents = Contents.read(kernel, opened.fd(), request);
-            final FileHeader header = Decision.decide(request, type == PathType.BLOCK, contents, IDS.nextLong());
+            final FileHeader header = ClaimRules.decide(request, type == PathType.BLOCK, contents, IDS.nextLong());
             return new Claim(kernel, request, opened.fd(), opened.created(), type == PathType.BLOCK, header);
         } catch (final ClaimRefused | RuntimeException e) {
             if (opened.created() && locked) {

@@ -1,7 +1,7 @@
 package dev.kvtier.realio.run;
 
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.CompletionSink;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeRegion;

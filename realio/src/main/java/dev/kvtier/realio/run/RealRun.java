@@ -22,7 +22,7 @@ import dev.kvtier.harness.workload.WorkloadDriver;
 import dev.kvtier.realio.device.IoUringDevice;
 import dev.kvtier.realio.ffi.Kernel;
 import dev.kvtier.realio.ffi.LibcKernel;
-import dev.kvtier.realio.loop.Completion;
+import dev.kvtier.realio.loop.CallOutcome;
 import dev.kvtier.realio.loop.RealLoop;
 import dev.kvtier.realio.loop.RealTransport;
 import dev.kvtier.realio.memory.ByteWork;
@@ -128,8 +128,8 @@ public final class RealRun implements AutoCloseable {
         this.server = new KvServer(spec.core(), memory, devices.data(), devices.index(), sink);
         this.loop = RealLoop.over(devices, this::onIoComplete);
         this.transport = new RealTransport(loop);
-        this.checker = InvariantChecker.standard(spec.core(), loop, () -> server.engine().l1().entries().size(),
-            () -> server.engine().residentBytes(), spec.livenessBoundNs());
+        this.checker = InvariantChecker.standard(spec.core(), loop, () -> server.tieredStore().l1().entries().size(),
+            () -> server.tieredStore().residentBytes(), spec.livenessBoundNs());
         // Latencies are measured on the live wall clock: a step's own work (copies, stamping) takes real time.
         this.recorder = new RunRecorder(checker, new RunMetrics(System::nanoTime), loop);
         recorder.observe(sink).add(openedEvent);
@@ -225,8 +225,8 @@ public final class RealRun implements AutoCloseable {
         }
         final long end = recorder.done() ? recorder.finishedNs() : System.nanoTime();
         final RunReport report = recorder.report(spec.scenario(), RunMode.REAL, seed, end - startNs, violation,
-            new RunRecorder.Extras(transport.busyNs(), 0, server.engine().writeErrors()));
-        return new Result(report, index, server.engine().durableCommits(), shutdownError,
+            new RunRecorder.Extras(transport.busyNs(), 0, server.tieredStore().writeErrors()));
+        return new Result(report, index, server.tieredStore().durableCommits(), shutdownError,
             memory.work().minus(before));
     }
 
@@ -237,7 +237,7 @@ public final class RealRun implements AutoCloseable {
 
     /** Opens the index on the loop and waits for it; the wall time is measured around the whole open. */
     private IndexOpen openIndex() throws BadDevice {
-        final Completion opened = new Completion();
+        final CallOutcome opened = new CallOutcome();
         final long t0 = System.nanoTime();
         server.open(target.recover(), opened);
         final RealLoop.Outcome outcome = loop.runFor(opened::done, target.timeoutNs());
@@ -265,7 +265,7 @@ public final class RealRun implements AutoCloseable {
      * no write is pending, then every index record written and the index device flushed. Returns null, or what failed.
      */
     private String shutDown() {
-        final Completion shutdown = new Completion();
+        final CallOutcome shutdown = new CallOutcome();
         server.shutdown(shutdown);
         if (loop.runFor(shutdown::done, target.timeoutNs()) != RealLoop.Outcome.STOPPED) {
             return "the shutdown (data flush, index log) did not complete within " + target.timeoutNs() / 1e9 + " s";

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.realio.device.CompletionSink;
 import dev.kvtier.realio.device.DeviceFile;

@@ -3,7 +3,7 @@ package dev.kvtier.realio.calibrate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.DeviceFile;
 import java.nio.file.Path;
 import java.util.List;

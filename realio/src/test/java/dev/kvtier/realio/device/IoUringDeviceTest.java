@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.ffi.Errno;
 import dev.kvtier.realio.ffi.LibcKernel;
 import dev.kvtier.realio.memory.NativeRegion;

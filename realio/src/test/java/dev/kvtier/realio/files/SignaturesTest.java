@@ -58,31 +58,31 @@ class SignaturesTest {
     void shouldRefuseABlockDeviceWithAFileSystemEvenWithForceButNotWithForceWipe() throws ClaimRefused {
         final Contents ext4 = block(with(1080, (byte) 0x53, (byte) 0xEF));
         for (final Force force : new Force[] {Force.NONE, Force.FOREIGN}) {
-            final String m = assertThrows(ClaimRefused.class, () -> Decision.decide(request(false, force), true, ext4,
+            final String m = assertThrows(ClaimRefused.class, () -> ClaimRules.decide(request(false, force), true, ext4,
                 9)).getMessage();
             assertTrue(m.contains("an ext2/3/4 file system") && m.contains("--force-wipe"), m);
         }
-        assertEquals(FileKind.DATA, Decision.decide(request(false, Force.WIPE), true, ext4, 9).kind());
-        assertThrows(ClaimRefused.class, () -> Decision.decide(request(true, Force.WIPE), true, ext4, 9));
+        assertEquals(FileKind.DATA, ClaimRules.decide(request(false, Force.WIPE), true, ext4, 9).kind());
+        assertThrows(ClaimRefused.class, () -> ClaimRules.decide(request(true, Force.WIPE), true, ext4, 9));
     }
 
     @Test
     void shouldTakeABlockDeviceOfZerosAndNeedForceForUnknownBytes() throws ClaimRefused {
-        assertEquals(9, Decision.decide(request(false, Force.NONE), true, block(new byte[Contents.LEADING_BYTES]), 9)
+        assertEquals(9, ClaimRules.decide(request(false, Force.NONE), true, block(new byte[Contents.LEADING_BYTES]), 9)
             .creationId(), "zeros: an empty device");
         final byte[] noise = new byte[Contents.LEADING_BYTES];
         noise[12345] = 1;
-        final String m = assertThrows(ClaimRefused.class, () -> Decision.decide(request(false, Force.NONE), true,
+        final String m = assertThrows(ClaimRefused.class, () -> ClaimRules.decide(request(false, Force.NONE), true,
             block(noise), 9)).getMessage();
         assertTrue(m.contains("a block device with") && m.contains("--force"), m);
-        assertEquals(FileKind.DATA, Decision.decide(request(false, Force.FOREIGN), true, block(noise), 9).kind());
+        assertEquals(FileKind.DATA, ClaimRules.decide(request(false, Force.FOREIGN), true, block(noise), 9).kind());
     }
 
     @Test
     void shouldTakeAKvtierDeviceOfTheRightKindWithoutForce() throws ClaimRefused {
         final byte[] ours = java.util.Arrays.copyOf(FileHeader.claimed(FileKind.DATA, 77, 0, 5, HOLDER).encode(),
             Contents.LEADING_BYTES);
-        assertEquals(77, Decision.decide(request(false, Force.NONE), true, block(ours), 9).creationId());
-        assertEquals(77, Decision.decide(request(true, Force.NONE), true, block(ours), 9).creationId());
+        assertEquals(77, ClaimRules.decide(request(false, Force.NONE), true, block(ours), 9).creationId());
+        assertEquals(77, ClaimRules.decide(request(true, Force.NONE), true, block(ours), 9).creationId());
     }
 }

@@ -7,15 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.l2.AllocationResult;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.server.KvServer;
-import dev.kvtier.core.span.SpanPiece;
-import dev.kvtier.core.store.LoadRange;
 import dev.kvtier.core.store.LoadResult;
 import dev.kvtier.core.store.StoreResult;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
 import dev.kvtier.realio.device.IoUringDevice;
 import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.memory.NativeRegion;
@@ -65,7 +65,7 @@ class KvServerOverIoUringTest {
             final AtomicBoolean drained = new AtomicBoolean();
             server.drain(() -> drained.set(true));
             assertEquals(RealLoop.Outcome.STOPPED, loop.runFor(drained::get, TIMEOUT_NS));
-            assertTrue(server.engine().residentBytes() <= L1_SLOTS * SLOT);
+            assertTrue(server.tieredStore().residentBytes() <= L1_SLOTS * SLOT);
             assertFalse(resident(server, refs.getFirst()), "the first key was evicted from L1");
 
             final NativeRegion dest = memory.allocate("dest", KEYS * SLOT);
@@ -82,7 +82,7 @@ class KvServerOverIoUringTest {
                 assertEquals(-1, memory.firstMismatch(dest, i * SLOT, SLOT, tag(i)), "key " + i);
             }
             final long reads = events.stream().filter(e -> e instanceof CoreEvent.IoCompleted c
-                && c.op() == dev.kvtier.core.port.IoOp.READ).count();
+                && c.op() == dev.kvtier.core.value.IoOp.READ).count();
             assertTrue(reads > 0, "L2 reads happened");
             drained.set(false);
             server.drain(() -> drained.set(true));
@@ -130,7 +130,8 @@ class KvServerOverIoUringTest {
 
     private static boolean resident(final KvServer server, final AllocationRef ref) {
         final boolean[] found = new boolean[1];
-        server.engine().l1().entries().inFileOrder().forEach(e -> found[0] |= e.fileOffset() == ref.fileOffset(SLOT));
+        server.tieredStore().l1().entries().inFileOrder()
+            .forEach(e -> found[0] |= e.fileOffset() == ref.fileOffset(SLOT));
         return found[0];
     }
 }

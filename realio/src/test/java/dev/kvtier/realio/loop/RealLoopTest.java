@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.port.IoCompletion;
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.Devices;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.device.PolledDevice;

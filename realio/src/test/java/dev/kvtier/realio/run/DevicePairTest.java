@@ -3,8 +3,8 @@ package dev.kvtier.realio.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.CompletionSink;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeRegion;

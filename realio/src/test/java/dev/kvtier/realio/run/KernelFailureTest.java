@@ -126,10 +126,10 @@ class KernelFailureTest {
             assertEquals(-Errno.ENOMEM, uring.registerBuffers(d.memory().liveSegments()));
             d.memory().stamp(r, 0, SLOT, 5);
             final dev.kvtier.realio.testkit.Completions c = new dev.kvtier.realio.testkit.Completions();
-            uring.submitBlock(1, dev.kvtier.core.port.IoOp.WRITE, 0, r, 0, SLOT);
+            uring.submitBlock(1, dev.kvtier.core.value.IoOp.WRITE, 0, r, 0, SLOT);
             c.awaitCount(uring, 1);
             d.memory().stamp(r, 0, SLOT, 6);
-            uring.submitBlock(2, dev.kvtier.core.port.IoOp.READ, 0, r, 0, SLOT);
+            uring.submitBlock(2, dev.kvtier.core.value.IoOp.READ, 0, r, 0, SLOT);
             c.awaitCount(uring, 2);
             assertEquals(SLOT, c.result(1), "unregistered buffers and file still move bytes");
             assertEquals(SLOT, c.result(2));

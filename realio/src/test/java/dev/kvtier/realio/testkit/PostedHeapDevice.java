@@ -2,11 +2,11 @@ package dev.kvtier.realio.testkit;
 
 import dev.kvtier.core.port.Device;
 import dev.kvtier.core.port.IoCompletion;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
 import dev.kvtier.core.port.Memory;
 import dev.kvtier.core.port.Scheduler;
+import dev.kvtier.core.value.IoOp;
 import java.util.Objects;
 import java.util.function.Consumer;
 

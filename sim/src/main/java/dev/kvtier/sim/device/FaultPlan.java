@@ -9,7 +9,7 @@ package dev.kvtier.sim.device;
  *   <li><b>EIO on a read</b> ({@code readErrorsPerMillion}): the read moves no data and completes with -EIO. Claim:
  *   the load that issued it fails (the engine recomputes); nothing wrong is served.</li>
  *   <li><b>EIO on a write</b> ({@code writeErrorsPerMillion}): the write moves no data and completes with -EIO (also
- *   at a crash: a write fated to fail never lands). Claim: the keys of the range leave the index (bytes that never
+ *   at a crash: a write fated to fail never lands). Claim: the keys of the range leave the directory (bytes that never
  *   reached L2 are never served) and the error is surfaced with the next store.</li>
  *   <li><b>Latency spikes and a slow device</b> ({@code spikesPerMillion}, {@code spikeNs}, {@code slowdown}): only
  *   cost time. Claim: nothing but time changes.</li>

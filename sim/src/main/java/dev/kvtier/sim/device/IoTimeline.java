@@ -1,6 +1,6 @@
 package dev.kvtier.sim.device;
 
-import dev.kvtier.core.port.IoOp;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.harness.profile.DeviceProfile;
 import java.util.Arrays;
 

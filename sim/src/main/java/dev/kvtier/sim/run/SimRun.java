@@ -3,11 +3,11 @@ package dev.kvtier.sim.run;
 import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.l2.AllocationRef;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
+import dev.kvtier.core.value.AllocationRef;
 import dev.kvtier.harness.check.CrashChecker;
 import dev.kvtier.harness.check.Invariant;
 import dev.kvtier.harness.check.InvariantChecker;
@@ -128,7 +128,7 @@ public final class SimRun {
             () -> indexDevice.injectedFlips() > 0);
         this.eventClock = new EventClock(serverThread);
         this.checker = InvariantChecker.standard(spec.core(), eventClock,
-            () -> server.engine().l1().entries().size(), () -> server.engine().residentBytes(),
+            () -> server.tieredStore().l1().entries().size(), () -> server.tieredStore().residentBytes(),
             spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0, List.of(crashChecker));
         this.recorder = new RunRecorder(checker, new RunMetrics(eventClock), eventClock);
         this.server = newServer();
@@ -277,7 +277,7 @@ public final class SimRun {
         return new WorkloadDriver.Observer() {
             @Override
             public void wrongBytes(final long requestId, final int block, final long offset,
-                                   final dev.kvtier.core.geometry.PrefixKey key) {
+                                   final dev.kvtier.core.value.PrefixKey key) {
                 if (crashChecker.afterCrash()) {
                     checker.report(Invariant.CRASH, "after crash " + crashChecker.crashes() + ", request "
                         + requestId + " block " + block + " (key " + key + ") loaded bytes that are not its key's,"
@@ -325,7 +325,8 @@ public final class SimRun {
         probes.fact(ProbeCatalogue.FAULT_MISDIRECT, device.injectedMisdirects());
         probes.fact(ProbeCatalogue.FAULT_INDEX_FLIP, indexDevice.injectedFlips());
         return recorder.report(spec.scenario(), RunMode.VIRTUAL, seed, loop.nowNs(), violation,
-            new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(), server.engine().writeErrors()));
+            new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(),
+                server.tieredStore().writeErrors()));
     }
 
     /**

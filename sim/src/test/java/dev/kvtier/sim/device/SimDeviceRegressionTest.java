@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.dynatrace.hash4j.hashing.HashStream64;
 import com.dynatrace.hash4j.hashing.Hashing;
-import dev.kvtier.core.port.IoOp;
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
+import dev.kvtier.core.value.IoOp;
 import dev.kvtier.harness.entropy.SeededEntropy;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.sim.loop.EventLoop;

@@ -23,7 +23,7 @@ class FaultInjectionTest {
         assertNull(r.violation(), r.violation());
         assertTrue(r.metrics().injectedIoErrors() > 0, "some writes failed");
         assertEquals(r.metrics().injectedIoErrors(), r.metrics().writeErrors(), "the core saw every one");
-        assertTrue(r.metrics().ringEvictions() > 0, "their keys left the index");
+        assertTrue(r.metrics().ringEvictions() > 0, "their keys left the directory");
         assertEquals(0, r.metrics().wrongBytes());
     }
 

@@ -1,6 +1,5 @@
-package dev.kvtier.core.client;
+package dev.kvtier.core.value;
 
-import dev.kvtier.core.l2.AllocationRef;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package dev.kvtier.core.geometry;
+package dev.kvtier.core.value;
 
 import java.util.HexFormat;
 
@@ -8,7 +8,7 @@ import java.util.HexFormat;
  * never depend on hash order.
  *
  * <p>{@link #equals} and {@link #hashCode} are written out (the same values a record's generated ones give: hash
- * {@code 31 * Long.hashCode(hi) + Long.hashCode(lo)}) because keys are compared on every index look-up and the
+ * {@code 31 * Long.hashCode(hi) + Long.hashCode(lo)}) because keys are compared on every directory look-up and the
  * generated ones showed in profiles.
  */
 public record PrefixKey(long hi, long lo) implements Comparable<PrefixKey> {

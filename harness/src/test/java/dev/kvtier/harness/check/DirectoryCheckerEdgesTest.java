@@ -7,19 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.event.CoreEvent.SkipReason;
-import dev.kvtier.core.geometry.PrefixKey;
-import dev.kvtier.core.l2.AllocationRef;
+import dev.kvtier.core.value.AllocationRef;
+import dev.kvtier.core.value.PrefixKey;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The index checker at the edges its firing cases in {@link CheckerFiresTest} left open (each found by mutating the
+ * The directory checker at the edges its firing cases in {@link CheckerFiresTest} left open (each found by mutating the
  * checker with PIT): a key at the key map's first position, chunks that touch without overlapping, evictions by a
  * wrap, wraps and skips at the ring's exact fit, and recovered chunks. Each case is a right sequence that must pass or
  * a wrong one that must fire. The ring has 64 slots.
  */
-class IndexCheckerEdgesTest {
+class DirectoryCheckerEdgesTest {
 
     private static PrefixKey k(final int i) {
         return new PrefixKey(i, i);
@@ -35,7 +35,7 @@ class IndexCheckerEdgesTest {
     }
 
     private static void feed(final CoreEvent... events) {
-        CheckerFeed.passes(new IndexChecker(), CONFIG, events);
+        CheckerFeed.passes(new DirectoryChecker(), CONFIG, events);
     }
 
     private static Invariant fired(final CoreEvent... events) {

@@ -4,9 +4,9 @@ import java.util.function.Consumer;
 
 /**
  * The outcome of one asynchronous call into the core (open, shutdown) that a caller waits for on the wall-clock loop:
- * {@code loop.runFor(completion::done, timeoutNs)}. The core completes it once, with null or an error.
+ * {@code loop.runFor(outcome::done, timeoutNs)}. The core completes it once, with null or an error.
  */
-public final class Completion implements Consumer<String> {
+public final class CallOutcome implements Consumer<String> {
     private boolean done;
     private String error;
 

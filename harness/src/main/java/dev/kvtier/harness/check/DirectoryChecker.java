@@ -2,13 +2,13 @@ package dev.kvtier.harness.check;
 
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
-import dev.kvtier.core.geometry.PrefixKey;
 import dev.kvtier.core.util.KeyTable;
 import dev.kvtier.core.util.SlotTable;
+import dev.kvtier.core.value.PrefixKey;
 
 /**
  * Invariants 11 (which includes: an uncommitted allocation is never visible), 13 (commits only of current
- * allocations, one writer per key) and 14, against a reference model of the index and of the FIFO slot ring built
+ * allocations, one writer per key) and 14, against a reference model of the directory and of the FIFO slot ring built
  * from events and STORAGE-CORE.md section 2: Allocated adds a claim (one writer per key; slot ranges disjoint from
  * every live chunk) at the model's head, Committed publishes it (only a current allocation), ClaimReleased removes an
  * uncommitted claim. The ring: an allocation of n slots takes the slots at head; when {@code head + n} would cross
@@ -22,7 +22,7 @@ import dev.kvtier.core.util.SlotTable;
  * case); its slots are a {@link SlotTable} of start slots, searched no further below a slot than the widest chunk
  * seen. An event costs what it touches, never the number of live chunks.
  */
-public final class IndexChecker implements Checker {
+public final class DirectoryChecker implements Checker {
     /** A live chunk's slots and place in the age order (its key and state are in {@link #byKey}). */
     private static final class Chunk {
         final long allocationId;
@@ -104,7 +104,7 @@ public final class IndexChecker implements Checker {
                 head = advance(ctx, e.startSlot() + e.slotCount());
             }
             default -> {
-                // no effect on the index
+                // no effect on the directory
             }
         }
     }

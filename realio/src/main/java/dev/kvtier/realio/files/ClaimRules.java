@@ -9,8 +9,8 @@ import java.util.Optional;
  * a partition table or a file system needs {@code --force-wipe}; a run that recovers takes only kvtier's own file of
  * the asked kind (and, for an index, of its data file), force or not.
  */
-final class Decision {
-    private Decision() {}
+final class ClaimRules {
+    private ClaimRules() {}
 
     static FileHeader decide(final Claim.Request r, final boolean block, final Contents c,
                              final long newId) throws ClaimRefused {

@@ -1,6 +1,5 @@
-package dev.kvtier.core.store;
+package dev.kvtier.core.value;
 
-import dev.kvtier.core.l2.AllocationRef;
 import java.util.Objects;
 
 /**

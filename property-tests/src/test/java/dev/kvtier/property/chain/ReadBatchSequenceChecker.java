@@ -14,8 +14,10 @@ import java.util.Map;
  * the whole batch has landed, and no single read is longer than {@code maxReadBytes}. A load's reads are its
  * SliceReserved events; a read lands with Promoted or PromotionDiscarded. Reported as liveness-adjacent behaviour
  * under invariant 16's number since it bounds what a load holds. Maps keyed by load id are point look-ups only.
+ * Unlike the harness's {@code ReadBatchChecker} (the bounds on reads in flight, at any time), it checks the batches
+ * as a sequence: each one counted from the moment the previous one has wholly landed.
  */
-final class ReadBatchChecker implements Checker {
+final class ReadBatchSequenceChecker implements Checker {
     private static final class Load {
         int outstanding;
         int batchReads;

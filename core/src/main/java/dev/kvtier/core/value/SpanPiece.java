@@ -1,6 +1,5 @@
-package dev.kvtier.core.span;
+package dev.kvtier.core.value;
 
-import dev.kvtier.core.l2.AllocationRef;
 import java.util.Objects;
 
 /**

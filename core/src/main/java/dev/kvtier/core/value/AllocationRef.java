@@ -1,6 +1,5 @@
-package dev.kvtier.core.l2;
+package dev.kvtier.core.value;
 
-import dev.kvtier.core.geometry.PrefixKey;
 import java.util.Objects;
 
 /**

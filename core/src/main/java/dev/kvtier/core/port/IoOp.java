@@ -1,8 +1,0 @@
-package dev.kvtier.core.port;
-
-/** The operations a {@link Device} performs. */
-public enum IoOp {
-    READ,
-    WRITE,
-    FLUSH
-}
