@@ -99,7 +99,7 @@ public final class RunCommand implements Callable<Integer> {
         final RunJob.Real real = device == null ? null : new RunJob.Real(device, indexDevice, recover, io,
             timeoutSeconds, forceOptions.force(), forceOptions.any() ? forceOptions.flag() : null);
         return new RunJob(new RunJob.Request(scenario, sets, seed, mode, report, journal, journalMaxBytes, repeat, real,
-            invoked.holder()), System.out, System.err).run();
+            invoked.holder(), true), System.out, System.err).run();
     }
 
     /** Null, or what is wrong with the options' combination (each option parsed on its own already). */

@@ -12,6 +12,11 @@ public final class ExitCodes {
     public static final int CRASH = 3;
     /** A performance gate or threshold failed. */
     public static final int GATE = 4;
+    /**
+     * Interrupted by SIGINT (or SIGTERM) after keeping what was done: a sealed journal, a partial summary. The JVM
+     * itself exits with the signal's status (130 for SIGINT, 143 for SIGTERM); this is 130 for work run in-process.
+     */
+    public static final int INTERRUPTED = 130;
 
     private ExitCodes() {}
 }

@@ -5,6 +5,7 @@ import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.journal.file.JournalEntry;
 import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.journal.file.JournalHeader;
+import dev.kvtier.journal.file.JournalInterruption;
 import dev.kvtier.journal.file.JournalReader;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -80,6 +81,8 @@ public final class Replay {
             + ", code " + h.codeVersion() + ", format " + h.formatVersion());
         out.println("config " + h.configDigest() + (digest.equals(h.configDigest()) ? " (matches the knobs)"
             : " (WARNING: the knobs digest to " + digest + ")"));
+        JournalInterruption.read(dir).ifPresent(note -> out.println("interrupted: " + note + " (the journal holds"
+            + " the events up to there)"));
     }
 
     private static String firstLine(final String text) {

@@ -7,9 +7,11 @@ import dev.kvtier.core.port.EventSink;
 import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.journal.file.JournalHeader;
+import dev.kvtier.journal.file.JournalInterruption;
 import dev.kvtier.journal.file.JournalWriter;
 import dev.kvtier.journal.replay.ConfigDigest;
 import dev.kvtier.scenarios.Scenario;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -95,6 +97,28 @@ public final class JournalRecording implements EventSink, Clock {
             throw new IllegalStateException("an event before the recording was started");
         }
         return clock.nowNs();
+    }
+
+    /** The run's clock now (its last event's time once it stopped), or 0 before it was started. */
+    public long lastEventNs() {
+        return clock == null ? 0 : clock.nowNs();
+    }
+
+    /**
+     * Marks the sealed journal as interrupted with {@code note} (one line; {@link JournalInterruption}); true when
+     * marked or there is no journal, false (the reason on {@code err}) when the note could not be written.
+     */
+    public boolean markInterrupted(final String note, final PrintStream err) {
+        if (writer == null) {
+            return true;
+        }
+        try {
+            JournalInterruption.write(dir, note);
+            return true;
+        } catch (final IOException e) {
+            err.println("kvtier: " + dir + ": cannot mark the journal interrupted: " + e.getMessage());
+            return false;
+        }
     }
 
     /** Writes the end record and the seal; a failure is kept for {@link #finish}. */

@@ -1,5 +1,6 @@
 package dev.kvtier.lab.run;
 
+import dev.kvtier.core.port.EventSink;
 import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.journal.file.JournalException;
@@ -50,9 +51,10 @@ public final class RunJob {
      * @param repeat          runs in this JVM (virtual mode)
      * @param real            the real devices (real mode), or null
      * @param holder          who runs it (this process and its command line), for locks and the journal
+     * @param interruptible   SIGINT and SIGTERM stop it and keep its journal (a shutdown hook while it runs)
      */
     public record Request(String scenario, List<String> sets, long seed, RunMode mode, Path report, Path journal,
-                          long journalMaxBytes, int repeat, Real real, Holder holder) {
+                          long journalMaxBytes, int repeat, Real real, Holder holder, boolean interruptible) {
         public Request {
             sets = List.copyOf(sets);
         }
@@ -82,8 +84,17 @@ public final class RunJob {
     /** What a run of either mode returned: its report, and in real mode what only the real root knows. */
     private record Outcome(RunReport report, RealRun.Result real) {}
 
-    /** Runs it; the exit code. */
+    /** Runs it; the exit code. SIGINT or SIGTERM stop it at its next event, keeping what it did ({@link #kept}). */
     public int run() {
+        final Interruption interruption = q.interruptible() ? Interruption.armed() : Interruption.none();
+        try {
+            return run(interruption);
+        } finally {
+            interruption.close();
+        }
+    }
+
+    private int run(final Interruption interruption) {
         final Scenario sc;
         try {
             sc = ScenarioLoader.load(q.scenario(), q.sets());
@@ -108,7 +119,11 @@ public final class RunJob {
         final long allocated0 = ThreadAllocation.bytesSoFar();
         final Outcome outcome;
         try (Progress progress = Progress.forRun(sc, q.mode(), out)) {
-            outcome = dispatch(sc, recording, progress);
+            final List<EventSink> observers = new ArrayList<>(progress.sinks());
+            observers.add(interruption);
+            outcome = dispatch(sc, recording, observers);
+        } catch (final Interruption.Stopped e) {
+            return kept(recording, interruption);
         } catch (final BadDevice e) {
             recording.discard();
             return refuse(e.getMessage());
@@ -127,14 +142,35 @@ public final class RunJob {
         if (outcome.real() != null) {
             RunSummary.realSummary(out, outcome.real());
         }
-        final String differs = q.repeat() > 1 ? WarmRepeats.after(sc, q.seed(), q.repeat(), outcome.report(), out)
-            : null;
+        final String differs = q.repeat() > 1 ? WarmRepeats.after(sc, q.seed(), q.repeat(), outcome.report(), out,
+            interruption::requested) : null;
         if (differs != null) {
             recording.finish(out, err);
             err.println("kvtier: not deterministic (a bug): " + differs);
             return ExitCodes.CRASH;
         }
         return finish(outcome, recording);
+    }
+
+    /**
+     * The run was interrupted at an event boundary: its journal (closed by the run's root, with the events up to
+     * there) is sealed and marked interrupted, and one line says what was kept.
+     */
+    private int kept(final JournalRecording recording, final Interruption interruption) {
+        final String where = String.format(Locale.ROOT, "after %,d events at %s time %.3f s", interruption.events(),
+            q.mode() == RunMode.VIRTUAL ? "virtual" : "wall", recording.lastEventNs() / 1e9);
+        final boolean journal = recording.finish(out, err) && recording.markInterrupted(
+            "SIGINT or SIGTERM " + where, err);
+        if (q.journal() == null) {
+            err.println("kvtier: interrupted " + where + "; no journal was asked for (--journal DIR keeps one)");
+        } else if (journal) {
+            err.println("kvtier: interrupted " + where + "; kept the journal " + q.journal() + ", sealed with those "
+                + "events (./kvtier replay " + q.journal() + ")");
+        } else {
+            err.println("kvtier: interrupted " + where + "; the journal " + q.journal() + " could not be sealed");
+        }
+        interruption.kept();
+        return ExitCodes.INTERRUPTED;
     }
 
     private int refuse(final String message) {
@@ -174,16 +210,16 @@ public final class RunJob {
         return null;
     }
 
-    /** Hands the run to the root of its mode. */
+    /** Hands the run to the root of its mode, {@code observers} seeing every event after the journal. */
     private Outcome dispatch(final Scenario sc, final JournalRecording recording,
-                             final Progress progress) throws BadDevice {
+                             final List<EventSink> observers) throws BadDevice {
         return switch (q.mode()) {
-            case VIRTUAL -> new Outcome(Runs.virtual(sc, q.seed(), recording, progress.sinks(), out), null);
+            case VIRTUAL -> new Outcome(Runs.virtual(sc, q.seed(), recording, observers, out), null);
             case REAL -> {
                 final Real d = q.real();
                 final RealRun.Result real = Runs.real(sc, q.seed(), new RealTarget(d.device(), d.indexDevice(),
                     d.recover(), d.io(), d.timeoutSeconds() * 1_000_000_000L, d.force(), q.holder()), recording,
-                    progress.sinks(), out);
+                    observers, out);
                 yield new Outcome(real.report(), real);
             }
         };

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code kvtier run SCENARIO --repeat N}: the repetitions after the first run, in the same JVM, each a fresh
@@ -25,15 +26,15 @@ public final class WarmRepeats {
 
     /**
      * Runs repetitions 2..{@code n} of {@code sc} with {@code seed} after {@code first}; prints one line each and a
-     * median line to {@code out}. Returns null, or why a repetition differs from the first run (a digest or an
-     * outcome that differs: nondeterminism, a bug).
+     * median line to {@code out}; stops early when {@code stop} says so (an interruption). Returns null, or why a
+     * repetition differs from the first run (a digest or an outcome that differs: nondeterminism, a bug).
      */
     public static String after(final Scenario sc, final long seed, final int n, final RunReport first,
-                               final PrintStream out) {
+                               final PrintStream out, final BooleanSupplier stop) {
         final List<Double> rates = new ArrayList<>(n - 1);
         final List<Double> outsideGc = new ArrayList<>(n - 1);
         final List<Double> bytesPerEvent = new ArrayList<>(n - 1);
-        for (int i = 2; i <= n; i++) {
+        for (int i = 2; i <= n && !stop.getAsBoolean(); i++) {
             final long gc0 = gcMillis();
             final long allocated0 = ThreadAllocation.bytesSoFar();
             final long t0 = System.nanoTime();
