@@ -7,6 +7,10 @@ import dev.kvtier.core.port.IoRequest;
  * The io_uring device's request table: a fixed number of slots, each one accepted request and its progress
  * (parts issued and outstanding, bytes moved, first error), a free-slot stack, and a FIFO of slots that still have
  * parts to issue. Parallel primitive arrays, allocated once; the steady state allocates nothing.
+ *
+ * <p>A slot is free or holds one request: accept takes a free one, release frees it once no part is outstanding;
+ * a part completes only for a slot that holds a request and has a part outstanding, no part is issued after the last,
+ * and the queue is never taken from empty. A violation is the device's bug: an exception naming the slot.
  */
 final class SlotTable {
     private final long[] ioIds;
@@ -22,6 +26,7 @@ final class SlotTable {
     private final long[] errors;
     private final int[] partsOut;
     private final boolean[] allIssued;
+    private final boolean[] busy;
     private final int[] free;
     private final int[] queue;
     private int freeCount;
@@ -45,6 +50,7 @@ final class SlotTable {
         errors = new long[capacity];
         partsOut = new int[capacity];
         allIssued = new boolean[capacity];
+        busy = new boolean[capacity];
         free = new int[capacity];
         queue = new int[capacity];
         for (int i = 0; i < capacity; i++) {
@@ -68,6 +74,8 @@ final class SlotTable {
                 + "the caller must bound its I/Os");
         }
         final int slot = free[--freeCount];
+        assert !busy[slot] : "free slot " + slot + " holds a request";
+        busy[slot] = true;
         ioIds[slot] = ioId;
         ops[slot] = op;
         fileOffsets[slot] = fileOffset;
@@ -134,12 +142,15 @@ final class SlotTable {
     }
 
     void partIssued(final int slot, final boolean last) {
+        assert busy[slot] : "part issued for free slot " + slot;
+        assert !allIssued[slot] : "part issued for slot " + slot + " after its last";
         partsOut[slot]++;
         allIssued[slot] = last;
     }
 
     void moved(final int slot, final long bytes) {
         moved[slot] += bytes;
+        assert moved[slot] <= lengths[slot] : "slot " + slot + " moved " + moved[slot] + " of " + lengths[slot] + " B";
     }
 
     /** Records an error result; the first one is what the request reports. */
@@ -154,6 +165,9 @@ final class SlotTable {
 
     /** One part completed; true when it was the request's last. */
     boolean partDone(final int slot) {
+        if (!busy[slot]) {
+            throw new IllegalStateException("completion for slot " + slot + ", which holds no request");
+        }
         if (partsOut[slot] <= 0) {
             throw new IllegalStateException("completion for slot " + slot + " with no part outstanding");
         }
@@ -173,6 +187,14 @@ final class SlotTable {
     }
 
     void release(final int slot) {
+        if (!busy[slot]) {
+            throw new IllegalStateException("slot " + slot + " released but holds no request");
+        }
+        if (partsOut[slot] != 0) {
+            throw new IllegalStateException("slot " + slot + " released with " + partsOut[slot]
+                + " parts outstanding");
+        }
+        busy[slot] = false;
         vectors[slot] = null;
         free[freeCount++] = slot;
     }
@@ -190,11 +212,19 @@ final class SlotTable {
     }
 
     int peekQueued() {
+        requireQueued();
         return queue[queueHead];
     }
 
     void dequeue() {
+        requireQueued();
         queueHead = (queueHead + 1) % queue.length;
         queueCount--;
+    }
+
+    private void requireQueued() {
+        if (queueCount == 0) {
+            throw new IllegalStateException("the submission queue is empty");
+        }
     }
 }
