@@ -103,8 +103,7 @@ public final class SimRun {
         final DiskCache oneDisk = new DiskCache(model.device());
         this.device = new SimDevice(model.device(), spec.core().l2Bytes(), loop, serverThread,
             c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(),
-            root.child(SeedStream.FAULTS),
-            oneDisk);
+            root.child(SeedStream.FAULTS), oneDisk);
         this.indexDevice = new SimMetaDevice(model.device(), KvServer.indexLayout(spec.core()).deviceBytes(), loop,
             serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(),
             root.child(SeedStream.INDEX_FAULTS), oneDisk);
