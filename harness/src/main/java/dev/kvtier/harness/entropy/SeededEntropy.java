@@ -42,6 +42,14 @@ public final class SeededEntropy implements Entropy {
         return new SeededEntropy(childSeed(seed, name));
     }
 
+    /** The named stream {@code stream}, a child of this one (for a numbered life, {@link SeedStream#life}). */
+    public SeededEntropy child(final SeedStream stream) {
+        if (stream == SeedStream.LIFE) {
+            throw new IllegalArgumentException("the life stream is numbered: name it with SeedStream.life(n)");
+        }
+        return child(stream.streamName());
+    }
+
     /** The seed of child {@code name} of a stream seeded with {@code seed}. */
     public static long childSeed(final long seed, final String name) {
         return Hashing.xxh3_64(seed).hashCharsToLong(name);

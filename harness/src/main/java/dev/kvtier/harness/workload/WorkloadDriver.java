@@ -11,6 +11,7 @@ import dev.kvtier.core.port.Scheduler;
 import dev.kvtier.core.port.Stamping;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.harness.entropy.SeedStream;
 import java.util.Arrays;
 
 /**
@@ -70,7 +71,8 @@ public final class WorkloadDriver {
         this.entropy = w.entropy();
         this.sink = w.sink();
         this.observer = w.observer();
-        this.prompts = new Prompts(spec, entropy.child("tokens").nextLong(), entropy.child("keys").nextLong());
+        this.prompts = new Prompts(spec, SeedStream.TOKENS.of(entropy).nextLong(),
+            SeedStream.KEYS.of(entropy).nextLong());
         final long slotBytes = server.config().slotBytes();
         if (w.gpu().sizeBytes() < gpuBytes(spec, slotBytes)) {
             throw new IllegalArgumentException("engine KV region of " + w.gpu().sizeBytes() + " B is smaller than "

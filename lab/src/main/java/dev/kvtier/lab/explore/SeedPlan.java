@@ -1,5 +1,6 @@
 package dev.kvtier.lab.explore;
 
+import dev.kvtier.harness.entropy.SeedStream;
 import dev.kvtier.harness.entropy.SeededEntropy;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,7 @@ public record SeedPlan(long seed, List<String> userSets, List<String> draws) {
     public static SeedPlan draw(final long seed, final SortedMap<String, List<String>> swarm,
                                 final List<String> userSets) {
         final List<String> draws = new ArrayList<>();
-        final SeededEntropy stream = new SeededEntropy(seed).child("swarm");
+        final SeededEntropy stream = new SeededEntropy(seed).child(SeedStream.SWARM);
         for (final Map.Entry<String, List<String>> e : swarm.entrySet()) {
             final List<String> values = e.getValue();
             draws.add(e.getKey() + "=" + values.get(stream.nextInt(values.size())));

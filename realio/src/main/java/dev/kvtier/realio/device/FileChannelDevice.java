@@ -198,6 +198,9 @@ public final class FileChannelDevice implements PolledDevice {
             if (j == null) {
                 break;
             }
+            if (pool.size() >= maxRequests) {
+                throw new IllegalStateException("completion of I/O " + j.ioId + " with no request outstanding");
+            }
             final long ioId = j.ioId;
             final long result = j.result;
             j.request = null;

@@ -7,6 +7,10 @@ import dev.kvtier.core.value.IoOp;
  * The io_uring device's request table: a fixed number of entries, each one accepted request and its progress
  * (parts issued and outstanding, bytes moved, first error), a free-entry stack, and a FIFO of entries that still have
  * parts to issue. Parallel primitive arrays, allocated once; the steady state allocates nothing.
+ *
+ * <p>An entry is free or holds one request: accept takes a free one, release frees it once no part is outstanding;
+ * a part completes only for an entry that holds a request and has a part outstanding, no part is issued after the last,
+ * and the queue is never taken from empty. A violation is the device's bug: an exception naming the entry.
  */
 final class RequestTable {
     private final long[] ioIds;
@@ -22,6 +26,7 @@ final class RequestTable {
     private final long[] errors;
     private final int[] partsOut;
     private final boolean[] allIssued;
+    private final boolean[] busy;
     private final int[] free;
     private final int[] queue;
     private int freeCount;
@@ -45,6 +50,7 @@ final class RequestTable {
         errors = new long[capacity];
         partsOut = new int[capacity];
         allIssued = new boolean[capacity];
+        busy = new boolean[capacity];
         free = new int[capacity];
         queue = new int[capacity];
         for (int i = 0; i < capacity; i++) {
@@ -68,6 +74,8 @@ final class RequestTable {
                 + "the caller must bound its I/Os");
         }
         final int entry = free[--freeCount];
+        assert !busy[entry] : "free entry " + entry + " holds a request";
+        busy[entry] = true;
         ioIds[entry] = ioId;
         ops[entry] = op;
         fileOffsets[entry] = fileOffset;
@@ -134,12 +142,16 @@ final class RequestTable {
     }
 
     void partIssued(final int entry, final boolean last) {
+        assert busy[entry] : "part issued for free entry " + entry;
+        assert !allIssued[entry] : "part issued for entry " + entry + " after its last";
         partsOut[entry]++;
         allIssued[entry] = last;
     }
 
     void moved(final int entry, final long bytes) {
         moved[entry] += bytes;
+        assert moved[entry] <= lengths[entry]
+            : "entry " + entry + " moved " + moved[entry] + " of " + lengths[entry] + " B";
     }
 
     /** Records an error result; the first one is what the request reports. */
@@ -154,6 +166,9 @@ final class RequestTable {
 
     /** One part completed; true when it was the request's last. */
     boolean partDone(final int entry) {
+        if (!busy[entry]) {
+            throw new IllegalStateException("completion for entry " + entry + ", which holds no request");
+        }
         if (partsOut[entry] <= 0) {
             throw new IllegalStateException("completion for entry " + entry + " with no part outstanding");
         }
@@ -174,6 +189,14 @@ final class RequestTable {
     }
 
     void release(final int entry) {
+        if (!busy[entry]) {
+            throw new IllegalStateException("entry " + entry + " released but holds no request");
+        }
+        if (partsOut[entry] != 0) {
+            throw new IllegalStateException("entry " + entry + " released with " + partsOut[entry]
+                + " parts outstanding");
+        }
+        busy[entry] = false;
         vectors[entry] = null;
         free[freeCount++] = entry;
     }
@@ -191,11 +214,19 @@ final class RequestTable {
     }
 
     int peekQueued() {
+        requireQueued();
         return queue[queueHead];
     }
 
     void dequeue() {
+        requireQueued();
         queueHead = (queueHead + 1) % queue.length;
         queueCount--;
+    }
+
+    private void requireQueued() {
+        if (queueCount == 0) {
+            throw new IllegalStateException("the submission queue is empty");
+        }
     }
 }

@@ -14,13 +14,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Collection;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An output file (a report, a trace, a profile, a summary, a plot) written whole or not at all: its bytes go to a
  * temporary file beside it, which is made durable and renamed over the target only when complete. A failed write
  * leaves the old file as it was and no temporary behind. Missing parent directories are created. A target that is a
  * directory or a special file is refused, and {@link #check} refuses, before a run starts, a target that is one of
- * the run's inputs.
+ * the run's inputs. The file gets the permissions a plain create would give it (0666 less the user's umask): the
+ * temporary is created plainly, not as {@link Files#createTempFile} makes it (0600, which another user could not
+ * read).
  */
 public final class OutputFile {
     /** Writes the content of an output into the file it is given (a temporary file). */
@@ -28,6 +31,12 @@ public final class OutputFile {
     public interface Content {
         void writeTo(Path file) throws IOException;
     }
+
+    /** Temporaries tried before giving up (each name taken means another writer's or a dead one's temporary). */
+    static final int TEMPORARY_ATTEMPTS = 1000;
+
+    /** Numbers this process's temporaries, beside its process id, so two writers never pick the same name. */
+    private static final AtomicLong TEMPORARIES = new AtomicLong();
 
     private OutputFile() {}
 
@@ -78,7 +87,7 @@ public final class OutputFile {
         }
         final Path parent = target.toAbsolutePath().getParent();
         Files.createDirectories(parent);
-        final Path temporary = Files.createTempFile(parent, "." + target.getFileName() + ".", ".kvtier-tmp");
+        final Path temporary = createTemporary(parent, "." + target.getFileName() + ".");
         boolean moved = false;
         try {
             content.writeTo(temporary);
@@ -92,6 +101,24 @@ public final class OutputFile {
                 Files.deleteIfExists(temporary);
             }
         }
+    }
+
+    /**
+     * A new empty file in {@code dir} named {@code prefix}, a number unique to this process and {@code .kvtier-tmp},
+     * created as a plain create makes it (the user's umask applies), so the renamed file gets the usual permissions.
+     */
+    static Path createTemporary(final Path dir, final String prefix) throws IOException {
+        final long pid = ProcessHandle.current().pid();
+        for (int attempt = 0; attempt < TEMPORARY_ATTEMPTS; attempt++) {
+            final Path candidate = dir.resolve(prefix + pid + "-" + TEMPORARIES.incrementAndGet() + ".kvtier-tmp");
+            try {
+                return Files.createFile(candidate);
+            } catch (final FileAlreadyExistsException taken) {
+                // a dead process with this id left it: try the next number
+            }
+        }
+        throw new FileAlreadyExistsException(dir.resolve(prefix + pid + "-*.kvtier-tmp").toString(), null,
+            TEMPORARY_ATTEMPTS + " temporary names taken");
     }
 
     /** One line for a failed write of {@code target}, without the exception's class names. */

@@ -14,7 +14,8 @@ import java.util.function.Consumer;
  * that opened the device). Timers run in time order, ties in the order scheduled; a task scheduled while a step
  * runs (including {@link #post}) runs in a later step. Limits: at most {@code timersMax} timers pending, at most
  * {@code tasksPerStep} tasks and {@code completionsPerStep} completions per step, and an idle wait of at most
- * {@code idleWaitNsMax}, so a stop condition set by another thread is seen within that time.
+ * {@code idleWaitNsMax}, so a stop condition set by another thread is seen within that time. It is not re-entrant:
+ * a task or completion that steps or runs the loop is refused.
  */
 public final class RealLoop implements Scheduler {
     /** Why {@link #run} returned. */
@@ -38,6 +39,7 @@ public final class RealLoop implements Scheduler {
     private long nextSeq;
     private long steps;
     private long idleWaits;
+    private boolean stepping;
 
     /**
      * @param device      the device to drive
@@ -120,6 +122,18 @@ public final class RealLoop implements Scheduler {
      * Returns the work done (tasks run plus completions delivered plus operations submitted).
      */
     public int step() {
+        if (stepping) {
+            throw new IllegalStateException("the loop was stepped from inside one of its steps");
+        }
+        stepping = true;
+        try {
+            return stepOnce();
+        } finally {
+            stepping = false;
+        }
+    }
+
+    private int stepOnce() {
         final long stepNs = System.nanoTime();
         nowNs = stepNs;
         steps++;

@@ -11,6 +11,7 @@ import dev.kvtier.core.server.KvServer;
 import dev.kvtier.harness.check.Invariant;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.check.InvariantViolation;
+import dev.kvtier.harness.entropy.SeedStream;
 import dev.kvtier.harness.entropy.SeededEntropy;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.run.FanOutSink;
@@ -207,7 +208,8 @@ public final class RealRun implements AutoCloseable {
             }
             // The engine's time is the live wall clock: a step's own work (staging copies) takes real time.
             final WorkloadDriver driver = new WorkloadDriver(spec.workload(), new WorkloadDriver.Wiring(loop,
-                System::nanoTime, transport, server, client, memory, gpu, new SeededEntropy(seed).child("workload"),
+                System::nanoTime, transport, server, client, memory, gpu,
+                new SeededEntropy(seed).child(SeedStream.WORKLOAD),
                 sink, recorder));
             startNs = System.nanoTime();
             before = memory.work();

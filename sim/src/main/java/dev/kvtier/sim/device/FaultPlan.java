@@ -31,10 +31,10 @@ package dev.kvtier.sim.device;
  *   FLUSH submitted after its completion has completed (Linux fsync semantics). Off, every completed write is
  *   durable at once and the device behaves exactly as without this option.</li>
  *   <li><b>A crash</b> ({@code crashAtEvent}, -1 = none; the composition root calls the devices' {@code crash} at
- *   that event, counted as {@code SimRun} says): power loss. Every write in flight or completed but unflushed is,
- *   per 4 KiB page, written, lost or torn (per 512 B sector); the volatile state of the core is lost. Claim: after a
- *   restart no load returns a wrong byte, and in {@code durable} mode every key committed before the crash is still
- *   loadable.</li>
+ *   that event, counted as its {@code CrashSchedule} says): power loss. Every write in flight or completed but
+ *   unflushed is, per 4 KiB page, written, lost or torn (per 512 B sector); the volatile state of the core is lost.
+ *   Claim: after a restart no load returns a wrong byte, and in {@code durable} mode every key committed before the
+ *   crash is still loadable.</li>
  *   <li><b>More crashes</b> ({@code crashPoints} drawn uniformly from {@code [0, crashWithinEvents)} core events by
  *   the seed's own "crash-points" stream, besides {@code crashAtEvent}; a run crashes at each point it reaches, so
  *   one seed can crash several times, during its shutdown, or never), <b>a crash during the final shutdown</b>

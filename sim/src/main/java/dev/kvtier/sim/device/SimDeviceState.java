@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  * a submission, its service time ({@link IoTimeline} on the submit clock), its completion scheduled on the loop and
  * dropped if a crash came first (a generation number), the volatile write cache ({@link WriteCache}) with FLUSH
  * completion, power loss, and the counters of completed I/O. Each device keeps what differs: its content type
- * {@code C} and images, and which faults it draws.
+ * {@code C} and images, and which faults it draws. Every completion is of an I/O in flight (the count of them never
+ * goes negative), a read's of a READ and a write's of a WRITE, and none comes before its submission.
  *
  * @param <C> one write's content (a provenance snapshot or a byte array)
  */
@@ -29,6 +30,8 @@ final class SimDeviceState<C> {
     private final IoTimeline timeline;
     private final WriteCache<C> cache;
     private long generation;
+    /** I/Os submitted whose completion is still scheduled (a crash forgets them). */
+    private int inFlight;
     private long crashes;
     private long reads;
     private long writes;
@@ -68,12 +71,15 @@ final class SimDeviceState<C> {
 
     /** Books the I/O on the channels and the data path ({@link IoTimeline#book}); returns its completion time. */
     long book(final long nowNs, final IoOp op, final long lengthBytes, final int slowdown, final long spikeNs) {
-        return timeline.book(nowNs, op, lengthBytes, slowdown, spikeNs);
+        final long done = timeline.book(nowNs, op, lengthBytes, slowdown, spikeNs);
+        assert done >= nowNs : ioName + " submitted at " + nowNs + " ns completes earlier, at " + done + " ns";
+        return done;
     }
 
     /** Runs {@code completion} on the loop at {@code doneNs}, unless a crash happened in between. */
     void at(final long doneNs, final Runnable completion) {
         final long gen = generation;
+        inFlight++;
         loop.at(doneNs, () -> {
             if (gen == generation) {
                 completion.run();
@@ -83,7 +89,10 @@ final class SimDeviceState<C> {
 
     /** Completes {@code ioId} at {@code doneNs} with {@code -errno}; nothing moves and nothing is counted. */
     void failAt(final long doneNs, final long ioId, final long errno) {
-        at(doneNs, () -> target.accept(new IoCompletion(ioId, -errno)));
+        if (errno <= 0) {
+            throw new IllegalArgumentException("errno must be positive, got " + errno);
+        }
+        at(doneNs, () -> deliver(new IoCompletion(ioId, -errno)));
     }
 
     /** Completes a FLUSH at {@code doneNs}: it makes durable the writes completed before it was submitted (now). */
@@ -92,7 +101,7 @@ final class SimDeviceState<C> {
         at(doneNs, () -> {
             cache.completeFlush(mark);
             flushes++;
-            target.accept(new IoCompletion(request.ioId(), 0));
+            deliver(new IoCompletion(request.ioId(), 0));
         });
     }
 
@@ -108,17 +117,42 @@ final class SimDeviceState<C> {
 
     /** A write landed in the visible image: the cache takes {@code content} (null with the cache off), then done. */
     void completeWrite(final IoRequest request, final long seq, final C content) {
+        requireOp(request, IoOp.WRITE);
         cache.completeWrite(seq, content);
         writes++;
         bytesWritten += request.lengthBytes();
-        target.accept(new IoCompletion(request.ioId(), request.lengthBytes()));
+        deliver(new IoCompletion(request.ioId(), request.lengthBytes()));
     }
 
     /** A read landed in memory: done. */
     void completeRead(final IoRequest request) {
+        requireOp(request, IoOp.READ);
         reads++;
         bytesRead += request.lengthBytes();
-        target.accept(new IoCompletion(request.ioId(), request.lengthBytes()));
+        deliver(new IoCompletion(request.ioId(), request.lengthBytes()));
+    }
+
+    private void requireOp(final IoRequest request, final IoOp op) {
+        if (request.op() != op) {
+            throw new IllegalStateException(
+                ioName + " " + request.ioId() + " is a " + request.op() + ", completed as a "
+                    + op);
+        }
+    }
+
+    /** Hands a completion to the target: one I/O fewer in flight, and there must have been one. */
+    private void deliver(final IoCompletion completion) {
+        if (inFlight <= 0) {
+            throw new IllegalStateException("completion of " + ioName + " " + completion.ioId() + " with no "
+                + ioName + " in flight");
+        }
+        inFlight--;
+        target.accept(completion);
+    }
+
+    /** I/Os submitted and not yet completed (none after a crash). */
+    int inFlight() {
+        return inFlight;
     }
 
     /**
@@ -133,6 +167,7 @@ final class SimDeviceState<C> {
     CrashOutcome crash(final Entropy entropy, final IndexCrashPages fate) {
         generation++;
         crashes++;
+        inFlight = 0; // their completions, still scheduled, are dropped
         timeline.reset();
         return cache.crash(entropy, fate);
     }

@@ -1,12 +1,14 @@
 package dev.kvtier.sim.loop;
 
 import dev.kvtier.core.port.Scheduler;
+import java.util.Objects;
 import java.util.PriorityQueue;
 
 /**
  * The discrete-event loop on a virtual clock. Events run in order of time, then of scheduling sequence, so equal
  * times never depend on collection order; the clock jumps to each event's time. Single-threaded by construction.
- * Every run is bounded by {@code maxEvents} (STYLE rule 10).
+ * Every run is bounded by {@code maxEvents} (STYLE rule 10). It is not re-entrant: an event that steps the loop is
+ * refused (it would run later events inside an earlier one, out of time order).
  */
 public final class EventLoop implements Scheduler {
     private record Task(long timeNs, long seq, Runnable work) {}
@@ -17,6 +19,7 @@ public final class EventLoop implements Scheduler {
     private long nowNs;
     private long seq;
     private long executed;
+    private boolean running;
 
     public EventLoop(final long maxEvents) {
         if (maxEvents <= 0) {
@@ -32,11 +35,14 @@ public final class EventLoop implements Scheduler {
 
     @Override
     public void at(final long timeNs, final Runnable task) {
-        queue.add(new Task(Math.max(timeNs, nowNs), seq++, task));
+        queue.add(new Task(Math.max(timeNs, nowNs), seq++, Objects.requireNonNull(task, "task")));
     }
 
     /** Runs the next event; false when none is left. Throws when the event budget is exhausted. */
     public boolean step() {
+        if (running) {
+            throw new IllegalStateException("the loop was stepped from inside an event at " + nowNs + " ns");
+        }
         final Task t = queue.poll();
         if (t == null) {
             return false;
@@ -48,7 +54,12 @@ public final class EventLoop implements Scheduler {
             throw new LoopBudgetExceeded(maxEvents, nowNs);
         }
         nowNs = t.timeNs;
-        t.work.run();
+        running = true;
+        try {
+            t.work.run();
+        } finally {
+            running = false;
+        }
         return true;
     }
 

@@ -2,6 +2,7 @@ package dev.kvtier.sim.loop;
 
 import dev.kvtier.core.port.Clock;
 import java.util.ArrayDeque;
+import java.util.Objects;
 
 /**
  * The simulated server thread: the core is single-threaded, so its inputs are served one at a time, first-come
@@ -32,7 +33,7 @@ public final class ServerThread implements Clock {
 
     /** Queues an input; it runs when the server thread is free. */
     public void submit(final Runnable input) {
-        inputs.add(input);
+        inputs.add(Objects.requireNonNull(input, "input"));
         scheduleDrain();
     }
 
@@ -132,6 +133,10 @@ public final class ServerThread implements Clock {
         final Runnable input = inputs.poll();
         if (input == null) {
             return;
+        }
+        if (loop.nowNs() < busyUntilNs) {
+            throw new IllegalStateException("an input starts at " + loop.nowNs() + " ns, before the last one ended at "
+                + busyUntilNs + " ns");
         }
         inStep = true;
         stepStartNs = loop.nowNs();

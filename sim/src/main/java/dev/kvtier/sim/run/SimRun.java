@@ -2,7 +2,6 @@ package dev.kvtier.sim.run;
 
 import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.config.CommitMode;
-import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
@@ -12,6 +11,7 @@ import dev.kvtier.harness.check.CrashChecker;
 import dev.kvtier.harness.check.Invariant;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.check.InvariantViolation;
+import dev.kvtier.harness.entropy.SeedStream;
 import dev.kvtier.harness.entropy.SeededEntropy;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.probe.ProbeCatalogue;
@@ -24,7 +24,6 @@ import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.harness.workload.WorkloadDriver;
 import dev.kvtier.sim.device.CrashOutcome;
 import dev.kvtier.sim.device.DiskCache;
-import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.sim.device.FileRange;
 import dev.kvtier.sim.device.MisdirectedWrite;
 import dev.kvtier.sim.device.SimDevice;
@@ -37,7 +36,6 @@ import dev.kvtier.sim.loop.ServerThread;
 import dev.kvtier.sim.loop.SimTransport;
 import dev.kvtier.sim.memory.ProvenanceMemory;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * The virtual run's composition root: wires one core to a simulated data device, a simulated index device and memory
@@ -46,15 +44,14 @@ import java.util.TreeSet;
  * {@link RunSpec}, one model and one seed give one run, bit for bit: nothing here reads the wall clock, starts a
  * thread or draws unseeded randomness, and every collection whose order matters is ordered.
  *
- * <p>A crash ({@code faults.crashAtEvent} and the {@code faults.crashPoints} drawn per seed, counted in core events
- * from 0 across every life of the core) is a simulated power loss at that event: the core, its client and the
- * workload's requests in flight vanish with every scheduled loop event; the devices lose or tear what was not durable;
- * a new core recovers its index from the index device, invariant 15 is checked, and the workload starts again from
- * the phase it was in. With {@code faults.crashDuringShutdown} the power fails at one of the eight core events after
- * the run's first final shutdown was asked for (drawn by the seed's "crash-during-shutdown" stream). With
- * {@code faults.crashAfterShutdown} the power also fails once the run's final shutdown has completed: a new core
- * recovers, invariant 15 is checked (after a clean shutdown every committed key must be in the recovered index, in
- * either commit mode), and the new core shuts down in turn; the workload does not start again.
+ * <p>Every seeded stream of the run is a child of one root entropy ({@link SeedStream} names them). When the power
+ * fails is the {@link CrashSchedule}'s to say; what a crash makes of each device's unflushed pages is drawn from the
+ * {@link CrashStreams}. At a crash ({@link PowerLoss}) the core, its client and the workload's requests in flight
+ * vanish with every scheduled loop event; the devices lose or tear what was not durable; a new core recovers its
+ * index from the index device, invariant 15 is checked, and the workload starts again from the phase it was in.
+ * After the crash that follows the final shutdown ({@code faults.crashAfterShutdown}) a new core recovers,
+ * invariant 15 is checked (after a clean shutdown every committed key must be in the recovered index, in either
+ * commit mode), and the new core shuts down in turn; the workload does not start again.
  * A restart that cannot open its index because the injected full index disk refuses its first checkpoint ends the run
  * there, without a violation ({@link #stoppedEarly}): the core rightly takes no input without a durable checkpoint.
  * The coverage probes that only the simulator can see (faults injected, pages a crash tore or garbled) are reported
@@ -67,7 +64,6 @@ public final class SimRun {
     private static final long REQUEST_IDS_PER_LIFE = 1L << 32;
 
     private final RunSpec spec;
-    private final SimModel model;
     private final long seed;
     private final EventLoop loop;
     private final ServerThread serverThread;
@@ -82,32 +78,19 @@ public final class SimRun {
     private final CrashChecker crashChecker;
     private final InvariantChecker checker;
     private final RunRecorder recorder;
-    private final long[] crashPoints;
-    private int nextCrash;
-    private boolean crashedAfterShutdown;
-    private long crashDuringShutdownAt = -1;
-    private boolean finalCrash;
+    private final SeededEntropy root;
+    private final CrashSchedule crashes;
+    private final CrashStreams crashStreams;
     private KvServer server;
     private WorkloadDriver driver;
-    private long coreEvents;
     private CrashOutcome dataCrash;
     private CrashOutcome indexCrash;
     private String openError;
     private String stoppedFull;
     private String shutdownError;
 
-    /** Thrown from the event sink at the crash event: unwinds the core mid-step, as power loss would. */
-    private static final class PowerLoss extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        PowerLoss() {
-            super("power loss", null, false, false);
-        }
-    }
-
     public SimRun(final RunSpec spec, final SimModel model, final long seed, final List<EventSink> extraSinks) {
         this.spec = spec;
-        this.model = model;
         this.seed = seed;
         this.loop = new EventLoop(model.maxEvents());
         this.serverThread = new ServerThread(loop);
@@ -116,14 +99,14 @@ public final class SimRun {
         this.transport = new SimTransport(loop, serverThread, worker, spec.workload().engine().rpcOneWayNs());
         this.costs = new HostCostModel(model.host(), serverThread, worker, GPU_REGION);
         memory.setListener(costs);
-        final SeededEntropy root = new SeededEntropy(seed);
+        this.root = new SeededEntropy(seed);
         final DiskCache oneDisk = new DiskCache(model.device());
         this.device = new SimDevice(model.device(), spec.core().l2Bytes(), loop, serverThread,
-            c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(), root.child("faults"),
-            oneDisk);
+            c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(),
+            root.child(SeedStream.FAULTS), oneDisk);
         this.indexDevice = new SimMetaDevice(model.device(), KvServer.indexLayout(spec.core()).deviceBytes(), loop,
             serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(),
-            root.child("index-faults"), oneDisk);
+            root.child(SeedStream.INDEX_FAULTS), oneDisk);
         this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice,
             () -> indexDevice.injectedFlips() > 0);
         this.eventClock = new EventClock(serverThread);
@@ -132,39 +115,14 @@ public final class SimRun {
             spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0, List.of(crashChecker));
         this.recorder = new RunRecorder(checker, new RunMetrics(eventClock), eventClock);
         this.server = newServer();
-        this.crashPoints = crashPoints(model.faults(), seed);
-        sink.add(event -> {
-            final long n = coreEvents++;
-            if (event instanceof CoreEvent.ShutdownRequested && model.faults().crashDuringShutdown()
-                && crashDuringShutdownAt < 0 && recorder.done()) {
-                crashDuringShutdownAt = n + 1 + new SeededEntropy(seed).child("crash-during-shutdown").nextInt(8);
-            }
-            if (n == crashDuringShutdownAt || (nextCrash < crashPoints.length && n == crashPoints[nextCrash])) {
-                nextCrash += nextCrash < crashPoints.length && n == crashPoints[nextCrash] ? 1 : 0;
-                throw new PowerLoss();
-            }
-        });
+        this.crashes = new CrashSchedule(model.faults(), root);
+        this.crashStreams = new CrashStreams(root);
+        sink.add(crashes.sink(recorder::done));
         sink.add(costs);
         recorder.observe(sink);
         for (final EventSink extra : extraSinks) {
             sink.add(extra);
         }
-    }
-
-    /**
-     * The core events at which the run crashes, ascending and distinct: {@code crashAtEvent} (if set) and the
-     * {@code crashPoints} drawn from {@code [0, crashWithinEvents)} by the seed's own "crash-points" stream.
-     */
-    static long[] crashPoints(final FaultPlan faults, final long seed) {
-        final TreeSet<Long> points = new TreeSet<>();
-        if (faults.crashAtEvent() >= 0) {
-            points.add(faults.crashAtEvent());
-        }
-        final SeededEntropy draws = new SeededEntropy(seed).child("crash-points");
-        for (int i = 0; i < faults.crashPoints(); i++) {
-            points.add(Math.floorMod(draws.nextLong(), faults.crashWithinEvents()));
-        }
-        return points.stream().mapToLong(Long::longValue).toArray();
     }
 
     private KvServer newServer() {
@@ -208,17 +166,12 @@ public final class SimRun {
 
     private void restart() {
         final int phase = Math.max(0, driver == null ? 0 : driver.phase());
-        final boolean afterShutdown = finalCrash;
-        finalCrash = false;
-        // The first crash draws from the "crash" stream as it always has; later ones from a child per life.
-        final SeededEntropy first = new SeededEntropy(seed).child("crash");
-        final SeededEntropy crashStream = crashChecker.crashes() == 0 ? first
-            : first.child("life-" + (crashChecker.crashes() + 1));
+        final boolean afterShutdown = crashes.takeAfterShutdown();
         loop.dropAll();
         serverThread.crash();
         worker.crash();
-        dataCrash = device.crash(crashStream.child("data"));
-        indexCrash = indexDevice.crash(crashStream.child("index"));
+        dataCrash = device.crash(crashStreams.data(crashChecker.crashes()));
+        indexCrash = indexDevice.crash(crashStreams.index(crashChecker.crashes()));
         final ProbeRecorder probes = recorder.probes();
         probes.fact(ProbeCatalogue.CRASH_TORN_DATA, dataCrash.pagesTorn());
         probes.fact(ProbeCatalogue.CRASH_TORN_INDEX, indexCrash.pagesTorn());
@@ -251,11 +204,7 @@ public final class SimRun {
     /** The final shutdown completed: with {@code crashAfterShutdown}, the power fails now (once). */
     private void shutDown(final String error) {
         shutdownError = error;
-        if (model.faults().crashAfterShutdown() && !crashedAfterShutdown) {
-            crashedAfterShutdown = true;
-            finalCrash = true;
-            throw new PowerLoss();
-        }
+        crashes.shutdownCompleted();
     }
 
     private void startWorkload(final String error, final int phase, final long firstRequestId) {
@@ -268,7 +217,7 @@ public final class SimRun {
         final MemoryRegion gpu = memory.allocate(GPU_REGION, WorkloadDriver.gpuBytes(spec.workload(),
             spec.core().slotBytes()));
         driver = new WorkloadDriver(spec.workload(), new WorkloadDriver.Wiring(loop, worker, transport, server,
-            client, memory, gpu, new SeededEntropy(seed).child("workload"), sink, observer()));
+            client, memory, gpu, root.child(SeedStream.WORKLOAD), sink, observer()));
         driver.start(phase, firstRequestId);
     }
 
@@ -384,7 +333,7 @@ public final class SimRun {
 
     /** Core events emitted (across every life of the core). */
     public long coreEvents() {
-        return coreEvents;
+        return crashes.events();
     }
 
     /** The clock that stamps every event (the server thread's, never going back): a journal beside a run needs it. */
