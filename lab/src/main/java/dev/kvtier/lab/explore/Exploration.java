@@ -2,6 +2,7 @@ package dev.kvtier.lab.explore;
 
 import dev.kvtier.lab.BuildInfo;
 import dev.kvtier.lab.ExitCodes;
+import dev.kvtier.lab.run.Interruption;
 import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.scenarios.ScenarioLoader;
 import java.io.IOException;
@@ -82,8 +83,20 @@ public final class Exploration {
         this.err = err;
     }
 
-    /** Runs it; the exit code. */
+    /**
+     * Runs it; the exit code. SIGINT or SIGTERM stop it before the next seed is tallied (the seeds running end
+     * first): the summary of the seeds it finished is written, marked partial, and one line says what was kept.
+     */
     public int run() {
+        final Interruption interruption = Interruption.armed();
+        try {
+            return run(interruption);
+        } finally {
+            interruption.close();
+        }
+    }
+
+    private int run(final Interruption interruption) {
         final SeedSet range;
         try {
             range = range();
@@ -98,13 +111,17 @@ public final class Exploration {
         }
         final Explorer explorer = new Explorer(scenario, sets, out, err);
         final Explorer.Result r = explorer.explore(Explorer.seeds(from, seeds, range.shard()),
-            new Explorer.Options(journals, keepGoing, onTerminal, 10, threads));
+            new Explorer.Options(journals, keepGoing, onTerminal, 10, threads, interruption::requested));
         if (r.exitCode() == ExitCodes.BAD_INPUT) {
             return r.exitCode();
         }
+        if (r.interrupted() && r.seedsRun() == 0) {
+            err.println("kvtier: interrupted before the first seed finished; nothing to keep");
+            return ExitCodes.INTERRUPTED;
+        }
         final ShardSummary s = new ShardSummary(ShardSummary.FORMAT, r.scenarioName(), r.scenarioDigest(), sets,
             BuildInfo.commit(), range, keepGoing, range.planned(), r.seedsRun(), r.stoppedAt(), r.wallSeconds(),
-            r.failures(), r.probes(), r.required(), r.requiredMinSeeds());
+            r.failures(), r.probes(), r.required(), r.requiredMinSeeds(), r.interrupted());
         Coverage.print(out, r.probes(), r.required(), r.requiredMinSeeds(), r.seedsRun(),
             range.shard().count() > 1);
         if (summary != null) {
@@ -116,6 +133,12 @@ public final class Exploration {
                 return ExitCodes.BAD_INPUT;
             }
             out.println("summary: " + file);
+        }
+        if (r.interrupted()) {
+            err.println("kvtier: interrupted after " + r.seedsRun() + " of " + range.planned() + " seeds (the last "
+                + r.stoppedAt() + "); " + (summary == null ? "no summary was asked for (--summary FILE keeps one)"
+                    : "kept their summary " + summaryFile(range, r.scenarioName()) + ", marked partial"));
+            return r.exitCode() == ExitCodes.OK ? ExitCodes.INTERRUPTED : r.exitCode();
         }
         if (r.exitCode() != ExitCodes.OK || range.shard().count() > 1) {
             return r.exitCode();

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -46,10 +47,12 @@ public final class Explorer {
     private final PrintStream err;
 
     /**
-     * How to explore: where journals go, whether to go on past failures, how to report progress, and on how many
-     * worker threads seeds run ({@link #THREADS_MAX} at most; the results are the same whatever the number).
+     * How to explore: where journals go, whether to go on past failures, how to report progress, on how many
+     * worker threads seeds run ({@link #THREADS_MAX} at most; the results are the same whatever the number), and
+     * when to stop before the last seed (an interruption: asked before each seed is tallied).
      */
-    public record Options(Path journals, boolean keepGoing, boolean terminal, int reportEvery, int threads) {
+    public record Options(Path journals, boolean keepGoing, boolean terminal, int reportEvery, int threads,
+                          BooleanSupplier stop) {
         public Options {
             if (reportEvery < 1) {
                 throw new IllegalArgumentException("reportEvery must be at least 1, got " + reportEvery);
@@ -62,6 +65,12 @@ public final class Explorer {
         /** Seeds on one thread, the caller's. */
         public Options(final Path journals, final boolean keepGoing, final boolean terminal, final int reportEvery) {
             this(journals, keepGoing, terminal, reportEvery, 1);
+        }
+
+        /** Never stopped from outside. */
+        public Options(final Path journals, final boolean keepGoing, final boolean terminal, final int reportEvery,
+                       final int threads) {
+            this(journals, keepGoing, terminal, reportEvery, threads, () -> false);
         }
     }
 
@@ -85,10 +94,11 @@ public final class Explorer {
      * @param requiredMinSeeds the requirement holds for explorations of at least this many seeds
      * @param wallSeconds    wall-clock time
      * @param message        the first failure's message, or the bad input's, or null
+     * @param interrupted    stopped from outside (SIGINT or SIGTERM) after {@code stoppedAt}, the last seed tallied
      */
     public record Result(int exitCode, String scenarioName, String scenarioDigest, long seedsRun, Long stoppedAt,
                          List<Failure> failures, SortedMap<String, ProbeReach> probes, List<String> required,
-                         long requiredMinSeeds, double wallSeconds, String message) {
+                         long requiredMinSeeds, double wallSeconds, String message, boolean interrupted) {
         public Result {
             failures = List.copyOf(failures);
             probes = new TreeMap<>(probes);
@@ -107,7 +117,7 @@ public final class Explorer {
 
         static Result badInput(final String message) {
             return new Result(ExitCodes.BAD_INPUT, null, null, 0, null, List.of(), new TreeMap<>(), List.of(), 1, 0,
-                message);
+                message, false);
         }
     }
 
@@ -155,6 +165,10 @@ public final class Explorer {
         try (SeedPool<Outcome> pool = new SeedPool<>(seeds, options.threads(),
             seed -> run(SeedPlan.draw(seed, base.swarm(), userSets)))) {
             while (pool.hasNext()) {
+                if (options.stop().getAsBoolean()) {
+                    pool.stop(); // workers take no new seed; the ones running end before the pool closes
+                    return tally.interrupted(base);
+                }
                 final Outcome o = pool.next();
                 if (o.badInput() != null) {
                     err.println("kvtier: seed " + o.plan().seed() + ": " + o.badInput());
@@ -267,6 +281,7 @@ public final class Explorer {
         private final Set<String> signatures = new HashSet<>();
         private final SortedMap<String, ProbeReach> probes = new TreeMap<>();
         private long run;
+        private Long lastSeed;
 
         Tally(final long t0) {
             this.t0 = t0;
@@ -277,6 +292,7 @@ public final class Explorer {
 
         void ran(final long seed, final List<String> reached) {
             run++;
+            lastSeed = seed;
             for (final String name : reached) {
                 probes.merge(name, ProbeReach.NONE.plus(seed), ProbeReach::plus);
             }
@@ -295,7 +311,14 @@ public final class Explorer {
                 : failures.isEmpty() ? ExitCodes.OK : ExitCodes.INVARIANT;
             return new Result(code, base.name(), ShardSummary.digest(base), run, stoppedAt, failures, probes,
                 base.required(), base.requiredMinSeeds(), seconds(),
-                failures.isEmpty() ? null : failures.getFirst().message());
+                failures.isEmpty() ? null : failures.getFirst().message(), false);
+        }
+
+        /** What the seeds tallied before an interruption gave: stopped at the last of them. */
+        Result interrupted(final Scenario base) {
+            final Result r = result(base, lastSeed);
+            return new Result(r.exitCode(), r.scenarioName(), r.scenarioDigest(), r.seedsRun(), lastSeed,
+                r.failures(), r.probes(), r.required(), r.requiredMinSeeds(), r.wallSeconds(), r.message(), true);
         }
     }
 }

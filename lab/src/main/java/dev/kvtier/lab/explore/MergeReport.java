@@ -54,7 +54,8 @@ public record MergeReport(String scenario, String scenarioDigest, List<String> s
      * @param stoppedAt where it stopped, or null
      * @param failures  how many failing seeds it found
      */
-    public record ShardLine(String file, SeedSet range, long seedsRun, Long stoppedAt, int failures) {}
+    public record ShardLine(String file, SeedSet range, long seedsRun, Long stoppedAt, int failures,
+                            boolean interrupted) {}
 
     /**
      * The failing seeds that broke one invariant at one kind of event.
@@ -85,7 +86,7 @@ public record MergeReport(String scenario, String scenarioDigest, List<String> s
 
     /**
      * What merge exits with: 3 when a seed crashed, else 1 when an invariant failed, else 2 when shards are missing
-     * (unless allowed), else 4 when a required probe was reached by no shard, else 0.
+     * or were interrupted (unless allowed), else 4 when a required probe was reached by no shard, else 0.
      */
     public int exitCode(final boolean allowMissing) {
         if (failures.stream().anyMatch(g -> g.first().exitCode() == ExitCodes.CRASH)) {
@@ -94,7 +95,7 @@ public record MergeReport(String scenario, String scenarioDigest, List<String> s
         if (!failures.isEmpty()) {
             return ExitCodes.INVARIANT;
         }
-        if (!missing.isEmpty() && !allowMissing) {
+        if ((!missing.isEmpty() || shards.stream().anyMatch(ShardLine::interrupted)) && !allowMissing) {
             return ExitCodes.BAD_INPUT;
         }
         return unreached().isEmpty() ? ExitCodes.OK : ExitCodes.GATE;

@@ -38,11 +38,13 @@ import tools.jackson.databind.json.JsonMapper;
  * @param required       the probes the scenario requires ({@code [coverage] required}): merge fails (exit 4) when no
  *                       shard reached one, once the shards merged ran at least {@code requiredMinSeeds} seeds
  * @param requiredMinSeeds the scenario's {@code [coverage] minSeeds} (1 when absent)
+ * @param interrupted    the shard was interrupted (SIGINT or SIGTERM) after {@code stoppedAt}, the last seed it ran:
+ *                       a partial summary, which merge counts and shows as such
  */
 public record ShardSummary(int format, String scenario, String scenarioDigest, List<String> sets, String code,
                            SeedSet range, boolean keepGoing, long seedsPlanned, long seedsRun, Long stoppedAt,
                            double wallSeconds, List<Failure> failures, SortedMap<String, ProbeReach> probes,
-                           List<String> required, long requiredMinSeeds) {
+                           List<String> required, long requiredMinSeeds, boolean interrupted) {
     /** The summary format this CLI writes and reads (2: probes are the coverage catalogue, with required ones). */
     public static final int FORMAT = 2;
     private static final JsonMapper READER = JsonMapper.builder()
@@ -65,6 +67,9 @@ public record ShardSummary(int format, String scenario, String scenarioDigest, L
             if (!probes.containsKey(name)) {
                 throw new IllegalArgumentException("required probe " + name + " is not among the summary's probes");
             }
+        }
+        if (interrupted && stoppedAt == null) {
+            throw new IllegalArgumentException("an interrupted summary names the last seed it ran (stoppedAt)");
         }
         if (seedsPlanned != range.planned()) {
             throw new IllegalArgumentException(range + " plans " + range.planned() + " seeds, not " + seedsPlanned);

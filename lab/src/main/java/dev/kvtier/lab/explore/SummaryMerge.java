@@ -67,13 +67,14 @@ public final class SummaryMerge {
         for (final Named n : summaries) {
             final ShardSummary s = n.summary();
             lines.add(new MergeReport.ShardLine(n.file(), s.range(), s.seedsRun(), s.stoppedAt(),
-                s.failures().size()));
+                s.failures().size(), s.interrupted()));
             planned += s.seedsPlanned();
             run += s.seedsRun();
             wall += s.wallSeconds();
             if (s.seedsRun() < s.seedsPlanned()) {
-                notRun.add(s.range() + " (" + n.file() + ") stopped at seed " + s.stoppedAt() + ": "
-                    + (s.seedsPlanned() - s.seedsRun()) + " later seeds not run");
+                notRun.add(s.range() + " (" + n.file() + ") " + (s.interrupted() ? "interrupted after seed "
+                    : "stopped at seed ") + s.stoppedAt() + ": " + (s.seedsPlanned() - s.seedsRun())
+                    + " later seeds not run" + (s.interrupted() ? " (a partial summary)" : ""));
             }
         }
         final Missing missing = missing(summaries);

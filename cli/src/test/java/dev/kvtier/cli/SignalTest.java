@@ -1,0 +1,179 @@
+package dev.kvtier.cli;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kvtier.journal.file.JournalInterruption;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Interrupted work is kept (issue 35): a journaled run, a real run and an exploration, each in a child JVM, get SIGINT
+ * or SIGTERM mid-way; each exits with the signal's status, says in one line what it kept, and what it kept is usable:
+ * the journal replays identical up to where the run stopped and says it was interrupted, and the exploration's summary
+ * merges as a partial one. A run that lost its journal, or a summary not written, fails here.
+ */
+class SignalTest {
+    private static final List<String> JVM_FLAGS = List.of("-ea", "-Xmx1g", "-XX:+UseSerialGC",
+        "--enable-native-access=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
+        "-Dchronicle.analytics.disable=true");
+    /** A virtual run far longer than the test waits: 40,000 requests of pr90-evict. */
+    private static final List<String> LONG_RUN = List.of("run", "pr90-evict", "--set", "workload.prompts=20000",
+        "--set", "phase.0.requests=20000", "--set", "phase.1.requests=20000", "--set", "core.l2Fraction=0.05");
+    private static final Duration LIMIT = Duration.ofMinutes(2);
+    /** pr90-evict-small with 4 layers (512 MiB of KV) and small staging, for real runs on this machine. */
+    private static final List<String> REAL_SMALL = List.of("model.layers=4", "core.stagingBatchBytes=4194304",
+        "core.stagingPoolBytes=8388608");
+
+    @TempDir(factory = TargetTempDir.class)
+    Path dir;
+
+    @Test
+    void shouldSealTheJournalOfARunInterruptedBySigint() throws Exception {
+        final Path journal = dir.resolve("j");
+        final List<String> args = new ArrayList<>(LONG_RUN);
+        args.addAll(List.of("--journal", journal.toString()));
+        final Child child = Child.start(args, dir);
+        child.awaitLine("progress: virtual run");
+        child.signal("INT");
+        assertEquals(130, child.exit(), child.describe());
+        assertTrue(child.has("kvtier: interrupted after "), child.describe());
+        assertTrue(child.has("kept the journal " + journal), child.describe());
+        assertTrue(JournalInterruption.read(journal).isPresent(), "the journal is marked interrupted");
+        final CliRun replay = CliRun.of("replay", journal.toString());
+        assertEquals(0, replay.exitCode(), replay.out() + replay.err());
+        assertTrue(replay.out().contains("identical: "), replay.out());
+        assertTrue(replay.out().contains("interrupted: SIGINT or SIGTERM after "), replay.out());
+    }
+
+    @Test
+    void shouldSealTheJournalOfARunInterruptedBySigterm() throws Exception {
+        final Path journal = dir.resolve("j");
+        final List<String> args = new ArrayList<>(LONG_RUN);
+        args.addAll(List.of("--journal", journal.toString()));
+        final Child child = Child.start(args, dir);
+        child.awaitLine("progress: virtual run");
+        child.signal("TERM");
+        assertEquals(143, child.exit(), child.describe());
+        assertTrue(child.has("kept the journal " + journal), child.describe());
+        final CliRun replay = CliRun.of("replay", journal.toString());
+        assertEquals(0, replay.exitCode(), replay.out() + replay.err());
+        assertTrue(replay.out().contains("identical: "), replay.out());
+    }
+
+    @Test
+    void shouldCloseARealRunInterruptedBySigintAndKeepItsJournal() throws Exception {
+        final Path journal = dir.resolve("real-j");
+        final Path device = dir.resolve("l2.bin");
+        final List<String> args = new ArrayList<>(List.of("run", "pr90-evict-small", "--mode", "real", "--device",
+            device.toString(), "--journal", journal.toString()));
+        args.addAll(sets(REAL_SMALL, "phase.0.requests=4000", "phase.1.requests=4000"));
+        final Child child = Child.start(args, dir);
+        child.awaitLine(" formatted in ");
+        child.signal("INT");
+        assertEquals(130, child.exit(), child.describe());
+        assertTrue(child.has("kvtier: interrupted after "), child.describe());
+        assertTrue(JournalInterruption.read(journal).isPresent(), child.describe());
+        final List<String> again0 = new ArrayList<>(List.of("run", "pr90-evict-small", "--mode", "real", "--device",
+            device.toString()));
+        again0.addAll(sets(REAL_SMALL, "phase.0.requests=4", "phase.1.requests=4"));
+        final CliRun again = CliRun.of(again0.toArray(String[]::new));
+        assertEquals(0, again.exitCode(), "the device was closed and unlocked: a new run takes it\n" + again.err());
+    }
+
+    @Test
+    void shouldWriteAPartialSummaryOfAnExplorationInterruptedBySigterm() throws Exception {
+        final Path summaries = dir.resolve("summaries");
+        Files.createDirectories(summaries);
+        final Child child = Child.start(List.of("explore", "pr90-evict-small", "--seeds", "100000", "--summary",
+            summaries + "/"), dir);
+        child.awaitLine("seeds/s");
+        child.signal("TERM");
+        assertEquals(143, child.exit(), child.describe());
+        assertTrue(child.has("kvtier: interrupted after "), child.describe());
+        assertTrue(child.has("marked partial"), child.describe());
+        final CliRun merge = CliRun.of("explore", "merge", summaries.toString());
+        assertEquals(2, merge.exitCode(), "a partial summary leaves seeds uncovered\n" + merge.out() + merge.err());
+        assertTrue(merge.out().contains("(a partial summary)"), merge.out());
+        final CliRun allowed = CliRun.of("explore", "merge", summaries.toString(), "--allow-missing");
+        assertEquals(0, allowed.exitCode(), allowed.out() + allowed.err());
+    }
+
+    /** {@code --set} for each of {@code common} and {@code more}. */
+    private static List<String> sets(final List<String> common, final String... more) {
+        final List<String> out = new ArrayList<>();
+        for (final String s : common) {
+            out.addAll(List.of("--set", s));
+        }
+        for (final String s : more) {
+            out.addAll(List.of("--set", s));
+        }
+        return out;
+    }
+
+    /** The CLI in a child JVM, its output lines collected as they come. */
+    private record Child(Process process, List<String> lines) {
+        static Child start(final List<String> args, final Path dir) throws IOException {
+            final List<String> cmd = new ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(JVM_FLAGS);
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+            cmd.addAll(args);
+            final Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+            final List<String> lines = new CopyOnWriteArrayList<>();
+            Thread.ofPlatform().daemon().name("signal-test-child").start(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                    for (String line = in.readLine(); line != null; line = in.readLine()) {
+                        lines.add(line);
+                    }
+                } catch (final IOException e) {
+                    lines.add("READ-ERROR " + e);
+                }
+            });
+            return new Child(p, lines);
+        }
+
+        void awaitLine(final String part) {
+            await().atMost(LIMIT).pollInterval(Duration.ofMillis(20))
+                .until(() -> has(part) || !process.isAlive());
+            assertTrue(process.isAlive(), () -> "the child ended before '" + part + "': " + describe());
+        }
+
+        void signal(final String name) throws IOException, InterruptedException {
+            final Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+            assertEquals(0, kill.waitFor(), "kill -" + name);
+        }
+
+        int exit() throws InterruptedException {
+            assertTrue(process.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS), () -> "the child did not exit: "
+                + describe());
+            // The reader may still be draining the pipe: wait for its last line (the child has exited).
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> lines.stream().anyMatch(l -> l.startsWith("kvtier: interrupted")) || lines.isEmpty());
+            return process.exitValue();
+        }
+
+        boolean has(final String part) {
+            return lines.stream().anyMatch(l -> l.contains(part));
+        }
+
+        String describe() {
+            final int from = Math.max(0, lines.size() - 15);
+            return "child output (last lines):\n" + String.join("\n", lines.subList(from, lines.size()));
+        }
+    }
+}
