@@ -74,6 +74,10 @@ public final class RunCommand implements Callable<Integer> {
         + "equal the first's")
     int repeat = 1;
 
+    @Option(names = "--swarm", description = "draw this seed's knobs from the scenario's [swarm] table, as explore "
+        + "does: an explored seed, run alone (prints what it drew)")
+    boolean swarm;
+
     @Mixin
     ForceOptions forceOptions = new ForceOptions();
 
@@ -99,7 +103,7 @@ public final class RunCommand implements Callable<Integer> {
         final RunJob.Real real = device == null ? null : new RunJob.Real(device, indexDevice, recover, io,
             timeoutSeconds, forceOptions.force(), forceOptions.any() ? forceOptions.flag() : null);
         return new RunJob(new RunJob.Request(scenario, sets, seed, mode, report, journal, journalMaxBytes, repeat, real,
-            invoked.holder(), true), System.out, System.err).run();
+            invoked.holder(), true, swarm), System.out, System.err).run();
     }
 
     /** Null, or what is wrong with the options' combination (each option parsed on its own already). */

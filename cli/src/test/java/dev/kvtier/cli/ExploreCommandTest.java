@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.lab.explore.Explorer;
-import dev.kvtier.lab.explore.SeedPlan;
+import dev.kvtier.lab.run.SeedPlan;
 import dev.kvtier.lab.explore.SeedSet;
 import dev.kvtier.lab.explore.Shard;
 import dev.kvtier.lab.explore.ShardSummary;

@@ -5,7 +5,11 @@ import dev.kvtier.lab.ExitCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kvtier.lab.run.SeedPlan;
+import dev.kvtier.scenarios.ScenarioLoader;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -99,5 +103,43 @@ class RunCommandTest {
         final double perEvent = Double.parseDouble(m.group(1)) * 1e6 / events;
         assertEquals(perEvent, Double.parseDouble(m.group(2)), 0.05e6 / events + 1,
             "bytes/event is the total over events");
+    }
+
+    /**
+     * {@code run --seed N --swarm} runs what an exploration runs for seed N: the seed's swarm draws (printed) after the
+     * user's overrides, the same digest as those draws given by hand, and not the plain scenario's.
+     */
+    @Test
+    void shouldRunAnExploredSeedWithItsSwarmDraws(@TempDir final Path dir) throws Exception {
+        final Path swarm = dir.resolve("swarm.json");
+        final CliRun drawn = CliRun.of("run", "pr90-evict-small", "--seed", "5", "--swarm", "--report",
+            swarm.toString());
+        assertEquals(ExitCodes.OK, drawn.exitCode(), drawn.err());
+        final SeedPlan plan = SeedPlan.draw(5, ScenarioLoader.load("pr90-evict-small", List.of()).swarm(), List.of());
+        assertTrue(drawn.out().contains("swarm draws of seed 5: " + String.join(" ", plan.draws())), drawn.out());
+        final List<String> byHand = new ArrayList<>(List.of("run", "pr90-evict-small", "--seed", "5", "--report",
+            dir.resolve("hand.json").toString()));
+        for (final String d : plan.draws()) {
+            byHand.addAll(List.of("--set", d));
+        }
+        assertEquals(ExitCodes.OK, Main.execute(byHand.toArray(String[]::new)));
+        assertEquals(ExitCodes.OK, Main.execute("run", "pr90-evict-small", "--seed", "5", "--report",
+            dir.resolve("plain.json").toString()));
+        final String d = digest(swarm);
+        assertEquals(digest(dir.resolve("hand.json")), d, "--swarm runs the seed's draws");
+        assertTrue(!d.equals(digest(dir.resolve("plain.json"))), "the draws change the run");
+    }
+
+    @Test
+    void shouldRefuseSwarmOnAScenarioWithoutASwarmTable(@TempDir final Path dir) throws IOException {
+        final Path toml = dir.resolve("tiny.toml");
+        Files.writeString(toml, TinyScenario.text("tiny", ""));
+        final CliRun r = CliRun.of("run", toml.toString(), "--swarm");
+        assertEquals(ExitCodes.BAD_INPUT, r.exitCode());
+        assertTrue(r.err().contains("has no [swarm] table"), r.err());
+    }
+
+    private static String digest(final Path report) throws IOException {
+        return ReportJson.mapper().readTree(Files.readString(report)).get("eventDigest").stringValue();
     }
 }

@@ -1,5 +1,6 @@
 package dev.kvtier.lab.explore;
 
+import dev.kvtier.lab.run.SeedPlan;
 import dev.kvtier.harness.probe.Probe;
 import dev.kvtier.lab.run.Runs;
 import dev.kvtier.lab.ExitCodes;
@@ -158,6 +159,10 @@ public final class Explorer {
         out.println("explore " + base.name() + ": " + seeds.size() + " seeds" + (seeds.isEmpty() ? ""
             : " from " + seeds.getFirst() + " to " + seeds.getLast()) + ", swarm over " + base.swarm().keySet()
             + (options.keepGoing() ? ", going on past failures" : ""));
+        if (base.swarm().isEmpty()) {
+            out.println("note: " + base.name() + " has no [swarm] table: every seed runs the same configuration, and"
+                + " seeds differ only in their random streams (workload, faults, crash points)");
+        }
         final Tally tally = new Tally(System.nanoTime());
         final ProgressBar bar = options.terminal() ? new ProgressBarBuilder().setTaskName("seeds")
             .setInitialMax(seeds.size()).setStyle(ProgressBarStyle.ASCII)

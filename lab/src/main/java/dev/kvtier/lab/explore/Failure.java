@@ -1,5 +1,6 @@
 package dev.kvtier.lab.explore;
 
+import dev.kvtier.lab.run.SeedPlan;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Matcher;

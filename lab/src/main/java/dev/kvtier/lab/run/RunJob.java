@@ -52,9 +52,12 @@ public final class RunJob {
      * @param real            the real devices (real mode), or null
      * @param holder          who runs it (this process and its command line), for locks and the journal
      * @param interruptible   SIGINT and SIGTERM stop it and keep its journal (a shutdown hook while it runs)
+     * @param swarm           run with the knobs an exploration draws for this seed from the scenario's {@code [swarm]}
+     *                        ({@link SeedPlan}): an explored seed, re-run alone
      */
     public record Request(String scenario, List<String> sets, long seed, RunMode mode, Path report, Path journal,
-                          long journalMaxBytes, int repeat, Real real, Holder holder, boolean interruptible) {
+                          long journalMaxBytes, int repeat, Real real, Holder holder, boolean interruptible,
+                          boolean swarm) {
         public Request {
             sets = List.copyOf(sets);
         }
@@ -97,7 +100,7 @@ public final class RunJob {
     private int run(final Interruption interruption) {
         final Scenario sc;
         try {
-            sc = ScenarioLoader.load(q.scenario(), q.sets());
+            sc = load();
         } catch (final ScenarioException e) {
             return refuse(e.getMessage());
         }
@@ -171,6 +174,23 @@ public final class RunJob {
         }
         interruption.kept();
         return ExitCodes.INTERRUPTED;
+    }
+
+    /**
+     * The scenario with the user's overrides and, with {@code --swarm}, the seed's swarm draws after them, as an
+     * exploration runs that seed (it says which it drew).
+     */
+    private Scenario load() throws ScenarioException {
+        final Scenario base = ScenarioLoader.load(q.scenario(), q.sets());
+        if (!q.swarm()) {
+            return base;
+        }
+        if (base.swarm().isEmpty()) {
+            throw new ScenarioException(base.source() + " has no [swarm] table: --swarm has nothing to draw");
+        }
+        final SeedPlan plan = SeedPlan.draw(q.seed(), base.swarm(), q.sets());
+        out.println("swarm draws of seed " + q.seed() + ": " + String.join(" ", plan.draws()));
+        return ScenarioLoader.load(q.scenario(), plan.sets());
     }
 
     private int refuse(final String message) {
@@ -271,6 +291,9 @@ public final class RunJob {
         }
         for (final String s : q.sets()) {
             b.append(" --set ").append(s);
+        }
+        if (q.swarm()) {
+            b.append(" --swarm");
         }
         return b.toString();
     }

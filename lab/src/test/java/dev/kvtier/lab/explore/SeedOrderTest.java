@@ -1,5 +1,6 @@
 package dev.kvtier.lab.explore;
 
+import dev.kvtier.lab.run.SeedPlan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.kvtier.harness.run.RunReport;

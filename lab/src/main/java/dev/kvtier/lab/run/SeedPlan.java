@@ -1,4 +1,4 @@
-package dev.kvtier.lab.explore;
+package dev.kvtier.lab.run;
 
 import dev.kvtier.harness.entropy.SeedStream;
 import dev.kvtier.harness.entropy.SeededEntropy;
