@@ -16,16 +16,56 @@ import java.util.Map;
  * ({@link #bandOf}) a change may stay within without a new baseline. A change beyond it fails the test suite until the
  * baseline is updated ({@code ./kvtier baseline --update}) and committed with its reason.
  *
- * @param scenario the scenario's library name
+ * <p>A baseline of any scenario (a user's file, kept in the user's repository) also records how it was run and judged:
+ * the overrides, the figures it keeps ({@code only}: name patterns, empty for all) and bands of its own
+ * ({@code bands}: pattern to relative band). A pattern is a figure's name, or a prefix followed by {@code *}; the first
+ * band whose pattern matches wins, else {@link #defaultBandOf}.
+ *
+ * @param scenario the scenario: a library name, or the path it was recorded from
  * @param seed     the seed
  * @param figures  figure name to value, in a stable order
+ * @param sets     the {@code --set} overrides it ran with (empty for a bundled scenario's)
+ * @param only     the figure patterns it keeps (empty: every figure)
+ * @param bands    its own bands, pattern to relative band (empty: the defaults)
  */
-public record Baseline(String scenario, long seed, Map<String, Double> figures) {
+public record Baseline(String scenario, long seed, Map<String, Double> figures, List<String> sets, List<String> only,
+                       Map<String, Double> bands) {
     /** The command that rewrites the committed baselines. */
     public static final String UPDATE_COMMAND = "./kvtier baseline --update";
 
     public Baseline {
         figures = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(figures));
+        sets = sets == null ? List.of() : List.copyOf(sets);
+        only = only == null ? List.of() : List.copyOf(only);
+        bands = bands == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(bands));
+        for (final Map.Entry<String, Double> b : bands.entrySet()) {
+            if (!(b.getValue() >= 0) || b.getValue() > 10) {
+                throw new IllegalArgumentException("band " + b.getKey() + "=" + b.getValue() + ": a band is a "
+                    + "relative change in [0, 10] (0.10 is 10 %)");
+            }
+        }
+    }
+
+    /** A bundled scenario's baseline: every figure, the default bands. */
+    public Baseline(final String scenario, final long seed, final Map<String, Double> figures) {
+        this(scenario, seed, figures, List.of(), List.of(), Map.of());
+    }
+
+    /** This baseline keeping only the figures {@code only} matches (all when empty), judged with {@code bands}. */
+    public Baseline judgedBy(final List<String> sets, final List<String> only, final Map<String, Double> bands) {
+        final Map<String, Double> kept = new LinkedHashMap<>();
+        figures.forEach((k, v) -> {
+            if (only.isEmpty() || only.stream().anyMatch(p -> matches(p, k))) {
+                kept.put(k, v);
+            }
+        });
+        return new Baseline(scenario, seed, kept, sets, only, bands);
+    }
+
+    /** Whether figure {@code name} matches {@code pattern}: the same name, or a prefix ending in {@code *}. */
+    static boolean matches(final String pattern, final String name) {
+        return pattern.endsWith("*") ? name.startsWith(pattern.substring(0, pattern.length() - 1))
+            : pattern.equals(name);
     }
 
     /** The figures of one run. */
@@ -62,7 +102,7 @@ public record Baseline(String scenario, long seed, Map<String, Double> figures) 
      * The band a figure may move within: the hit ratio by 0.005 (absolute), counts and byte totals by 0.5 %, times by
      * 1 % (relative). Anything larger is a change to review.
      */
-    public static double bandOf(final String figure) {
+    public static double defaultBandOf(final String figure) {
         if (figure.equals("l1HitRatio")) {
             return 0.005;
         }
@@ -72,9 +112,19 @@ public record Baseline(String scenario, long seed, Map<String, Double> figures) 
         return 0.01;
     }
 
-    /** Whether a band is absolute (the hit ratio) rather than relative. */
-    static boolean absolute(final String figure) {
-        return figure.equals("l1HitRatio");
+    /** The band of {@code figure}: this baseline's own, the first whose pattern matches, else the default. */
+    public double bandOf(final String figure) {
+        for (final Map.Entry<String, Double> b : bands.entrySet()) {
+            if (matches(b.getKey(), figure)) {
+                return b.getValue();
+            }
+        }
+        return defaultBandOf(figure);
+    }
+
+    /** Whether the band of {@code figure} is absolute (the hit ratio's default) rather than relative. */
+    boolean absolute(final String figure) {
+        return figure.equals("l1HitRatio") && bands.keySet().stream().noneMatch(p -> matches(p, figure));
     }
 
     /** Every figure of {@code now} that left its band around this baseline, or is new or gone, one line each. */
@@ -98,14 +148,14 @@ public record Baseline(String scenario, long seed, Map<String, Double> figures) 
             }
         }
         for (final String k : now.figures().keySet()) {
-            if (!figures.containsKey(k)) {
+            if (!figures.containsKey(k) && (only.isEmpty() || only.stream().anyMatch(p -> matches(p, k)))) {
                 out.add(scenario + ": figure " + k + " is new (" + show(k, now.figures().get(k)) + ")");
             }
         }
         return out;
     }
 
-    private static String change(final String figure, final double was, final double now) {
+    private String change(final String figure, final double was, final double now) {
         if (absolute(figure) || was == 0) {
             return String.format(Locale.ROOT, "%+.4f", now - was);
         }

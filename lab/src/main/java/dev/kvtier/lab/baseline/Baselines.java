@@ -23,12 +23,31 @@ public final class Baselines {
 
     /** Runs {@code scenario} (a library name) at {@link #SEED} in virtual time and takes its figures. */
     public static Baseline measure(final String scenario) throws ScenarioException {
-        final Scenario sc = ScenarioLoader.load(scenario, List.of());
-        final RunReport r = Runs.virtual(sc, SEED);
+        return measure(scenario, SEED, List.of());
+    }
+
+    /** Runs {@code scenario} (a library name or a path) with {@code seed} and {@code sets}; takes its figures. */
+    public static Baseline measure(final String scenario, final long seed,
+                                   final List<String> sets) throws ScenarioException {
+        final Scenario sc = ScenarioLoader.load(scenario, sets);
+        final RunReport r = Runs.virtual(sc, seed);
         if (!r.ok()) {
             throw new IllegalStateException(scenario + " broke an invariant: " + r.violation());
         }
-        return Baseline.of(scenario, SEED, r);
+        return Baseline.of(scenario, seed, r);
+    }
+
+    /** The baseline in {@code file}, or null when there is none. */
+    public static Baseline readFile(final Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return null;
+        }
+        return ReportJson.mapper().readValue(file.toFile(), Baseline.class);
+    }
+
+    /** Writes {@code b} to {@code file}, whole or not at all. */
+    public static void writeFile(final Path file, final Baseline b) throws IOException {
+        OutputFile.writeString(file, ReportJson.toJson(b) + "\n");
     }
 
     /** The committed baseline of {@code scenario} under {@code dir}, or null when there is none. */
