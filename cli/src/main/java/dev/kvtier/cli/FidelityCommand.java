@@ -57,6 +57,10 @@ public final class FidelityCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (seed < 0) {
+            System.err.println("kvtier: --seed must be 0 or more, got " + seed);
+            return ExitCodes.BAD_INPUT;
+        }
         try {
             calibration.check();
         } catch (final ScenarioException e) {

@@ -1,5 +1,6 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.lab.gate.Gate;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,10 @@ public final class GateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (seed < 0) {
+            System.err.println("kvtier: --seed must be 0 or more, got " + seed);
+            return ExitCodes.BAD_INPUT;
+        }
         return Gate.check(scenario, sets, seed, System.out, System.err);
     }
 }

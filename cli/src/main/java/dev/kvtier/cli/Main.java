@@ -24,7 +24,7 @@ public final class Main implements Runnable {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExitCodeExceptionMapper(e -> ExitCodes.CRASH);
         cl.setParameterExceptionHandler((ex, a) -> {
-            System.err.println("kvtier: " + oneLine(ex.getMessage()));
+            System.err.println("kvtier: " + oneLine(ex.getMessage()) + didYouMean(ex));
             return ExitCodes.BAD_INPUT;
         });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> crashed(ex));
@@ -53,6 +53,15 @@ public final class Main implements Runnable {
         System.err.println("kvtier: crash (a bug): " + oneLine(e.toString()));
         e.printStackTrace();
         return ExitCodes.CRASH;
+    }
+
+    /** picocli's suggestions for a mistyped command or option, as {@code " (did you mean run?)"}, or nothing. */
+    private static String didYouMean(final CommandLine.ParameterException ex) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+            return " (did you mean " + String.join(" or ", u.getSuggestions().subList(0, Math.min(3,
+                u.getSuggestions().size()))) + "?)";
+        }
+        return "";
     }
 
     private static String oneLine(final String message) {

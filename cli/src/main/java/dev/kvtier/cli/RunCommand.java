@@ -108,6 +108,9 @@ public final class RunCommand implements Callable<Integer> {
 
     /** Null, or what is wrong with the options' combination (each option parsed on its own already). */
     private String badOptions() {
+        if (seed < 0) {
+            return "--seed must be 0 or more, got " + seed;
+        }
         if ((mode == RunMode.REAL) != (device != null)) {
             return "--device PATH goes with --mode real (and only with it)";
         }

@@ -55,6 +55,10 @@ public final class SignoffCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (seed < 0) {
+            System.err.println("kvtier: --seed must be 0 or more, got " + seed);
+            return ExitCodes.BAD_INPUT;
+        }
         try {
             calibration.check();
         } catch (final ScenarioException e) {

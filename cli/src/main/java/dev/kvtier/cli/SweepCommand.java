@@ -1,5 +1,6 @@
 package dev.kvtier.cli;
 
+import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.lab.sweep.SweepJob;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,6 +37,10 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (seed < 0) {
+            System.err.println("kvtier: --seed must be 0 or more, got " + seed);
+            return ExitCodes.BAD_INPUT;
+        }
         return new SweepJob(new SweepJob.Request(scenario, vary, metric, seed, sets, out), System.out, System.err)
             .run();
     }

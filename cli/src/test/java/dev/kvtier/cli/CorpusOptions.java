@@ -218,6 +218,31 @@ final class CorpusOptions {
             "{d}/file"));
         fidelity(cases);
         others2(cases);
+        issue35(cases);
+    }
+
+    /** Issue 35's new inputs: negative seeds, --swarm, a baseline file of the user's, a mistyped command. */
+    private static void issue35(final List<BadInput> cases) {
+        cases.add(run("--seed -1", "--seed", "--seed", "-1"));
+        cases.add(run("--swarm on a scenario without [swarm]", "[swarm]", "--swarm"));
+        cases.add(refused("explore --from -5", Setup.SCENARIO, "--from", "explore", "{d}/s.toml", "--seeds", "3",
+            "--from", "-5"));
+        cases.add(refused("gate --seed -2", Setup.SCENARIO, "--seed", "gate", "{d}/s.toml", "--seed", "-2"));
+        cases.add(refused("baseline --file with two scenarios", Setup.SCENARIO, "exactly one", "baseline",
+            "{d}/s.toml", "pr90-evict-small", "--file", "{d}/b.json"));
+        cases.add(refused("baseline --file check without a recorded file", Setup.SCENARIO, "no baseline",
+            "baseline", "{d}/s.toml", "--file", "{d}/b.json"));
+        cases.add(refused("baseline --band without --file", dir -> null, "--file", "baseline", "pr90-evict-small",
+            "--band", "ttft.cold.*=0.1"));
+        cases.add(refused("baseline --band out of range", Setup.SCENARIO, "band", "baseline", "{d}/s.toml",
+            "--file", "{d}/b.json", "--update", "--band", "ttft.cold.*=20"));
+        cases.add(refused("baseline --band not a number", Setup.SCENARIO, "band", "baseline", "{d}/s.toml",
+            "--file", "{d}/b.json", "--update", "--band", "ttft.cold.*=lots"));
+        cases.add(refused("baseline --figures that keep nothing", Setup.SCENARIO, "keeps no figure", "baseline",
+            "{d}/s.toml", "--file", "{d}/b.json", "--update", "--figures", "no.such.*"));
+        cases.add(refused("baseline check with recording options", Setup.SCENARIO, "recorded with --update",
+            "baseline", "{d}/s.toml", "--file", "{d}/b.json", "--seed", "3"));
+        cases.add(refused("a mistyped command", dir -> null, "did you mean run", "runn", "pr90-evict-small"));
     }
 
     private static void fidelity(final List<BadInput> cases) {

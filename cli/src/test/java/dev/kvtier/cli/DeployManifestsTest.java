@@ -173,6 +173,21 @@ class DeployManifestsTest {
         return out;
     }
 
+    /** The manifests run the tag the image is built with ({@code kvtier.image.tag} in the parent pom). */
+    @Test
+    void shouldNameTheImageTagTheBuildGivesTheImage() throws IOException {
+        final Matcher tag = Pattern.compile("<kvtier.image.tag>([^<]+)</kvtier.image.tag>")
+            .matcher(Files.readString(Path.of("..", "pom.xml")));
+        assertTrue(tag.find(), "the parent pom sets kvtier.image.tag");
+        assertTrue(Files.readString(Path.of("pom.xml")).contains("<image>kvtier:${kvtier.image.tag}</image>"),
+            "the image is built with that tag");
+        for (final String manifest : List.of("kubernetes/explore-job.yaml", "kubernetes/merge-job.yaml")) {
+            final String image = only(DEPLOY.resolve(manifest)).at("/spec/template/spec/containers/0/image")
+                .asString();
+            assertTrue(image.endsWith("/kvtier:" + tag.group(1)), manifest + " runs " + image);
+        }
+    }
+
     /** Parses a command line with the CLI's spec (what {@code Main.execute} would run), failing on any error. */
     private static ParseResult parse(final String... args) {
         final ParseResult parsed = Main.commandLine().parseArgs(args);

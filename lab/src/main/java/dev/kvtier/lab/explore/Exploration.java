@@ -156,6 +156,9 @@ public final class Exploration {
             throw new IllegalArgumentException("--seeds must be in [1, " + SEEDS_MAX + "] (shard larger ranges over "
                 + "several runs with --from), got " + (seeds == null ? "none" : seeds));
         }
+        if (from < 0) {
+            throw new IllegalArgumentException("--from must be 0 or more, got " + from);
+        }
         if (from > Long.MAX_VALUE - seeds + 1) {
             throw new IllegalArgumentException("--from " + from + " with --seeds " + seeds + " runs past the largest "
                 + "seed, " + Long.MAX_VALUE);
