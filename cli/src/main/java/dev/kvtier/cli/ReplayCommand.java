@@ -29,6 +29,10 @@ public final class ReplayCommand implements Callable<Integer> {
         + "event as the first does) and print each one's events/s: the later ones after the JIT's warm-up")
     int repeat = 1;
 
+    @Option(names = "--salvage", description = "replay a journal whose writer was killed (SIGKILL, power: no seal, no "
+        + "end record) up to its last complete block, and say how much it kept")
+    boolean salvage;
+
     @Override
     public Integer call() {
         if (repeat < 1 || repeat > RunJob.REPEAT_MAX) {
@@ -40,7 +44,7 @@ public final class ReplayCommand implements Callable<Integer> {
             if (repeat > 1) {
                 System.out.println("== replay " + i + " of " + repeat);
             }
-            code = Replay.replay(dir, until == null ? Replayer.TO_END : until, System.out, System.err);
+            code = Replay.replay(dir, until == null ? Replayer.TO_END : until, salvage, System.out, System.err);
         }
         return switch (code) {
             case Replay.OK -> ExitCodes.OK;

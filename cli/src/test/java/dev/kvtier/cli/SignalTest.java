@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -110,6 +112,26 @@ class SignalTest {
         assertTrue(merge.out().contains("(a partial summary)"), merge.out());
         final CliRun allowed = CliRun.of("explore", "merge", summaries.toString(), "--allow-missing");
         assertEquals(0, allowed.exitCode(), allowed.out() + allowed.err());
+    }
+
+    @Test
+    void shouldSalvageTheJournalOfARunKilledBySigkill() throws Exception {
+        final Path journal = dir.resolve("killed");
+        final List<String> args = new ArrayList<>(LONG_RUN);
+        args.addAll(List.of("--journal", journal.toString()));
+        final Child child = Child.start(args, dir);
+        child.awaitLine("progress: virtual run");
+        child.process().toHandle().destroyForcibly();
+        assertTrue(child.process().waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS), "the killed child exited");
+        final CliRun refused = CliRun.of("replay", journal.toString());
+        assertEquals(2, refused.exitCode(), "an unsealed journal is refused without --salvage");
+        assertTrue(refused.err().contains("no kvtier-journal.seal"), refused.err());
+        final CliRun salvaged = CliRun.of("replay", journal.toString(), "--salvage");
+        assertEquals(0, salvaged.exitCode(), salvaged.out() + salvaged.err());
+        final Matcher kept = Pattern.compile("identical: ([0-9]+) events").matcher(salvaged.out());
+        assertTrue(kept.find() && Long.parseLong(kept.group(1)) > 0, salvaged.out());
+        assertTrue(salvaged.out().contains("salvaged ") && salvaged.out().contains("(the writer was killed)"),
+            salvaged.out());
     }
 
     /** {@code --set} for each of {@code common} and {@code more}. */

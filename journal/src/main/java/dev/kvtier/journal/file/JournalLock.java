@@ -86,6 +86,22 @@ final class JournalLock {
         }
     }
 
+    /**
+     * Refuses {@code dir} while a writer holds its lock (its run is still going): what a salvage may read only once
+     * the writer is gone. A lock file a killed writer left is free, and is left as it is.
+     */
+    static void checkWriterGone(final Path dir) throws JournalException {
+        final Path file = dir.resolve(FILE_NAME);
+        if (!Files.exists(file)) {
+            return;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            tryLock(dir, channel).release();
+        } catch (final IOException e) {
+            throw new JournalException(Problem.IN_USE, dir, "cannot check " + FILE_NAME + ": " + e);
+        }
+    }
+
     private static FileLock tryLock(final Path dir, final FileChannel channel) throws JournalException {
         FileLock lock;
         try {

@@ -8,6 +8,8 @@ import dev.kvtier.journal.codec.EventFormatException;
 import dev.kvtier.journal.codec.EventLayout;
 import dev.kvtier.journal.codec.KeyDictionary;
 import dev.kvtier.journal.file.JournalException.Problem;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -62,6 +64,10 @@ public final class JournalReader implements AutoCloseable {
     private ReadAhead ahead;
     /** Events {@link #next} returned. */
     private long returned;
+    /** Reading a journal whose writer was killed ({@link #salvage}): its end is where its complete excerpts end. */
+    private boolean salvaging;
+    /** What a salvage kept, once it reached the end of the complete excerpts; null before or when not salvaging. */
+    private String salvaged;
 
     private JournalReader(final Path dir, final JournalSeal seal,
                           final SingleChronicleQueue queue) throws JournalException {
@@ -95,6 +101,52 @@ public final class JournalReader implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens a journal whose writer was killed (SIGKILL, or a power loss that left its files whole): no seal and no end
+     * record. It reads every complete, checksummed excerpt (a block of events) and ends cleanly where they end, with
+     * {@link #salvaged} saying how much it kept; a damaged excerpt followed by others is still corruption. A sealed
+     * journal opens as by {@link #open}. Refused while its writer still holds the journal's lock.
+     */
+    public static JournalReader salvage(final Path dir) throws JournalException {
+        if (!Files.isDirectory(dir) || Files.isRegularFile(dir.resolve(SealLayout.FILE_NAME))) {
+            return open(dir);
+        }
+        try {
+            if (JournalSeal.queueFiles(dir).isEmpty()) {
+                return open(dir);
+            }
+        } catch (final IOException e) {
+            throw new JournalException(Problem.NOT_A_JOURNAL, dir, "cannot read: " + e);
+        }
+        JournalLock.checkWriterGone(dir);
+        final SingleChronicleQueue queue;
+        try {
+            queue = ChronicleSupport.open(dir, true);
+        } catch (final RuntimeException | InternalError e) {
+            throw new JournalException(Problem.CORRUPTED, dir, "the queue does not open: " + brief(e));
+        }
+        try {
+            final JournalReader reader = new JournalReader(dir, null, queue);
+            reader.salvaging = true;
+            return reader;
+        } catch (final JournalException e) {
+            closeQuietly(queue);
+            throw e;
+        } catch (final RuntimeException | InternalError e) {
+            closeQuietly(queue);
+            throw new JournalException(Problem.CORRUPTED, dir, "the queue file's header does not decode: "
+                + brief(e));
+        }
+    }
+
+    /**
+     * After a salvage read to its end: one line saying what it kept and what is lost; null for a sealed journal (or
+     * before the end).
+     */
+    public String salvaged() {
+        return salvaged;
+    }
+
     /** Reads and checks the whole journal; returns what it holds. */
     public static JournalSummary verify(final Path dir) throws JournalException {
         try (JournalReader reader = open(dir)) {
@@ -118,9 +170,9 @@ public final class JournalReader implements AutoCloseable {
         return dir;
     }
 
-    /** The number of events the seal promises (known before reading them). */
+    /** The number of events the seal promises (known before reading them); -1 for a salvage, which has no seal. */
     public long eventCount() {
-        return seal.eventCount();
+        return seal == null ? -1 : seal.eventCount();
     }
 
     /** Events returned by {@link #next} so far. */
@@ -163,12 +215,18 @@ public final class JournalReader implements AutoCloseable {
             return readEntry();
         }
         if (!readExcerpt()) {
+            if (salvaging) {
+                return salvagedEnd("");
+            }
             throw new JournalException(Problem.TRUNCATED, dir, "ends after " + nextSequence
                 + " events with no end record");
         }
         if (!excerpts.crcMatches(excerpt, excerptLength)) {
             final long bad = nextSequence;
             if (!readExcerpt()) {
+                if (salvaging) {
+                    return salvagedEnd(", and a torn excerpt after them");
+                }
                 // Nothing follows the damaged excerpt: the tail was cut off inside it (a torn last write).
                 throw new JournalException(Problem.TRUNCATED, dir, "ends inside a torn excerpt after " + bad
                     + " events, with no end record");
@@ -191,6 +249,15 @@ public final class JournalReader implements AutoCloseable {
         }
         throw new JournalException(Problem.CORRUPTED, dir, "excerpt of kind " + kind + " where sequence "
             + nextSequence + " was expected");
+    }
+
+    /** A salvage reached the end of the complete excerpts: the end of the journal it keeps. */
+    private JournalEntry salvagedEnd(final String torn) {
+        ended = true;
+        salvaged = String.format(java.util.Locale.ROOT, "salvaged %,d events in complete checksummed blocks%s; no end "
+            + "record and no seal (the writer was killed): whatever the run did after event %,d is lost", nextSequence,
+            torn, Math.max(0, nextSequence - 1));
+        return null;
     }
 
     @Override
@@ -298,9 +365,9 @@ public final class JournalReader implements AutoCloseable {
         } catch (final EventFormatException e) {
             throw new JournalException(Problem.CORRUPTED, dir, "end record does not decode: " + e.getMessage());
         }
-        if (c.remaining() != 0 || count < nextSequence || count != seal.eventCount()) {
+        if (c.remaining() != 0 || count < nextSequence || (seal != null && count != seal.eventCount())) {
             throw new JournalException(Problem.CORRUPTED, dir, "end record counts " + count + " events, seal "
-                + seal.eventCount() + ", read " + nextSequence);
+                + (seal == null ? "none" : seal.eventCount()) + ", read " + nextSequence);
         }
         if (count > nextSequence) {
             throw new JournalException(Problem.TRUNCATED, dir, "end record counts " + count + " events, found "

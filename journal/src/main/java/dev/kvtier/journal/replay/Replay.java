@@ -36,13 +36,22 @@ public final class Replay {
      * code.
      */
     public static int replay(final Path dir, final long untilSequence, final PrintStream out, final PrintStream err) {
+        return replay(dir, untilSequence, false, out, err);
+    }
+
+    /**
+     * As above; with {@code salvage}, a journal whose writer was killed (no seal, no end record) replays up to its last
+     * complete block ({@link JournalReader#salvage}), and says how much it kept.
+     */
+    public static int replay(final Path dir, final long untilSequence, final boolean salvage, final PrintStream out,
+                             final PrintStream err) {
         if (untilSequence < 0) {
             err.println("kvtier: bad --until " + untilSequence + ": a sequence number is >= 0");
             return BAD;
         }
         try {
-            final long storeIdBase = firstStoreId(dir);
-            try (JournalReader reader = JournalReader.open(dir)) {
+            final long storeIdBase = firstStoreId(dir, salvage);
+            try (JournalReader reader = salvage ? JournalReader.salvage(dir) : JournalReader.open(dir)) {
                 final JournalHeader header = reader.header();
                 printHeader(out, dir, header);
                 final CoreConfig config = ReplayConfig.fromKnobs(dir, header.knobs());
@@ -53,7 +62,11 @@ public final class Replay {
                 while (reader.next() != null) {
                     // Reads the rest, so that eventsRead() counts the whole journal.
                 }
-                return report(out, outcome, reader.eventsRead(), wallNs);
+                final int code = report(out, outcome, reader.eventsRead(), wallNs);
+                if (reader.salvaged() != null) {
+                    out.println(reader.salvaged());
+                }
+                return code;
             }
         } catch (final JournalException e) {
             out.flush();
@@ -63,8 +76,8 @@ public final class Replay {
     }
 
     /** The first store id the recorder's client used (its first {@code BatchSent}), or the default. */
-    static long firstStoreId(final Path dir) throws JournalException {
-        try (JournalReader reader = JournalReader.open(dir)) {
+    static long firstStoreId(final Path dir, final boolean salvage) throws JournalException {
+        try (JournalReader reader = salvage ? JournalReader.salvage(dir) : JournalReader.open(dir)) {
             for (JournalEntry e = reader.next(); e != null; e = reader.next()) {
                 if (e.event() instanceof CoreEvent.BatchSent sent) {
                     return sent.storeId();
