@@ -66,6 +66,19 @@ public final class ResultFolders {
             + " results of this scenario and host in one minute");
     }
 
+    /** Removes {@code folder} if it is empty (a result that wrote nothing); null or a folder with files stays. */
+    public static void removeIfEmpty(final Path folder) throws IOException {
+        if (folder == null) {
+            return;
+        }
+        try (Stream<Path> s = Files.list(folder)) {
+            if (s.findAny().isPresent()) {
+                return;
+            }
+        }
+        Files.delete(folder);
+    }
+
     /** Every result of {@code kind} under {@code root}, oldest first; folders without metadata are skipped. */
     public static List<Result> list(final Path root, final ResultKind kind) throws IOException {
         final Path parent = root.resolve(kind.dir());
