@@ -104,7 +104,8 @@ public final class ResultsIndex {
     /**
      * What is wrong with {@code root}, one line each (empty when nothing is): an index missing or not the one the tree
      * gives, a file directly in the root besides the index, a folder the layout does not have, a folder of a kind
-     * without its metadata, or a result that supersedes one that is not there.
+     * without its metadata, a file in a result folder that is not one of its kind's fixed names, or a result that
+     * supersedes one that is not there.
      */
     public static List<String> check(final Path root) throws IOException {
         final List<String> out = new ArrayList<>();
@@ -142,6 +143,8 @@ public final class ResultsIndex {
             for (final Path p : s.sorted().toList()) {
                 if (!Files.isDirectory(p) || !Files.isRegularFile(p.resolve(ResultInfo.FILE))) {
                     out.add(root.relativize(p) + ": not a result folder (no " + ResultInfo.FILE + ")");
+                } else {
+                    out.addAll(checkFiles(root, kind, p));
                 }
             }
         }
@@ -157,6 +160,18 @@ public final class ResultsIndex {
             }
         }
         return out;
+    }
+
+    /** A file in a result folder whose name is not one the tool writes for its kind. */
+    private static List<String> checkFiles(final Path root, final ResultKind kind,
+                                           final Path folder) throws IOException {
+        try (Stream<Path> s = Files.list(folder)) {
+            return s.map(p -> p.getFileName().toString()).sorted()
+                .filter(n -> !n.equals(ResultInfo.FILE) && !kind.files().contains(n))
+                .map(n -> root.relativize(folder.resolve(n)) + ": not one of a " + kind.id() + "'s files " + kind
+                    .files().stream().sorted().toList())
+                .toList();
+        }
     }
 
     /** The results grouped by scenario and host (in that order), each group oldest first. */

@@ -55,10 +55,14 @@ class ResultsIndexTest {
         ResultsIndex.write(root);
         Files.writeString(root.resolve("2026-12-05-s-h.json"), "{}");
         Files.createDirectories(root.resolve("signoffs/2026-12-05-0000-s-h"));
+        Files.writeString(root.resolve("signoffs/2026-12-03-0900-s-h/signoff-wrong-disk.md"), "renamed by hand\n");
         result(root, "s", "h3", "2026-12-05T09:00:00Z", "PASS", "2026-12-01-0000-s-h3", null);
         ResultsIndex.write(root);
         assertEquals(List.of("2026-12-05-s-h.json: not part of the layout (README.md and [baselines, calibrations, "
             + "fidelity, notes, signoffs, sweeps])",
+            "signoffs/2026-12-03-0900-s-h/signoff-wrong-disk.md: not one of a "
+                + "signoff's files [device.toml, fidelity.png, host.toml, latency.png, signoff.json, signoff.md, "
+                + "throughput.png]",
             "signoffs/2026-12-05-0000-s-h: not a result folder (no "
                 + "result.json)",
             "signoffs/2026-12-05-0900-s-h3: supersedes 2026-12-01-0000-s-h3, which is not in "
