@@ -56,6 +56,33 @@ class SignoffCommandTest {
         final Path folder = first.getFirst();
         assertTrue(folder.getFileName().toString().matches("\\d{4}-\\d{2}-\\d{2}-\\d{4}-signoff-small-"
             + Pattern.quote(host())), folder.toString());
+        assertTheFirstResult(folder);
+        // The first result made much faster: the next sign-off compares with it (not with an older one) and fails on
+        // the drop; it supersedes it, and the root's generated index is rewritten with it as the current result.
+        Files.writeString(folder.resolve("signoff.json"), "{\"storeBytesPerSec\": 1.0E15}\n");
+        final Path older = Files.createDirectories(results.resolve("signoffs").resolve("2000-01-01-0000-signoff-small-"
+            + host()));
+        new ResultInfo("signoff", "signoff-small", host(), "2000-01-01T00:00:00Z", "PASS", Map.of(), null, null, null)
+            .write(older);
+        Files.writeString(older.resolve("signoff.json"), "{\"storeBytesPerSec\": 1.0}\n");
+        ResultsIndex.write(results);
+        assertEquals(ExitCodes.GATE, Main.execute(args));
+        final List<Path> all = folders(results);
+        assertEquals(3, all.size(), all.toString());
+        final Path second = all.getLast();
+        final JsonNode again = ReportJson.mapper().readTree(Files.readString(second.resolve("signoff.json")));
+        assertFalse(again.get("pass").booleanValue());
+        assertEquals(folder.getFileName().toString(), again.get("previous").get("result").stringValue());
+        assertEquals(folder.getFileName().toString(), ResultInfo.read(second).supersedes());
+        assertTrue(Files.readString(second.resolve("signoff.md")).contains("Previous result [" + folder.getFileName()
+            + "](../" + folder.getFileName() + "/signoff.md)"), "a link to the previous result's report");
+        assertTrue(Files.readString(results.resolve("README.md")).contains("Current: **[" + second.getFileName()
+            + "](signoffs/" + second.getFileName() + "/signoff.md)**, FAIL"), "the index names the new result");
+        assertEquals(List.of(), ResultsIndex.check(results));
+    }
+
+    /** The first sign-off's report, files and metadata. */
+    private static void assertTheFirstResult(final Path folder) throws IOException {
         final JsonNode r = ReportJson.mapper().readTree(Files.readString(folder.resolve("signoff.json")));
         assertTrue(r.get("pass").booleanValue());
         assertEquals("real", r.get("real").get("mode").stringValue());
@@ -91,28 +118,6 @@ class SignoffCommandTest {
         assertTrue(Files.readString(folder.resolve("signoff.md")).contains("Host byte work on the real runs' loop"
             + " thread"), "the report sets the real runs' byte work against the profile");
         assertTrue(r.get("hostWork").size() >= 4, "copies, checksums, fills, checks: " + r.get("hostWork"));
-        // The first result made much faster: the next sign-off compares with it (not with an older one) and fails on
-        // the drop; it supersedes it, and the root's generated index is rewritten with it as the current result.
-        Files.writeString(folder.resolve("signoff.json"), "{\"storeBytesPerSec\": 1.0E15}\n");
-        final Path older = Files.createDirectories(results.resolve("signoffs").resolve("2000-01-01-0000-signoff-small-"
-            + host()));
-        new ResultInfo("signoff", "signoff-small", host(), "2000-01-01T00:00:00Z", "PASS", Map.of(), null, null, null)
-            .write(older);
-        Files.writeString(older.resolve("signoff.json"), "{\"storeBytesPerSec\": 1.0}\n");
-        ResultsIndex.write(results);
-        assertEquals(ExitCodes.GATE, Main.execute(args));
-        final List<Path> all = folders(results);
-        assertEquals(3, all.size(), all.toString());
-        final Path second = all.getLast();
-        final JsonNode again = ReportJson.mapper().readTree(Files.readString(second.resolve("signoff.json")));
-        assertFalse(again.get("pass").booleanValue());
-        assertEquals(folder.getFileName().toString(), again.get("previous").get("result").stringValue());
-        assertEquals(folder.getFileName().toString(), ResultInfo.read(second).supersedes());
-        assertTrue(Files.readString(second.resolve("signoff.md")).contains("Previous result [" + folder.getFileName()
-            + "](../" + folder.getFileName() + "/signoff.md)"), "a link to the previous result's report");
-        assertTrue(Files.readString(results.resolve("README.md")).contains("Current: **[" + second.getFileName()
-            + "](signoffs/" + second.getFileName() + "/signoff.md)**, FAIL"), "the index names the new result");
-        assertEquals(List.of(), ResultsIndex.check(results));
     }
 
     /** The result folders under {@code results/signoffs}, in name order (a folder's name starts with its time). */
