@@ -155,6 +155,8 @@ public final class FidelityMatrixJob {
             folder.resolve(Calibrated.HOST_TOML), host, calibration.quick(), calibration.fio(),
             new Repeats.RealDevice(device, io, force, holder)), out);
         if (p.isEmpty()) {
+            // A calibration that wrote nothing leaves no folder; one that wrote a profile keeps it (no result.json).
+            ResultFolders.removeIfEmpty(folder);
             return ExitCodes.BAD_INPUT;
         }
         final List<Matrix.Entry> entries = new ArrayList<>();

@@ -133,6 +133,8 @@ public final class Signoff {
             folder.resolve(Calibrated.DEVICE_TOML), folder.resolve(Calibrated.HOST_TOML), where.host(), c.quick(),
             c.fio(), new Repeats.RealDevice(q.device(), q.io(), q.force(), q.holder())), out);
         if (profiles.isEmpty()) {
+            // A calibration that wrote nothing leaves no folder; one that wrote a profile keeps it (no result.json).
+            ResultFolders.removeIfEmpty(folder);
             return ExitCodes.BAD_INPUT;
         }
         out.println("== simulated runs on " + profiles.get().deviceToml() + " and " + profiles.get().hostToml());
