@@ -34,11 +34,20 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "PROFILE", description = "device profile to write (default "
         + "kvtier-out/calibrate/device.toml)")
-    Path out = Outputs.defaultPath("calibrate", "device.toml");
+    Path out;
 
     @Option(names = "--host-out", paramLabel = "PROFILE", description = "host cost profile (default "
         + "kvtier-out/calibrate/host.toml)")
-    Path hostOut = Outputs.defaultPath("calibrate", "host.toml");
+    Path hostOut;
+
+    @Option(names = "--results", paramLabel = "DIR", description = "write the profiles as a result instead of to "
+        + "--out and --host-out: a new folder DIR/calibrations/<date>-<HHMM>-calibrate-<host> (device.toml, host.toml,"
+        + " result.json); --results results adds it to the committed ones and rewrites results/README.md")
+    Path results;
+
+    @Option(names = "--why", paramLabel = "TEXT", description = "why this calibration is made (one line, in its "
+        + "result.json; with --results)")
+    String why;
 
     @Option(names = "--host-run-device", paramLabel = "PATH", description = "take the host profile's copy, checksum,"
         + " fill and check bandwidths and its cost per copy from real runs of the host calibration workload (as it is"
@@ -89,6 +98,13 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (results != null && (out != null || hostOut != null)) {
+            System.err.println("kvtier: --results writes the profiles into the result's folder: give it without --out "
+                + "and --host-out");
+            return ExitCodes.BAD_INPUT;
+        }
+        out = out != null ? out : Outputs.defaultPath("calibrate", "device.toml");
+        hostOut = hostOut != null ? hostOut : Outputs.defaultPath("calibrate", "host.toml");
         String bad = Outputs.checkName("--name", name);
         bad = bad != null ? bad : badNumbers();
         bad = bad != null ? bad : OutputFile.check(out, "--out", List.of(device));
@@ -110,7 +126,8 @@ public final class CalibrateCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         return new Calibrate(new Calibrate.Request(device, out, hostOut, hostRunDevice, name, quick, scenario,
-            sizeBytes, checks, acceptSuspect, forceOptions.force(), invoked.holder()), System.out, System.err).run();
+            sizeBytes, checks, acceptSuspect, forceOptions.force(), invoked.holder(), results, why), System.out,
+            System.err).run();
     }
 
     /** Null, or the first option whose number is out of range. */

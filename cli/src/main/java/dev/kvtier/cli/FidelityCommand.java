@@ -43,8 +43,14 @@ public final class FidelityCommand implements Callable<Integer> {
             + "entry's own (e.g. workload.prompts=2 for a quick look; the report lists them)")
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "--results", paramLabel = "DIR", description = "where the files go (default kvtier-out/fidelity)")
-    Path results = Outputs.ROOT.resolve("fidelity");
+    @Option(names = "--results", paramLabel = "DIR", description = "the results root: the result goes into a new "
+        + "folder DIR/fidelity/<date>-<HHMM>-fidelity-<host> (default kvtier-out; --results results adds it to the "
+        + "committed ones and rewrites results/README.md)")
+    Path results = Outputs.ROOT;
+
+    @Option(names = "--why", paramLabel = "TEXT", description = "why this matrix is measured (one line, kept in its "
+        + "result.json and shown in the index beside the result it supersedes)")
+    String why;
 
     @Mixin
     CalibrationOptions calibration = new CalibrationOptions();
@@ -68,6 +74,6 @@ public final class FidelityCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         return new FidelityMatrixJob(new FidelityMatrixJob.Request(device, io, seed, repeat, only, sets, results,
-            calibration.choice(), forceOptions.force(), invoked.holder()), System.out, System.err).run();
+            calibration.choice(), forceOptions.force(), invoked.holder(), why), System.out, System.err).run();
     }
 }

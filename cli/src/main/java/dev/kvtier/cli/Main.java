@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     description = "Deterministic simulation and test harness for a tiered (L1 host / L2 NVMe) KV-cache store.",
     subcommands = {RunCommand.class, ExploreCommand.class, ReplayCommand.class, JournalCommand.class,
         TraceCommand.class, GateCommand.class, SweepCommand.class, BaselineCommand.class, SignoffCommand.class,
-        FidelityCommand.class, CalibrateCommand.class, BenchIoCommand.class,
+        FidelityCommand.class, CalibrateCommand.class, BenchIoCommand.class, ResultsCommand.class,
         BenchRecoveryCommand.class, ProbesCommand.class})
 public final class Main implements Runnable {
 

@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
  * (real runs, calibrated simulations and fio on one disk; results judged against the scenario's bands).
  */
 @Command(name = "signoff", mixinStandardHelpOptions = true,
-    description = "Real runs + calibrated simulations + fio on one disk; write results/ and judge fidelity.")
+    description = "Real runs + calibrated simulations + fio on one disk; write a result folder and judge fidelity.")
 public final class SignoffCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "library name or path")
     String scenario;
@@ -40,9 +40,14 @@ public final class SignoffCommand implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a scenario key in both runs")
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "--results", paramLabel = "DIR", description = "where results go (default kvtier-out/signoff; "
-        + "pass --results results to add them to the committed ones)")
-    Path results = Outputs.ROOT.resolve("signoff");
+    @Option(names = "--results", paramLabel = "DIR", description = "the results root: the result goes into a new "
+        + "folder DIR/signoffs/<date>-<HHMM>-<scenario>-<host> (default kvtier-out; --results results adds it to the "
+        + "committed ones and rewrites results/README.md)")
+    Path results = Outputs.ROOT;
+
+    @Option(names = "--why", paramLabel = "TEXT", description = "why this sign-off is made (one line, kept in its "
+        + "result.json and shown in the index beside the result it supersedes)")
+    String why;
 
     @Mixin
     CalibrationOptions calibration = new CalibrationOptions();
@@ -66,6 +71,6 @@ public final class SignoffCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         return new Signoff(new Signoff.Request(scenario, sets, device, io, seed, repeat, results, calibration.choice(),
-            forceOptions.force(), invoked.holder()), System.out, System.err).run();
+            forceOptions.force(), invoked.holder(), why), System.out, System.err).run();
     }
 }

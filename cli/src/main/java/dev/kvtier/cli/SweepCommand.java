@@ -35,13 +35,23 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "PREFIX", description = "write PREFIX.md, PREFIX.json and PREFIX.png")
     Path out;
 
+    @Option(names = "--results", paramLabel = "DIR", description = "also write the sweep as a result: a new folder "
+        + "DIR/sweeps/<date>-<HHMM>-<scenario>-<host> (sweep.md, sweep.json, sweep.png, result.json); --results "
+        + "results adds it to the committed ones and rewrites results/README.md")
+    Path results;
+
+    @Option(names = "--why", paramLabel = "TEXT", description = "why this sweep is made (one line, in its result.json;"
+        + " with --results)")
+    String why;
+
     @Override
     public Integer call() {
         if (seed < 0) {
             System.err.println("kvtier: --seed must be 0 or more, got " + seed);
             return ExitCodes.BAD_INPUT;
         }
-        return new SweepJob(new SweepJob.Request(scenario, vary, metric, seed, sets, out), System.out, System.err)
+        return new SweepJob(new SweepJob.Request(scenario, vary, metric, seed, sets, out, results, why), System.out,
+            System.err)
             .run();
     }
 }

@@ -4,10 +4,13 @@ import dev.kvtier.lab.run.ReportJson;
 import dev.kvtier.lab.ExitCodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.lab.results.ResultInfo;
 import dev.kvtier.realio.calibrate.HostCalibration;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,10 +45,11 @@ class FidelityCommandTest {
         Files.writeString(wrong, TinyScenario.WRONG_PROFILE + "drainBytesPerSec = 1000000\n");
         final Path results = dir.resolve("results");
         assertEquals(ExitCodes.GATE, Main.execute(args(dir, results, wrong)));
-        final Path json;
-        try (Stream<Path> s = Files.list(results)) {
-            json = s.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
-        }
+        final List<Path> folders = folders(results);
+        assertEquals(1, folders.size(), folders.toString());
+        assertTrue(folders.getFirst().getFileName().toString().matches("\\d{4}-\\d{2}-\\d{2}-\\d{4}-fidelity-.+"),
+            folders.toString());
+        final Path json = folders.getFirst().resolve("fidelity.json");
         final JsonNode r = ReportJson.mapper().readTree(Files.readString(json));
         assertFalse(r.get("pass").booleanValue());
         assertEquals(1_000_000L, r.get("deviceProfile").get("drainBytesPerSec").longValue());
@@ -58,19 +62,25 @@ class FidelityCommandTest {
         assertTrue(entries.get(1).get("cpu").get(0).get("settleNs").longValue() >= 0,
             "the second entry's real run starts on a disk the first one wrote, settled by a FLUSH: " + entries);
         assertTrue(r.get("reasons").toString().contains("MAPE"), r.get("reasons").toString());
-        final String md = Files.readString(Path.of(json.toString().replace(".json", ".md")));
+        final String md = Files.readString(json.resolveSibling("fidelity.md"));
         assertTrue(md.contains("**Verdict: FAIL**"), md);
         assertTrue(md.contains("- per-slot: `pr90-evict-small` with `core.coalesceStoreSpans=false model.layers=4"),
             md);
-        assertTrue(Files.size(Path.of(json.toString().replace(".json", "-ratios.png"))) > 0);
-        final long files;
-        try (Stream<Path> s = Files.list(results)) {
-            files = s.count();
-        }
+        assertTrue(Files.size(json.resolveSibling("ratios.png")) > 0);
+        final ResultInfo info = ResultInfo.read(folders.getFirst());
+        assertEquals(List.of("fidelity", "fidelity", "FAIL"), List.of(info.kind(), info.scenario(), info.verdict()));
+        assertNull(info.supersedes());
+        assertNull(info.why(), "no --why");
+        assertTrue(info.headline().containsKey("phase time MAPE / mean signed"), info.headline().toString());
         assertEquals(ExitCodes.BAD_INPUT, Main.execute(args(dir, results, wrong, "--set", "core.nope=1")),
             "a bad override is refused before any run");
-        try (Stream<Path> s = Files.list(results)) {
-            assertEquals(files, s.count(), "nothing written");
+        assertEquals(folders, folders(results), "nothing written");
+    }
+
+    /** The result folders under {@code results/fidelity}, in name order. */
+    private static List<Path> folders(final Path results) throws IOException {
+        try (Stream<Path> s = Files.list(results.resolve("fidelity"))) {
+            return s.sorted().toList();
         }
     }
 }

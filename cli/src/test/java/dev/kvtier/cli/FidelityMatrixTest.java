@@ -50,9 +50,11 @@ class FidelityMatrixTest {
         final Matrix.Report r = new Matrix.Report("h", "2026-12-01", 1, 1, "/dev/null", DeviceProfile.CI_EXT4,
             HostCostProfile.JAVA_CORE, List.of("a note"), List.of(), List.of(exact, off), errors, reg, reasons,
             false);
-        final List<Path> files = MatrixFiles.write(r, dir, "m");
-        assertEquals(3, files.size());
-        final String md = Files.readString(dir.resolve("m.md"));
+        final List<Path> files = MatrixFiles.write(r, dir);
+        assertEquals(List.of(dir.resolve("fidelity.json"), dir.resolve("fidelity.md"), dir.resolve("ratios.png")),
+            files);
+        final String md = Files.readString(dir.resolve("fidelity.md"));
+        assertTrue(md.endsWith("![ratios.png](ratios.png)\n"), "the plot beside the report, linked by its name");
         assertTrue(md.contains("| phase time | 4 | "), md);
         assertTrue(md.contains("Per-slot / contiguous cold TTFT (mean): real "), md);
         final List<Matrix.InsideRange> inside = Matrix.insideRealRange(List.of(exact, off));
@@ -65,7 +67,7 @@ class FidelityMatrixTest {
             md.contains("contiguous real run seed 1: 0.0 s wall, 0.0 s on a CPU, 0.0 s waiting for one (20 %) -- "
                 + "**a busy machine**"),
             md);
-        assertTrue(Files.size(dir.resolve("m-ratios.png")) > 0);
+        assertTrue(Files.size(dir.resolve("ratios.png")) > 0);
     }
 
     @Test

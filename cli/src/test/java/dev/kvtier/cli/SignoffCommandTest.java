@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kvtier.lab.results.ResultInfo;
+import dev.kvtier.lab.results.ResultsIndex;
 import dev.kvtier.lab.signoff.Fidelity;
 import dev.kvtier.lab.signoff.Results;
 import dev.kvtier.lab.signoff.SignoffReport;
@@ -21,6 +23,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +40,7 @@ class SignoffCommandTest {
         """;
 
     @Test
-    void shouldWriteResultsAndCompareWithTheEarlierOne(@TempDir final Path tmp) throws IOException {
+    void shouldWriteAResultFolderAndCompareWithTheEarlierOne(@TempDir final Path tmp) throws IOException {
         final Path dir = tmp.resolve("signoff-test");
         Files.createDirectories(dir);
         final Path scenario = dir.resolve("signoff-small.toml");
@@ -44,14 +48,42 @@ class SignoffCommandTest {
         Files.writeString(scenario, SMALL + "[signoff]\nmaxDrop = 0.5\n" + WIDE_BANDS);
         final Path results = tmp.resolve("results");
         final String[] args = {"signoff", scenario.toString(), "--device", dir.resolve("l2.bin").toString(),
-            "--results", results.toString(), "--quick-calibration", "--no-fio", "--repeat", "2"};
+            "--results", results.toString(), "--quick-calibration", "--no-fio", "--repeat", "2", "--why",
+            "a first look"};
         assertEquals(ExitCodes.OK, Main.execute(args));
-        final Path json;
-        final String suffix = "-signoff-small-" + host() + ".json";
-        try (Stream<Path> s = Files.list(results)) {
-            json = s.filter(p -> p.toString().endsWith(suffix)).findFirst().orElseThrow();
-        }
-        final JsonNode r = ReportJson.mapper().readTree(Files.readString(json));
+        final List<Path> first = folders(results);
+        assertEquals(1, first.size(), first.toString());
+        final Path folder = first.getFirst();
+        assertTrue(folder.getFileName().toString().matches("\\d{4}-\\d{2}-\\d{2}-\\d{4}-signoff-small-"
+            + Pattern.quote(host())), folder.toString());
+        assertTheFirstResult(folder);
+        // The first result made much faster: the next sign-off compares with it (not with an older one) and fails on
+        // the drop; it supersedes it, and the root's generated index is rewritten with it as the current result.
+        Files.writeString(folder.resolve("signoff.json"), "{\"storeBytesPerSec\": 1.0E15}\n");
+        final Path older = Files.createDirectories(results.resolve("signoffs").resolve("2000-01-01-0000-signoff-small-"
+            + host()));
+        new ResultInfo("signoff", "signoff-small", host(), "2000-01-01T00:00:00Z", "PASS", Map.of(), null, null, null)
+            .write(older);
+        Files.writeString(older.resolve("signoff.json"), "{\"storeBytesPerSec\": 1.0}\n");
+        ResultsIndex.write(results);
+        assertEquals(ExitCodes.GATE, Main.execute(args));
+        final List<Path> all = folders(results);
+        assertEquals(3, all.size(), all.toString());
+        final Path second = all.getLast();
+        final JsonNode again = ReportJson.mapper().readTree(Files.readString(second.resolve("signoff.json")));
+        assertFalse(again.get("pass").booleanValue());
+        assertEquals(folder.getFileName().toString(), again.get("previous").get("result").stringValue());
+        assertEquals(folder.getFileName().toString(), ResultInfo.read(second).supersedes());
+        assertTrue(Files.readString(second.resolve("signoff.md")).contains("Previous result [" + folder.getFileName()
+            + "](../" + folder.getFileName() + "/signoff.md)"), "a link to the previous result's report");
+        assertTrue(Files.readString(results.resolve("README.md")).contains("Current: **[" + second.getFileName()
+            + "](signoffs/" + second.getFileName() + "/signoff.md)**, FAIL"), "the index names the new result");
+        assertEquals(List.of(), ResultsIndex.check(results));
+    }
+
+    /** The first sign-off's report, files and metadata. */
+    private static void assertTheFirstResult(final Path folder) throws IOException {
+        final JsonNode r = ReportJson.mapper().readTree(Files.readString(folder.resolve("signoff.json")));
         assertTrue(r.get("pass").booleanValue());
         assertEquals("real", r.get("real").get("mode").stringValue());
         assertEquals("virtual", r.get("sim").get("mode").stringValue());
@@ -69,37 +101,30 @@ class SignoffCommandTest {
         assertTrue(r.get("calibration").get(0).stringValue().startsWith("preconditioned: all 64 MiB written"),
             r.get("calibration").toString());
         assertTrue(r.get("previous").isNull(), "the first result has nothing to compare with");
-        final String base = json.getFileName().toString().replace(".json", "");
-        for (final String f : List.of(".md", "-throughput.png", "-latency.png", "-fidelity.png", "-device.toml",
-            "-host.toml")) {
-            assertTrue(Files.size(results.resolve(base + f)) > 0, f);
+        for (final String f : List.of("signoff.md", "throughput.png", "latency.png", "fidelity.png", "device.toml",
+            "host.toml", "result.json")) {
+            assertTrue(Files.size(folder.resolve(f)) > 0, f);
         }
+        final ResultInfo info = ResultInfo.read(folder);
+        assertEquals(List.of("signoff", "signoff-small", host(), "PASS", "a first look"), List.of(info.kind(),
+            info.scenario(), info.host(), info.verdict(), info.why()));
+        assertNull(info.supersedes());
+        assertEquals(List.of("store bandwidth real / simulated", "phase cold time", "phase warm time",
+            "TTFT cold mean", "TTFT warm mean"), List.copyOf(info.headline().keySet()));
         // The host profile's byte work bandwidths come from a real run of the calibration workload, which says so.
-        final String hostToml = Files.readString(results.resolve(base + "-host.toml"));
+        final String hostToml = Files.readString(folder.resolve("host.toml"));
         assertTrue(hostToml.contains("# byte work bandwidths from a real run of pr90-evict-small model.layers=4"),
             hostToml);
-        assertTrue(Files.readString(results.resolve(base + ".md")).contains("Host byte work on the real runs' loop"
+        assertTrue(Files.readString(folder.resolve("signoff.md")).contains("Host byte work on the real runs' loop"
             + " thread"), "the report sets the real runs' byte work against the profile");
         assertTrue(r.get("hostWork").size() >= 4, "copies, checksums, fills, checks: " + r.get("hostWork"));
-        // An earlier, much faster result makes the next sign-off fail on the drop.
-        final Path earlier = results.resolve("2000-01-01-signoff-small-" + host() + ".json");
-        Files.writeString(earlier, "{\"storeBytesPerSec\": 1.0E15}\n");
-        assertEquals(ExitCodes.GATE, Main.execute(args));
-        final JsonNode again = ReportJson.mapper().readTree(Files.readString(json));
-        assertFalse(again.get("pass").booleanValue());
-        assertEquals("2000-01-01-signoff-small-" + host() + ".json", again.get("previous").get("file").stringValue());
     }
 
-    @Test
-    void shouldFindTheNewestEarlierResultOfTheSameScenarioAndHost(@TempDir final Path dir) throws IOException {
-        Files.writeString(dir.resolve("2026-01-01-s-h.json"), "{\"storeBytesPerSec\": 100.0}");
-        Files.writeString(dir.resolve("2026-02-01-s-h.json"), "{\"storeBytesPerSec\": 200.0}");
-        Files.writeString(dir.resolve("2026-03-01-s-other.json"), "{\"storeBytesPerSec\": 999.0}");
-        Files.writeString(dir.resolve("2026-04-01-s-h.json"), "{\"storeBytesPerSec\": 1.0}");
-        final SignoffReport.Previous p = Results.previous(dir, "s", "h", "2026-04-01-s-h.json", 150);
-        assertEquals("2026-02-01-s-h.json", p.file());
-        assertEquals(-0.25, p.change(), 1e-9);
-        assertNull(Results.previous(dir, "t", "h", "", 1));
+    /** The result folders under {@code results/signoffs}, in name order (a folder's name starts with its time). */
+    private static List<Path> folders(final Path results) throws IOException {
+        try (Stream<Path> s = Files.list(results.resolve("signoffs"))) {
+            return s.sorted().toList();
+        }
     }
 
     @Test
@@ -154,17 +179,14 @@ class SignoffCommandTest {
         assertEquals(ExitCodes.GATE, Main.execute("signoff", scenario.toString(), "--device",
             dir.resolve("l2-wrong.bin").toString(), "--results", results.toString(), "--profile", wrong.toString(),
             "--host-profile", host.toString(), "--no-fio", "--repeat", "1"));
-        final Path json;
-        try (Stream<Path> s = Files.list(results)) {
-            json = s.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
-        }
+        final Path json = folders(results).getFirst().resolve("signoff.json");
         final JsonNode r = ReportJson.mapper().readTree(Files.readString(json));
         assertFalse(r.get("pass").booleanValue());
         final String reasons = r.get("reasons").toString();
         assertTrue(reasons.contains("fidelity: phase cold time: simulated "), reasons);
         assertTrue(reasons.contains("band +-15 %"), reasons);
-        assertTrue(Files.readString(results.resolve(json.getFileName().toString().replace(".json", ".md")))
-            .contains("**OUT**"));
+        assertTrue(Files.readString(json.resolveSibling("signoff.md")).contains("**OUT**"));
+        assertEquals("FAIL", ResultInfo.read(json.getParent()).verdict());
     }
 
     private static RunReport run(final Scenario sc, final long seed) {

@@ -3,6 +3,10 @@ package dev.kvtier.lab.calibrate;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.lab.Outputs;
+import dev.kvtier.lab.results.ResultFolders;
+import dev.kvtier.lab.results.ResultInfo;
+import dev.kvtier.lab.results.ResultKind;
+import dev.kvtier.lab.results.ResultsIndex;
 import dev.kvtier.lab.run.Repeats;
 import dev.kvtier.realio.calibrate.CalibrationRun;
 import dev.kvtier.realio.calibrate.DeviceCalibration;
@@ -18,17 +22,23 @@ import dev.kvtier.scenarios.ScenarioLoader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /**
  * A calibration of this machine: the disk under a scratch file ({@link CalibrationRun}: the cells a run issues, fio
  * side by side, the figures checked) written as a device profile, then the core ({@link HostRun}) as a host cost
  * profile. The scratch file is claimed (absent, empty or kvtier's scratch file unless forced) and locked while it is
- * measured; the profiles are written whole or not at all.
+ * measured; the profiles are written whole or not at all. With a results root, the profiles ({@code device.toml},
+ * {@code host.toml}) and the metadata ({@link ResultInfo}) go into a new folder under its {@code calibrations/}
+ * ({@link ResultFolders}), and the root's index is rewritten if it has one.
  */
 public final class Calibrate {
     /** The largest calibration or benchmark file: 1 TiB. */
     public static final long SIZE_BYTES_MAX = 1L << 40;
+    /** A calibration's scenario in its result folder's name and metadata. */
+    public static final String SCENARIO = "calibrate";
 
     private final Request q;
     private final PrintStream out;
@@ -38,8 +48,8 @@ public final class Calibrate {
      * What to calibrate.
      *
      * @param device              the scratch file measured
-     * @param deviceOut           the device profile written
-     * @param hostOut             the host cost profile written
+     * @param deviceOut           the device profile written (ignored with {@code results})
+     * @param hostOut             the host cost profile written (ignored with {@code results})
      * @param hostRunDevice       where the host calibration runs run (an L2 file), or null for the microbenchmarks'
      *                            figures only
      * @param name                the profiles' name
@@ -50,10 +60,12 @@ public final class Calibrate {
      * @param acceptSuspect       write the profile even when a figure is suspect
      * @param force               what may be written over
      * @param holder              who runs it, for the locks
+     * @param results             a results root to write the profiles into as a result, or null
+     * @param why                 why this calibration is made, for its metadata (with {@code results}), or null
      */
     public record Request(Path device, Path deviceOut, Path hostOut, Path hostRunDevice, String name, boolean quick,
                           String scenario, long sizeBytes, DeviceCalibration.Checks checks, boolean acceptSuspect,
-                          Force force, Holder holder) {}
+                          Force force, Holder holder, Path results, String why) {}
 
     /** A calibration of {@code q}, printing on {@code out} and {@code err}. */
     public Calibrate(final Request q, final PrintStream out, final PrintStream err) {
@@ -64,17 +76,23 @@ public final class Calibrate {
 
     /** Runs it; the exit code. */
     public int run() {
+        final Instant at = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         final RunShape shape;
         final CalibrationRun.Options asked;
         try {
             final CoreConfig core = q.scenario() == null ? null
                 : ScenarioLoader.load(q.scenario(), List.of()).spec().core();
             shape = core == null ? RunShape.DEFAULT : RunShape.of(core);
-            asked = new CalibrationRun.Options(q.device(), 0, q.deviceOut(), q.name(), q.quick(), shape,
-                fileBytes(q.sizeBytes(), q.quick(), core), q.checks(), q.acceptSuspect());
+            asked = options(q.deviceOut() != null ? q.deviceOut() : Path.of(Calibrated.DEVICE_TOML), 0, shape,
+                fileBytes(q.sizeBytes(), q.quick(), core));
             checkPlan(asked);
         } catch (final ScenarioException | IllegalArgumentException | ArithmeticException e) {
             err.println("kvtier: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
+        final String bad = q.results() == null ? null : Outputs.checkResultsDir(q.results(), q.device());
+        if (bad != null) {
+            err.println("kvtier: " + bad);
             return ExitCodes.BAD_INPUT;
         }
         final Claim claim;
@@ -85,14 +103,50 @@ public final class Calibrate {
             return ExitCodes.BAD_INPUT;
         }
         try {
-            final int rc = CalibrationRun.run(asked.at(claim.baseOffset()), out, err).code();
+            final Path folder = q.results() == null ? null : ResultFolders.create(q.results(),
+                ResultKind.CALIBRATION, SCENARIO, Outputs.hostName(), at);
+            final Path deviceOut = folder == null ? q.deviceOut() : folder.resolve(Calibrated.DEVICE_TOML);
+            final Path hostOut = folder == null ? q.hostOut() : folder.resolve(Calibrated.HOST_TOML);
+            final int rc = CalibrationRun.run(options(deviceOut, claim.baseOffset(), shape, asked.fileBytes()), out,
+                err).code();
             if (rc != CalibrationRun.OK) {
                 claim.abandon();
+                ResultFolders.removeIfEmpty(folder);
                 return rc == CalibrationRun.SUSPECT ? ExitCodes.GATE : ExitCodes.BAD_INPUT;
             }
-            return host(shape);
+            final int code = host(shape, hostOut);
+            if (code == ExitCodes.OK && folder != null) {
+                result(folder, at);
+            }
+            return code;
+        } catch (final IOException e) {
+            err.println("kvtier: " + OutputFile.describe(q.results(), e));
+            return ExitCodes.BAD_INPUT;
         } finally {
             claim.close();
+        }
+    }
+
+    private CalibrationRun.Options options(final Path profile, final long offset, final RunShape shape,
+                                           final long fileBytes) {
+        return new CalibrationRun.Options(q.device(), offset, profile, q.name(), q.quick(), shape, fileBytes,
+            q.checks(), q.acceptSuspect());
+    }
+
+    /** The metadata of a calibration written as a result (superseding the previous one on this host), the index. */
+    private void result(final Path folder, final Instant at) throws IOException {
+        final String host = Outputs.hostName();
+        final String previous = ResultFolders.previous(q.results(), ResultKind.CALIBRATION, SCENARIO, host, at,
+            folder).map(ResultFolders.Result::name).orElse(null);
+        final ResultInfo i = ResultInfo.of(ResultKind.CALIBRATION, SCENARIO, host, at, null, previous, q.why());
+        final String conditions = i.conditions() + "; scratch file " + q.device() + "; " + (q.quick() ? "quick"
+            : "full") + " plan; cells of " + (q.scenario() == null ? "the core's defaults" : q.scenario())
+            + (q.hostRunDevice() == null ? "" : "; host byte work from real runs on " + q.hostRunDevice());
+        out.println("wrote " + new ResultInfo(i.kind(), i.scenario(), i.host(), i.created(), i.verdict(),
+            i.headline(), conditions, i.supersedes(), i.why()).write(folder));
+        final Path index = ResultsIndex.refreshIfIndexed(q.results());
+        if (index != null) {
+            out.println("wrote " + index);
         }
     }
 
@@ -118,22 +172,22 @@ public final class Calibrate {
         }
     }
 
-    private int host(final RunShape shape) {
+    private int host(final RunShape shape, final Path hostOut) {
         out.println("measuring this machine's core (per span, entry, I/O and call, memcpy, checksum, check"
             + " and fill bandwidth, observers)");
         try {
             final boolean done = HostRun.measure(q.name() + "-host", shape.slotBytes(), q.quick(),
                 q.hostRunDevice() == null ? null
                     : new Repeats.RealDevice(q.hostRunDevice(), IoChoice.AUTO, q.force(), q.holder()),
-                q.hostOut(), out);
+                hostOut, out);
             if (!done) {
                 return ExitCodes.BAD_INPUT;
             }
         } catch (final IOException e) {
-            err.println("kvtier: " + OutputFile.describe(q.hostOut(), e));
+            err.println("kvtier: " + OutputFile.describe(hostOut, e));
             return ExitCodes.BAD_INPUT;
         }
-        out.println("host profile -> " + q.hostOut());
+        out.println("host profile -> " + hostOut);
         return ExitCodes.OK;
     }
 }

@@ -34,6 +34,10 @@ import java.util.Optional;
  */
 public record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, HostCostProfile host, List<String> notes,
                          List<String> suspect, List<SideBySide.Comparison> comparisons) {
+    /** The device profile's file name in a result's folder. */
+    public static final String DEVICE_TOML = "device.toml";
+    /** The host cost profile's file name in a result's folder. */
+    public static final String HOST_TOML = "host.toml";
     private static final long MIB = 1L << 20;
 
     public Calibrated {

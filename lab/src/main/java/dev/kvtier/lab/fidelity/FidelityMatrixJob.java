@@ -5,6 +5,10 @@ import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.lab.Outputs;
 import dev.kvtier.lab.calibrate.Calibrated;
 import dev.kvtier.lab.calibrate.CalibrationChoice;
+import dev.kvtier.lab.results.ResultFolders;
+import dev.kvtier.lab.results.ResultInfo;
+import dev.kvtier.lab.results.ResultKind;
+import dev.kvtier.lab.results.ResultsIndex;
 import dev.kvtier.lab.run.Repeats;
 import dev.kvtier.lab.signoff.Fidelity;
 import dev.kvtier.realio.calibrate.RunShape;
@@ -18,10 +22,11 @@ import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,7 +34,9 @@ import java.util.Optional;
 /**
  * The held-out fidelity matrix ({@link Matrix}), as {@code kvtier fidelity} runs it: calibrates the disk and the core
  * once (with the core's default run shape, not any matrix scenario's), then runs each held-out scenario real and
- * simulated {@code repeat} times, and writes the report, its Markdown and a plot ({@link MatrixFiles}): per scenario
+ * simulated {@code repeat} times, and writes the report, its Markdown and a plot ({@link MatrixFiles}), the profiles
+ * and the metadata ({@link ResultInfo}) into a new folder under the results root's {@code fidelity/} ({@link
+ * ResultFolders}; the root's index rewritten if it has one): per scenario
  * and figure the simulated / real ratio, per kind of figure MAPE and mean signed error, the per-slot / contiguous
  * cold-TTFT ratio real and simulated, and the disk's own spread. Exit 4 when a threshold of the matrix is missed, 1
  * when an invariant failed. As a sign-off: the L2 file and its index are claimed as a real run claims them, the
@@ -37,6 +44,9 @@ import java.util.Optional;
  * written whole or not at all.
  */
 public final class FidelityMatrixJob {
+    /** A matrix's scenario in its folder's name and metadata. */
+    public static final String SCENARIO = "fidelity";
+
     private final Path device;
     private final IoChoice io;
     private final long seed;
@@ -47,6 +57,7 @@ public final class FidelityMatrixJob {
     private final CalibrationChoice calibration;
     private final Force force;
     private final Holder holder;
+    private final String why;
     private final PrintStream stdout;
     private final PrintStream stderr;
 
@@ -59,13 +70,14 @@ public final class FidelityMatrixJob {
      * @param repeat      repetitions of each entry in each mode
      * @param only        the entries to run (empty: all)
      * @param sets        overrides for every entry, after the entry's own
-     * @param results     where the files go
+     * @param results     the results root: the result goes into a new folder under its {@code fidelity/}
      * @param calibration the profiles: given or calibrated
      * @param force       what may be written over
      * @param holder      who runs it, for the locks
+     * @param why         why this matrix is measured, for its metadata, or null
      */
     public record Request(Path device, IoChoice io, long seed, int repeat, List<String> only, List<String> sets,
-                          Path results, CalibrationChoice calibration, Force force, Holder holder) {
+                          Path results, CalibrationChoice calibration, Force force, Holder holder, String why) {
         public Request {
             only = List.copyOf(only);
             sets = List.copyOf(sets);
@@ -84,6 +96,7 @@ public final class FidelityMatrixJob {
         this.calibration = q.calibration();
         this.force = q.force();
         this.holder = q.holder();
+        this.why = q.why();
         this.stdout = stdout;
         this.stderr = stderr;
     }
@@ -126,7 +139,7 @@ public final class FidelityMatrixJob {
     private int matrix(final List<Matrix.HeldOut> matrix, final Claim scratch,
                        final PrintStream out) throws IOException {
         final String host = Outputs.hostName();
-        final String base = LocalDate.now(ZoneId.systemDefault()) + "-fidelity-" + host;
+        final Instant at = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         final List<Scenario> scenarios = new ArrayList<>();
         for (final Matrix.HeldOut h : matrix) {
             try {
@@ -136,49 +149,32 @@ public final class FidelityMatrixJob {
                 return ExitCodes.BAD_INPUT;
             }
         }
-        Files.createDirectories(results);
+        final Path folder = ResultFolders.create(results, ResultKind.FIDELITY, SCENARIO, host, at);
         final Optional<Calibrated> p = Calibrated.of(new Calibrated.Request(scratch, RunShape.DEFAULT, 8L << 30,
-            calibration.profile(), calibration.hostProfile(), results.resolve(base + "-device.toml"),
-            results.resolve(base + "-host.toml"), host,
-            calibration.quick(), calibration.fio(), new Repeats.RealDevice(device, io, force,
-                holder)),
-            out);
+            calibration.profile(), calibration.hostProfile(), folder.resolve(Calibrated.DEVICE_TOML),
+            folder.resolve(Calibrated.HOST_TOML), host, calibration.quick(), calibration.fio(),
+            new Repeats.RealDevice(device, io, force, holder)), out);
         if (p.isEmpty()) {
+            // A calibration that wrote nothing leaves no folder; one that wrote a profile keeps it (no result.json).
+            ResultFolders.removeIfEmpty(folder);
             return ExitCodes.BAD_INPUT;
         }
         final List<Matrix.Entry> entries = new ArrayList<>();
         boolean invariants = true;
         for (int i = 0; i < matrix.size(); i++) {
-            final Matrix.HeldOut h = matrix.get(i);
-            final Scenario sc = scenarios.get(i);
-            final Scenario simSc;
-            try {
-                simSc = ScenarioLoader.load(h.scenario(), p.get().simSets(h.sets()));
-            } catch (final ScenarioException e) {
-                stderr.println("kvtier: " + h.label() + ": " + e.getMessage());
+            final Optional<Ran> e = entry(matrix.get(i), scenarios.get(i), p.get(), out);
+            if (e.isEmpty()) {
                 return ExitCodes.BAD_INPUT;
             }
-            out.println("== " + h.label() + ": " + h.scenario() + " " + h.sets());
-            final Optional<Repeats.RealRuns> real = Repeats.real(sc, seed, repeat, device, io, force,
-                holder, out);
-            if (real.isEmpty()) {
-                return ExitCodes.BAD_INPUT;
-            }
-            final List<RunReport> sim = Repeats.sim(simSc, seed, repeat, out);
-            invariants &= real.get().reports().stream().allMatch(RunReport::ok) && sim.stream()
-                .allMatch(RunReport::ok);
-            entries.add(new Matrix.Entry(h, Fidelity.figures(real.get().reports(), sim, sc.signoff()),
-                real.get().cpu(), real.get().work()));
+            entries.add(e.get().entry());
+            invariants &= e.get().ok();
         }
         final List<Matrix.KindError> errors = Matrix.errors(entries);
         final List<String> reasons = Matrix.reasons(entries, errors);
-        final Matrix.Report report = new Matrix.Report(host, LocalDate.now(ZoneId.systemDefault()).toString(), seed,
-            repeat,
-            device.toString(), p.get().device(), p.get().host(), p.get().notes(), p.get().comparisons(), entries,
-            errors, Matrix.regression(entries).orElse(null), reasons, reasons.isEmpty());
-        for (final Path f : MatrixFiles.write(report, results, base)) {
-            out.println("wrote " + f);
-        }
+        final Matrix.Report report = new Matrix.Report(host, LocalDate.ofInstant(at, ZoneOffset.UTC).toString(), seed,
+            repeat, device.toString(), p.get().device(), p.get().host(), p.get().notes(), p.get().comparisons(),
+            entries, errors, Matrix.regression(entries).orElse(null), reasons, reasons.isEmpty());
+        write(report, folder, at, out);
         for (final Matrix.KindError e : errors) {
             out.printf("%-10s %2d figures: MAPE %.1f %%, mean signed %+.1f %%%n", e.kind(), e.figures(),
                 100 * e.mape(), 100 * e.meanSigned());
@@ -188,6 +184,47 @@ public final class FidelityMatrixJob {
             return ExitCodes.INVARIANT;
         }
         return report.pass() ? ExitCodes.OK : ExitCodes.GATE;
+    }
+
+    /** An entry of the matrix, and whether every invariant held in its runs. */
+    private record Ran(Matrix.Entry entry, boolean ok) {}
+
+    /** One held-out scenario real and simulated {@code repeat} times; empty when it could not run. */
+    private Optional<Ran> entry(final Matrix.HeldOut h, final Scenario sc, final Calibrated p,
+                                final PrintStream out) throws IOException {
+        final Scenario simSc;
+        try {
+            simSc = ScenarioLoader.load(h.scenario(), p.simSets(h.sets()));
+        } catch (final ScenarioException e) {
+            stderr.println("kvtier: " + h.label() + ": " + e.getMessage());
+            return Optional.empty();
+        }
+        out.println("== " + h.label() + ": " + h.scenario() + " " + h.sets());
+        final Optional<Repeats.RealRuns> real = Repeats.real(sc, seed, repeat, device, io, force, holder, out);
+        if (real.isEmpty()) {
+            return Optional.empty();
+        }
+        final List<RunReport> sim = Repeats.sim(simSc, seed, repeat, out);
+        return Optional.of(new Ran(new Matrix.Entry(h, Fidelity.figures(real.get().reports(), sim, sc.signoff()),
+            real.get().cpu(), real.get().work()),
+            real.get().reports().stream().allMatch(RunReport::ok)
+                && sim.stream().allMatch(RunReport::ok)));
+    }
+
+    /** The report's files, the metadata (superseding the previous matrix on this host) and the index. */
+    private void write(final Matrix.Report report, final Path folder, final Instant at,
+                       final PrintStream out) throws IOException {
+        for (final Path f : MatrixFiles.write(report, folder)) {
+            out.println("wrote " + f);
+        }
+        final String previous = ResultFolders.previous(results, ResultKind.FIDELITY, SCENARIO, report.host(), at,
+            folder).map(ResultFolders.Result::name).orElse(null);
+        out.println("wrote " + ResultInfo.of(ResultKind.FIDELITY, SCENARIO, report.host(), at, report, previous, why)
+            .write(folder));
+        final Path index = ResultsIndex.refreshIfIndexed(results);
+        if (index != null) {
+            out.println("wrote " + index);
+        }
     }
 
     private int refuse(final String message) {

@@ -19,20 +19,27 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 /**
- * A fidelity matrix's files: {@code BASE.json} (the whole {@link Matrix.Report}), {@code BASE.md} (per scenario and
- * figure the real and simulated medians and spreads and the deviation; per kind of figure the MAPE, the mean signed
- * error and the worst figure; the regression; the disk's own spread from the calibration's fio rounds) and
- * {@code BASE-ratios.png} (simulated / real per figure and scenario), each written whole or not at all
- * ({@link OutputFile}).
+ * A fidelity matrix's files in its result's folder: {@code fidelity.json} (the whole {@link Matrix.Report}),
+ * {@code fidelity.md} (per scenario and figure the real and simulated medians and spreads and the deviation; per kind
+ * of figure the MAPE, the mean signed error and the worst figure; the regression; the disk's own spread from the
+ * calibration's fio rounds) and {@code ratios.png} (simulated / real per figure and scenario), each written whole or
+ * not at all ({@link OutputFile}).
  */
 public final class MatrixFiles {
+    /** The report's file in a matrix's folder. */
+    public static final String JSON = "fidelity.json";
+    /** Its Markdown. */
+    public static final String MARKDOWN = "fidelity.md";
+    /** Its plot. */
+    public static final String PLOT = "ratios.png";
+
     private MatrixFiles() {}
 
-    /** Writes the three files into {@code dir}; returns them. */
-    public static List<Path> write(final Matrix.Report r, final Path dir, final String base) throws IOException {
-        final Path json = dir.resolve(base + ".json");
+    /** Writes the three files into the result's {@code folder}; returns them. */
+    public static List<Path> write(final Matrix.Report r, final Path folder) throws IOException {
+        final Path json = folder.resolve(JSON);
         OutputFile.writeString(json, ReportJson.toJson(r) + "\n");
-        final Path png = dir.resolve(base + "-ratios.png");
+        final Path png = folder.resolve(PLOT);
         System.setProperty("java.awt.headless", "true");
         final CategoryChart chart = chart(r);
         OutputFile.write(png, temporary -> {
@@ -40,7 +47,7 @@ public final class MatrixFiles {
                 BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
             }
         });
-        final Path md = dir.resolve(base + ".md");
+        final Path md = folder.resolve(MARKDOWN);
         OutputFile.writeString(md, markdown(r, png.getFileName().toString()));
         return List.of(json, md, png);
     }

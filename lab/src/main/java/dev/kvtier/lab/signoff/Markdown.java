@@ -49,8 +49,10 @@ public final class Markdown {
         }
         calibration(b, r);
         if (r.previous() != null) {
-            b.append(String.format(Locale.ROOT, "Previous result `%s`: store bandwidth %s; change %+.1f %%.%n%n",
-                r.previous().file(), gbps(r.previous().storeBytesPerSec()), 100 * r.previous().change()));
+            b.append(String.format(Locale.ROOT,
+                "Previous result [%s](../%s/%s): store bandwidth %s; change %+.1f %%.%n%n",
+                r.previous().result(), r.previous().result(), Results.MARKDOWN, gbps(r.previous().storeBytesPerSec()),
+                100 * r.previous().change()));
         } else {
             b.append("No earlier result for this scenario and host.\n\n");
         }

@@ -22,18 +22,18 @@ public final class Plots {
 
     private Plots() {}
 
-    static List<Path> write(final SignoffReport r, final Path dir, final String base) throws IOException {
+    /** Writes {@code throughput.png}, {@code latency.png} and {@code fidelity.png} into {@code folder}. */
+    static List<Path> write(final SignoffReport r, final Path folder) throws IOException {
         System.setProperty("java.awt.headless", "true");
         final List<Path> out = new ArrayList<>();
-        out.add(save(throughput(r), dir.resolve(base + "-throughput")));
-        out.add(save(latency(r), dir.resolve(base + "-latency")));
-        out.add(save(fidelity(r), dir.resolve(base + "-fidelity")));
+        out.add(save(throughput(r), folder.resolve("throughput.png")));
+        out.add(save(latency(r), folder.resolve("latency.png")));
+        out.add(save(fidelity(r), folder.resolve("fidelity.png")));
         return out;
     }
 
     private static Path save(final org.knowm.xchart.internal.chartpart.Chart<?, ?> chart,
-                             final Path file) throws IOException {
-        final Path png = Path.of(file + ".png");
+                             final Path png) throws IOException {
         OutputFile.write(png, temporary -> {
             try (OutputStream out = Files.newOutputStream(temporary)) {
                 BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);

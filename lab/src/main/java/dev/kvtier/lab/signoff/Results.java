@@ -3,21 +3,29 @@ package dev.kvtier.lab.signoff;
 import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.lab.run.ReportJson;
 import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.lab.results.ResultFolders;
+import dev.kvtier.lab.results.ResultKind;
 import dev.kvtier.scenarios.Scenario;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Sign-off arithmetic and files: fidelity per phase, the newest earlier result for the same scenario and host
- * (files are named {@code <date>-<scenario>-<host>.json}, so name order is date order), the verdict, and the JSON,
- * Markdown and PNG files under {@code results/}.
+ * Sign-off arithmetic and files: fidelity per phase, the newest earlier result for the same scenario and host (a
+ * folder under the results root's {@code signoffs/}, {@link ResultFolders}), the verdict, and the JSON, Markdown and
+ * PNG files in the result's folder.
  */
 public final class Results {
+    /** The report's file in a sign-off's folder. */
+    public static final String JSON = "signoff.json";
+    /** Its Markdown. */
+    public static final String MARKDOWN = "signoff.md";
+
     private Results() {}
 
     /** Simulated over real duration of each phase the real run has. */
@@ -37,26 +45,22 @@ public final class Results {
         return r.metrics().coldPhaseNanos() == 0 ? 0 : r.metrics().storedBytes() * 1e9 / r.metrics().coldPhaseNanos();
     }
 
-    /** The newest result for {@code scenario} on {@code host} in {@code dir} other than {@code exclude}, or null. */
-    public static SignoffReport.Previous previous(final Path dir, final String scenario, final String host,
-                                                  final String exclude, final double current) throws IOException {
-        if (!Files.isDirectory(dir)) {
+    /**
+     * The newest earlier sign-off of {@code scenario} on {@code host} under the results root {@code root} (in its
+     * {@code signoffs/} folder) before the new one started {@code at} in {@code folder}, compared with
+     * {@code current}; null when there is none.
+     */
+    public static SignoffReport.Previous previous(final Path root, final String scenario, final String host,
+                                                  final Instant at, final Path folder,
+                                                  final double current) throws IOException {
+        final Optional<ResultFolders.Result> p = ResultFolders.previous(root, ResultKind.SIGNOFF, scenario, host, at,
+            folder);
+        if (p.isEmpty()) {
             return null;
         }
-        final String suffix = "-" + scenario + "-" + host + ".json";
-        final List<Path> files;
-        try (Stream<Path> s = Files.list(dir)) {
-            files = s.filter(p -> p.getFileName().toString().endsWith(suffix))
-                .filter(p -> !p.getFileName().toString().equals(exclude)).sorted().toList();
-        }
-        if (files.isEmpty()) {
-            return null;
-        }
-        final Path newest = files.getLast();
-        final JsonNode node = ReportJson.mapper().readTree(Files.readString(newest));
+        final JsonNode node = ReportJson.mapper().readTree(Files.readString(p.get().folder().resolve(JSON)));
         final double before = node.path("storeBytesPerSec").asDouble(0);
-        return new SignoffReport.Previous(newest.getFileName().toString(), before,
-            before == 0 ? 0 : current / before - 1);
+        return new SignoffReport.Previous(p.get().name(), before, before == 0 ? 0 : current / before - 1);
     }
 
     /**
@@ -83,7 +87,7 @@ public final class Results {
         }
         if (previous != null && previous.change() < -t.maxDrop()) {
             out.add(String.format("store bandwidth dropped %.1f %% from %s (limit %.1f %%)", -100 * previous.change(),
-                previous.file(), 100 * t.maxDrop()));
+                previous.result(), 100 * t.maxDrop()));
         }
         out.addAll(Fidelity.outside(figures));
         for (final String s : suspect) {
@@ -92,14 +96,17 @@ public final class Results {
         return out;
     }
 
-    /** Writes {@code base}.json, {@code base}.md and the plots into {@code dir}; returns the files written. */
-    public static List<Path> write(final SignoffReport r, final Path dir, final String base) throws IOException {
+    /**
+     * Writes {@code signoff.json}, {@code signoff.md} and the plots into the result's {@code folder}; returns the
+     * files written.
+     */
+    public static List<Path> write(final SignoffReport r, final Path folder) throws IOException {
         final List<Path> files = new ArrayList<>();
-        final Path json = dir.resolve(base + ".json");
+        final Path json = folder.resolve(JSON);
         OutputFile.writeString(json, ReportJson.toJson(r) + "\n");
         files.add(json);
-        final List<Path> plots = Plots.write(r, dir, base);
-        final Path md = dir.resolve(base + ".md");
+        final List<Path> plots = Plots.write(r, folder);
+        final Path md = folder.resolve(MARKDOWN);
         OutputFile.writeString(md, Markdown.of(r, plots.stream().map(p -> p.getFileName().toString()).toList()));
         files.add(md);
         files.addAll(plots);

@@ -6,6 +6,10 @@ import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.lab.Outputs;
 import dev.kvtier.lab.calibrate.CalibrationChoice;
 import dev.kvtier.lab.calibrate.Calibrated;
+import dev.kvtier.lab.results.ResultFolders;
+import dev.kvtier.lab.results.ResultInfo;
+import dev.kvtier.lab.results.ResultKind;
+import dev.kvtier.lab.results.ResultsIndex;
 import dev.kvtier.lab.run.Repeats;
 import dev.kvtier.realio.calibrate.FioRunner;
 import dev.kvtier.realio.calibrate.Measurement;
@@ -22,10 +26,11 @@ import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
@@ -34,8 +39,10 @@ import java.util.Optional;
  * and a host cost profile calibrated on this machine (repetition i with seed + i in both modes), then fio on the same
  * file; every figure's median and spread, real and simulated, judged against the scenario's fidelity bands
  * ({@code [signoff]}); a comparison with the newest earlier result; the report, its Markdown and plots ({@link
- * Results}). Exit 4 when a threshold or a band fails or the calibrated profile is suspect, 1 when an invariant failed.
- * The L2 file and its index are claimed as a real run claims them, and the calibration's scratch file
+ * Results}), the profiles and the metadata ({@link ResultInfo}) in a new folder under the results root's
+ * {@code signoffs/} ({@link ResultFolders}), and the root's index rewritten if it has one ({@link ResultsIndex}).
+ * Exit 4 when a threshold or a band fails or the calibrated profile is suspect, 1 when an invariant failed. The L2
+ * file and its index are claimed as a real run claims them, and the calibration's scratch file
  * ({@code DEVICE.calibration}) as a scratch file; the scratch file is removed at the end only if this sign-off created
  * it. Results and profiles are written whole or not at all.
  */
@@ -55,13 +62,14 @@ public final class Signoff {
      * @param io          the kind of I/O
      * @param seed        the first repetition's seed
      * @param repeat      repetitions in each mode
-     * @param results     where the results go
+     * @param results     the results root: the result goes into a new folder under its {@code signoffs/}
      * @param calibration the profiles: given or calibrated
      * @param force       what may be written over
      * @param holder      who runs it, for the locks
+     * @param why         why this sign-off is made, for its metadata, or null
      */
     public record Request(String scenario, List<String> sets, Path device, IoChoice io, long seed, int repeat,
-                          Path results, CalibrationChoice calibration, Force force, Holder holder) {
+                          Path results, CalibrationChoice calibration, Force force, Holder holder, String why) {
         public Request {
             sets = List.copyOf(sets);
         }
@@ -89,8 +97,7 @@ public final class Signoff {
         if (q.repeat() < 1) {
             return refuse("--repeat must be at least 1, got " + q.repeat());
         }
-        final String host = Outputs.hostName();
-        final String base = LocalDate.now(ZoneId.systemDefault()) + "-" + sc.name() + "-" + host;
+        final Where where = new Where(Outputs.hostName(), Instant.now().truncatedTo(ChronoUnit.SECONDS));
         final Claim scratch;
         try {
             scratch = q.calibration().profile() != null ? null
@@ -100,7 +107,7 @@ public final class Signoff {
             return refuse(e.getMessage());
         }
         try {
-            return signoff(sc, host, base, scratch);
+            return signoff(sc, where, scratch);
         } finally {
             if (scratch != null) {
                 // The scratch file is removed if this sign-off created it; one that was there stays.
@@ -109,20 +116,25 @@ public final class Signoff {
         }
     }
 
-    private int signoff(final Scenario sc, final String host, final String base,
-                        final Claim scratch) throws IOException {
-        Files.createDirectories(q.results());
+    /** Who and when: this machine's name and when the sign-off started (its folder's name and metadata). */
+    private record Where(String host, Instant at) {}
+
+    private int signoff(final Scenario sc, final Where where, final Claim scratch) throws IOException {
         final Optional<Repeats.RealRuns> real = Repeats.real(sc, q.seed(), q.repeat(), q.device(), q.io(), q.force(),
             q.holder(), out);
         if (real.isEmpty()) {
             return ExitCodes.BAD_INPUT;
         }
         final CalibrationChoice c = q.calibration();
+        final Path folder = ResultFolders.create(q.results(), ResultKind.SIGNOFF, sc.name(), where.host(),
+            where.at());
         final Optional<Calibrated> profiles = Calibrated.of(new Calibrated.Request(scratch,
             RunShape.of(sc.spec().core()), sc.spec().core().l2Bytes(), c.profile(), c.hostProfile(),
-            q.results().resolve(base + "-device.toml"), q.results().resolve(base + "-host.toml"), host, c.quick(),
+            folder.resolve(Calibrated.DEVICE_TOML), folder.resolve(Calibrated.HOST_TOML), where.host(), c.quick(),
             c.fio(), new Repeats.RealDevice(q.device(), q.io(), q.force(), q.holder())), out);
         if (profiles.isEmpty()) {
+            // A calibration that wrote nothing leaves no folder; one that wrote a profile keeps it (no result.json).
+            ResultFolders.removeIfEmpty(folder);
             return ExitCodes.BAD_INPUT;
         }
         out.println("== simulated runs on " + profiles.get().deviceToml() + " and " + profiles.get().hostToml());
@@ -133,7 +145,7 @@ public final class Signoff {
             return refuse(e.getMessage());
         }
         final List<RunReport> sim = Repeats.sim(simSc, q.seed(), q.repeat(), out);
-        return finish(sc, host, base, real.get(), sim, profiles.get(), fio(sc));
+        return finish(sc, where, folder, real.get(), sim, profiles.get(), fio(sc));
     }
 
     private int refuse(final String message) {
@@ -162,25 +174,32 @@ public final class Signoff {
         return new SignoffReport.Fio(w.get().bytesPerSec(), r.get().bytesPerSec());
     }
 
-    private int finish(final Scenario sc, final String host, final String base, final Repeats.RealRuns runs,
+    private int finish(final Scenario sc, final Where where, final Path folder, final Repeats.RealRuns runs,
                        final List<RunReport> sim, final Calibrated p, final SignoffReport.Fio fio) throws IOException {
         final List<RunReport> real = runs.reports();
         final double store = Fidelity.median(real.stream().map(Results::storeBytesPerSec).toList());
         final double simStore = Fidelity.median(sim.stream().map(Results::storeBytesPerSec).toList());
-        final SignoffReport.Previous previous = Results.previous(q.results(), sc.name(), host, base + ".json", store);
+        final SignoffReport.Previous previous = Results.previous(q.results(), sc.name(), where.host(), where.at(),
+            folder, store);
         final List<Fidelity.Figure> figures = Fidelity.figures(real, sim, sc.signoff());
         final List<String> reasons = Results.reasons(real, sim, store, previous, sc.signoff(), figures,
             p.suspect());
-        final SignoffReport report = new SignoffReport(sc.name(), host,
-            LocalDate.now(ZoneId.systemDefault()).toString(), q.seed(),
+        final SignoffReport report = new SignoffReport(sc.name(), where.host(),
+            LocalDate.ofInstant(where.at(), ZoneOffset.UTC).toString(), q.seed(),
             q.device().toString(), real.getFirst(), sim.getFirst(), p.device(), p.host(), fio,
             Results.fidelity(real.getFirst(), sim.getFirst()), q.repeat(), figures, runs.cpu(),
             HostWork.lines(p.host(), runs.work()), p.notes(), p.suspect(),
             store,
             simStore, fio == null ? null : store / fio.seqWriteBytesPerSec(), previous, sc.signoff(),
             reasons.isEmpty(), reasons);
-        for (final Path f : Results.write(report, q.results(), base)) {
+        for (final Path f : Results.write(report, folder)) {
             out.println("wrote " + f);
+        }
+        out.println("wrote " + ResultInfo.of(ResultKind.SIGNOFF, sc.name(), where.host(), where.at(), report,
+            previous == null ? null : previous.result(), q.why()).write(folder));
+        final Path index = ResultsIndex.refreshIfIndexed(q.results());
+        if (index != null) {
+            out.println("wrote " + index);
         }
         for (final Fidelity.Figure f : figures) {
             out.println((f.inBand() ? "in band   " : "OUT       ") + f.describe());

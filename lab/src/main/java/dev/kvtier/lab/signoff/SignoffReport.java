@@ -61,6 +61,12 @@ public record SignoffReport(String scenario, String host, String date, long seed
     /** One phase, simulated over real: 1.0 means the simulator predicted the real duration exactly. */
     public record PhaseFidelity(String name, long realNanos, long simNanos, double fidelity) {}
 
-    /** The result compared against. */
-    public record Previous(String file, double storeBytesPerSec, double change) {}
+    /**
+     * The result compared against.
+     *
+     * @param result           its folder's name (beside this result's folder)
+     * @param storeBytesPerSec its real store bandwidth
+     * @param change           this result's store bandwidth over its, minus 1
+     */
+    public record Previous(String result, double storeBytesPerSec, double change) {}
 }

@@ -1,13 +1,21 @@
 package dev.kvtier.lab.sweep;
 
 import dev.kvtier.lab.ExitCodes;
+import dev.kvtier.lab.Outputs;
+import dev.kvtier.lab.results.ResultFolders;
+import dev.kvtier.lab.results.ResultInfo;
+import dev.kvtier.lab.results.ResultKind;
+import dev.kvtier.lab.results.ResultsIndex;
 import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,7 +23,9 @@ import java.util.List;
 /**
  * A sweep ({@code kvtier sweep}): a scenario against its {@code [gate]} baseline in virtual time at each point of one
  * or more keys varied together ({@link Sweep}), the metric's ratio at each point printed as a table and, with an
- * output prefix, written as Markdown, JSON and a plot ({@link SweepReport}).
+ * output prefix, written as Markdown, JSON and a plot ({@link SweepReport}); with a results root, the same files
+ * ({@code sweep.md}, {@code sweep.json}, {@code sweep.png}) and the metadata ({@link ResultInfo}) go into a new folder
+ * under its {@code sweeps/} ({@link ResultFolders}), and the root's index is rewritten if it has one.
  */
 public final class SweepJob {
     private final String scenario;
@@ -24,6 +34,8 @@ public final class SweepJob {
     private final long seed;
     private final List<String> sets;
     private final Path out;
+    private final Path results;
+    private final String why;
     private final PrintStream stdout;
     private final PrintStream stderr;
 
@@ -36,8 +48,11 @@ public final class SweepJob {
      * @param seed     the root seed
      * @param sets     overrides for every run
      * @param out      the output prefix, or null
+     * @param results  the results root (the sweep goes into a new folder under its {@code sweeps/}), or null
+     * @param why      why this sweep is made, for its metadata, or null
      */
-    public record Request(String scenario, List<String> vary, String metric, long seed, List<String> sets, Path out) {
+    public record Request(String scenario, List<String> vary, String metric, long seed, List<String> sets, Path out,
+                          Path results, String why) {
         public Request {
             vary = List.copyOf(vary);
             sets = List.copyOf(sets);
@@ -52,13 +67,19 @@ public final class SweepJob {
         this.seed = q.seed();
         this.sets = q.sets();
         this.out = q.out();
+        this.results = q.results();
+        this.why = q.why();
         this.stdout = stdout;
         this.stderr = stderr;
     }
 
     /** Runs it; the exit code. */
     public int run() {
-        final String bad = out == null ? null : badOut(out);
+        final Instant at = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        String bad = out == null ? null : badOut(out);
+        if (bad == null && results != null && Files.exists(results) && !Files.isDirectory(results)) {
+            bad = "--results " + results + " is a file; name a directory";
+        }
         if (bad != null) {
             stderr.println("kvtier: " + bad);
             return ExitCodes.BAD_INPUT;
@@ -71,8 +92,11 @@ public final class SweepJob {
             return ExitCodes.BAD_INPUT;
         }
         final Sweep.Result r;
+        final String name;
         try {
-            final Scenario.Gate gate = ScenarioLoader.load(scenario, sets).gate();
+            final Scenario sc = ScenarioLoader.load(scenario, sets);
+            name = sc.name();
+            final Scenario.Gate gate = sc.gate();
             final String m = metric != null ? metric : gate != null ? gate.metric() : "coldPhaseNanos";
             r = Sweep.run(scenario, m, axis, seed, sets);
         } catch (final ScenarioException | IllegalArgumentException e) {
@@ -84,17 +108,36 @@ public final class SweepJob {
         }
         stdout.print(SweepReport.table(r));
         stdout.println("ratio " + (r.monotone() ? "rises monotonically" : "does NOT rise monotonically"));
-        if (out != null) {
-            try {
+        try {
+            if (out != null) {
                 for (final Path p : SweepReport.write(r, out, command())) {
                     stdout.println("wrote " + p);
                 }
-            } catch (final IOException e) {
-                stderr.println("kvtier: " + OutputFile.describe(out, e));
-                return ExitCodes.BAD_INPUT;
             }
+            if (results != null) {
+                result(r, name, at);
+            }
+        } catch (final IOException e) {
+            stderr.println("kvtier: " + OutputFile.describe(out != null ? out : results, e));
+            return ExitCodes.BAD_INPUT;
         }
         return ExitCodes.OK;
+    }
+
+    /** The sweep's files and metadata in a new folder under the results root, and the root's index. */
+    private void result(final Sweep.Result r, final String name, final Instant at) throws IOException {
+        final String host = Outputs.hostName();
+        final Path folder = ResultFolders.create(results, ResultKind.SWEEP, name, host, at);
+        for (final Path p : SweepReport.write(r, folder.resolve(SweepReport.BASE), command())) {
+            stdout.println("wrote " + p);
+        }
+        final String previous = ResultFolders.previous(results, ResultKind.SWEEP, name, host, at, folder)
+            .map(ResultFolders.Result::name).orElse(null);
+        stdout.println("wrote " + ResultInfo.of(ResultKind.SWEEP, name, host, at, r, previous, why).write(folder));
+        final Path index = ResultsIndex.refreshIfIndexed(results);
+        if (index != null) {
+            stdout.println("wrote " + index);
+        }
     }
 
     /** Null, or why the files of {@code --out PREFIX} cannot be written (a directory, the scenario, below a file). */

@@ -19,6 +19,9 @@ import org.knowm.xchart.style.Styler;
  * written whole or not at all ({@link OutputFile}).
  */
 public final class SweepReport {
+    /** The files' prefix in a sweep's result folder: {@code sweep.md}, {@code sweep.json}, {@code sweep.png}. */
+    public static final String BASE = "sweep";
+
     private SweepReport() {}
 
     /** The table, one line a point. */

@@ -3,6 +3,12 @@ package dev.kvtier.lab.sweep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.kvtier.lab.results.ResultFolders;
+import dev.kvtier.lab.results.ResultInfo;
+import dev.kvtier.lab.results.ResultKind;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -65,5 +71,36 @@ class SweepTest {
         assertTrue(Math.abs(r.points().getFirst().ratio() - 1.0) <= 0.01, SweepReport.table(r));
         assertTrue(r.monotone(), SweepReport.table(r));
         assertTrue(r.points().getLast().ratio() > 1.2, SweepReport.table(r));
+    }
+
+    @Test
+    void shouldWriteASweepAsAResultWhenGivenAResultsRoot() throws Exception {
+        final Path base = dir.resolve("contiguous.toml");
+        Files.writeString(base, SCENARIO.formatted("contiguous", "true"));
+        final Path perSlot = dir.resolve("per-slot.toml");
+        Files.writeString(perSlot, SCENARIO.formatted("per-slot", "false") + """
+            [gate]
+            baseline = "%s"
+            metric = "ttft.cold.mean"
+            minSlowdown = 0.01
+            """.formatted(base));
+        final Path root = dir.resolve("results");
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final int code = new SweepJob(new SweepJob.Request(perSlot.toString(), List.of("host.spanNs=0,400000"), null,
+            1, List.of(), null, root, "the span cost"), new PrintStream(out, true, StandardCharsets.UTF_8),
+            System.err).run();
+        assertEquals(0, code, out.toString(StandardCharsets.UTF_8));
+        final List<ResultFolders.Result> all = ResultFolders.list(root, ResultKind.SWEEP);
+        assertEquals(1, all.size());
+        final Path folder = all.getFirst().folder();
+        assertTrue(folder.getFileName().toString().matches("\\d{4}-\\d{2}-\\d{2}-\\d{4}-per-slot-.+"),
+            folder.toString());
+        for (final String f : List.of("sweep.md", "sweep.json", "sweep.png")) {
+            assertTrue(Files.size(folder.resolve(f)) > 0, f);
+        }
+        final ResultInfo info = all.getFirst().info();
+        assertEquals(List.of("sweep", "per-slot", "the span cost"), List.of(info.kind(), info.scenario(), info.why()));
+        assertEquals("yes", info.headline().get("ratio rises monotonically"), info.headline().toString());
+        assertTrue(info.headline().get("metric").endsWith("ttft.cold.mean"), info.headline().toString());
     }
 }
