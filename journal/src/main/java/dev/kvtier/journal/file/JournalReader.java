@@ -8,8 +8,6 @@ import dev.kvtier.journal.codec.EventFormatException;
 import dev.kvtier.journal.codec.EventLayout;
 import dev.kvtier.journal.codec.KeyDictionary;
 import dev.kvtier.journal.file.JournalException.Problem;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -64,7 +62,7 @@ public final class JournalReader implements AutoCloseable {
     private ReadAhead ahead;
     /** Events {@link #next} returned. */
     private long returned;
-    /** Reading a journal whose writer was killed ({@link #salvage}): its end is where its complete excerpts end. */
+    /** Reading a journal whose writer was killed ({@link JournalSalvage}): it ends where its whole excerpts end. */
     private boolean salvaging;
     /** What a salvage kept, once it reached the end of the complete excerpts; null before or when not salvaging. */
     private String salvaged;
@@ -81,7 +79,12 @@ public final class JournalReader implements AutoCloseable {
 
     /** Opens and checks the journal in {@code dir} up to and including its header. */
     public static JournalReader open(final Path dir) throws JournalException {
-        final JournalSeal seal = JournalSeal.checkDirectory(dir);
+        return openQueue(dir, JournalSeal.checkDirectory(dir), false);
+    }
+
+    /** Opens the queue of {@code dir} (checked by {@code seal}, or salvaged: null) and reads its header. */
+    static JournalReader openQueue(final Path dir, final JournalSeal seal,
+                                   final boolean salvaging) throws JournalException {
         final SingleChronicleQueue queue;
         try {
             queue = ChronicleSupport.open(dir, true);
@@ -89,7 +92,9 @@ public final class JournalReader implements AutoCloseable {
             throw new JournalException(Problem.CORRUPTED, dir, "the queue does not open: " + brief(e));
         }
         try {
-            return new JournalReader(dir, seal, queue);
+            final JournalReader reader = new JournalReader(dir, seal, queue);
+            reader.salvaging = salvaging;
+            return reader;
         } catch (final JournalException e) {
             closeQuietly(queue);
             throw e;
@@ -102,46 +107,8 @@ public final class JournalReader implements AutoCloseable {
     }
 
     /**
-     * Opens a journal whose writer was killed (SIGKILL, or a power loss that left its files whole): no seal and no end
-     * record. It reads every complete, checksummed excerpt (a block of events) and ends cleanly where they end, with
-     * {@link #salvaged} saying how much it kept; a damaged excerpt followed by others is still corruption. A sealed
-     * journal opens as by {@link #open}. Refused while its writer still holds the journal's lock.
-     */
-    public static JournalReader salvage(final Path dir) throws JournalException {
-        if (!Files.isDirectory(dir) || Files.isRegularFile(dir.resolve(SealLayout.FILE_NAME))) {
-            return open(dir);
-        }
-        try {
-            if (JournalSeal.queueFiles(dir).isEmpty()) {
-                return open(dir);
-            }
-        } catch (final IOException e) {
-            throw new JournalException(Problem.NOT_A_JOURNAL, dir, "cannot read: " + e);
-        }
-        JournalLock.checkWriterGone(dir);
-        final SingleChronicleQueue queue;
-        try {
-            queue = ChronicleSupport.open(dir, true);
-        } catch (final RuntimeException | InternalError e) {
-            throw new JournalException(Problem.CORRUPTED, dir, "the queue does not open: " + brief(e));
-        }
-        try {
-            final JournalReader reader = new JournalReader(dir, null, queue);
-            reader.salvaging = true;
-            return reader;
-        } catch (final JournalException e) {
-            closeQuietly(queue);
-            throw e;
-        } catch (final RuntimeException | InternalError e) {
-            closeQuietly(queue);
-            throw new JournalException(Problem.CORRUPTED, dir, "the queue file's header does not decode: "
-                + brief(e));
-        }
-    }
-
-    /**
-     * After a salvage read to its end: one line saying what it kept and what is lost; null for a sealed journal (or
-     * before the end).
+     * After a salvage ({@link JournalSalvage}) read to its end: one line saying what it kept and what is lost; null
+     * for a sealed journal (or before the end).
      */
     public String salvaged() {
         return salvaged;

@@ -7,6 +7,7 @@ import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.journal.file.JournalHeader;
 import dev.kvtier.journal.file.JournalInterruption;
 import dev.kvtier.journal.file.JournalReader;
+import dev.kvtier.journal.file.JournalSalvage;
 import java.io.PrintStream;
 import java.nio.file.Path;
 
@@ -41,7 +42,7 @@ public final class Replay {
 
     /**
      * As above; with {@code salvage}, a journal whose writer was killed (no seal, no end record) replays up to its last
-     * complete block ({@link JournalReader#salvage}), and says how much it kept.
+     * complete block ({@link JournalSalvage}), and says how much it kept.
      */
     public static int replay(final Path dir, final long untilSequence, final boolean salvage, final PrintStream out,
                              final PrintStream err) {
@@ -51,7 +52,7 @@ public final class Replay {
         }
         try {
             final long storeIdBase = firstStoreId(dir, salvage);
-            try (JournalReader reader = salvage ? JournalReader.salvage(dir) : JournalReader.open(dir)) {
+            try (JournalReader reader = salvage ? JournalSalvage.open(dir) : JournalReader.open(dir)) {
                 final JournalHeader header = reader.header();
                 printHeader(out, dir, header);
                 final CoreConfig config = ReplayConfig.fromKnobs(dir, header.knobs());
@@ -77,7 +78,7 @@ public final class Replay {
 
     /** The first store id the recorder's client used (its first {@code BatchSent}), or the default. */
     static long firstStoreId(final Path dir, final boolean salvage) throws JournalException {
-        try (JournalReader reader = salvage ? JournalReader.salvage(dir) : JournalReader.open(dir)) {
+        try (JournalReader reader = salvage ? JournalSalvage.open(dir) : JournalReader.open(dir)) {
             for (JournalEntry e = reader.next(); e != null; e = reader.next()) {
                 if (e.event() instanceof CoreEvent.BatchSent sent) {
                     return sent.storeId();
