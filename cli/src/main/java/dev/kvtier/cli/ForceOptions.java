@@ -5,8 +5,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --force} and {@code --force-wipe}, for every command that writes a file or block device with O_DIRECT. Without
- * them kvtier writes only a path that is absent, empty, or its own file of the right kind (README "What kvtier
- * writes").
+ * them kvtier writes only a path that is absent, empty, or its own file of the right kind (docs/what-kvtier-writes.md).
  */
 public final class ForceOptions {
     @Option(names = "--force", description = "write over a file (or a block device without a partition table or "

@@ -60,8 +60,8 @@ final class ExtraTables {
         s.rejectUnknown();
         for (final String name : required) {
             if (ProbeCatalogue.get(name) == null) {
-                throw s.fail("required", "names '" + name + "', which is not a coverage probe (the README lists"
-                    + " them; `kvtier probes` prints them)");
+                throw s.fail("required", "names '" + name + "', which is not a coverage probe (`kvtier probes`"
+                    + " lists them, docs/commands/probes.md says what each means)");
             }
         }
         return required;

@@ -30,7 +30,7 @@ import tools.jackson.dataformat.toml.TomlMapper;
  * validates every key: a problem is a {@link ScenarioException} whose one-line message names the source, the key
  * and the problem. Tables: {@code [scenario]}, {@code [model]}, {@code [workload]}, {@code [[phase]]},
  * {@code [core]}, {@code [sim]}, {@code [faults]}, {@code [gate]}, {@code [swarm]}, {@code [signoff]},
- * {@code [coverage]}; README.md documents every key and its default.
+ * {@code [coverage]}; docs/scenarios.md documents every key and its default.
  */
 public final class ScenarioLoader {
     /** Names of the bundled scenarios. */

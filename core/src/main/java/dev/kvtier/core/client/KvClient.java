@@ -18,10 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The client side of the save path (STORAGE-CORE.md 4.1 and 4.5). A finished request's store specs are packed into
- * staging batches ({@link StagingBuilder}); each batch is copied from the engine's KV memory into bounded staging
- * memory as soon as staging has room (requests are served first-in, first-out); the request is released once its
- * last batch is staged. A background save queue sends staged batches to the server one at a time (our choice: one
+ * The client side of the save path (docs/design/STORAGE-CORE.md 4.1 and 4.5). A finished request's store specs are
+ * packed into staging batches ({@link StagingBuilder}); each batch is copied from the engine's KV memory into bounded
+ * staging memory as soon as staging has room (requests are served first-in, first-out); the request is released once
+ * its last batch is staged. A background save queue sends staged batches to the server one at a time (our choice: one
  * store in flight per client, as the reference's single save thread); each acknowledgement frees that batch's
  * staging. After all batches of a request returned, the keys the server accepted are committed. In {@code durable}
  * mode the commit completes later, once durable; an allocation the server could not make durable (refused, or

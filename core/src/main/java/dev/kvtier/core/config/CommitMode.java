@@ -1,6 +1,6 @@
 package dev.kvtier.core.config;
 
-/** When a committed key becomes visible to lookups (STORAGE-CORE.md 6, third hazard). */
+/** When a committed key becomes visible to lookups (docs/design/STORAGE-CORE.md 6, third hazard). */
 public enum CommitMode {
     /**
      * The reference's mode: visible once its bytes are in L1. Its commit record goes to the index log lazily and its

@@ -5,8 +5,8 @@ import dev.kvtier.core.geometry.Alignment;
 /**
  * Every knob of the storage core, validated together (in the compact constructor, which names the bad value).
  * Build one with {@link #builder(long)}, which holds the only copy of the defaults: the reference's
- * (STORAGE-CORE.md section 8) unless noted; change one with {@link #toBuilder()}. The canonical constructor takes
- * thirteen positional values, several of them adjacent sizes of the same type, so code outside this class should
+ * (docs/design/STORAGE-CORE.md section 8) unless noted; change one with {@link #toBuilder()}. The canonical constructor
+ * takes thirteen positional values, several of them adjacent sizes of the same type, so code outside this class should
  * name them through the builder.
  *
  * @param slotBytes              bytes of one slot (from the model geometry); a multiple of 4096

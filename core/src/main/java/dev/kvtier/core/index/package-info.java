@@ -1,6 +1,6 @@
 /**
- * The crash-safe L2 index on its own device (STORAGE-CORE.md 6, invariant 15): what survives a crash of the store
- * and how it is found again.
+ * The crash-safe L2 index on its own device (docs/design/STORAGE-CORE.md 6, invariant 15): what survives a crash of the
+ * store and how it is found again.
  *
  * <ul>
  *   <li>{@link dev.kvtier.core.index.IndexLayout}: where things live on the index device (two checkpoint areas, then

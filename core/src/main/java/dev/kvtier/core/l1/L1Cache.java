@@ -64,7 +64,7 @@ public final class L1Cache {
      *
      * <p>{@code mayWait} (may be null) runs once, before the first eviction that cannot give the pool any memory
      * (the victim's slice is held by a pending write and only the pool is short): from there on the reservation may
-     * have to wait for memory, so a store seals its open write batch then (STORAGE-CORE.md 4.3).
+     * have to wait for memory, so a store seals its open write batch then (docs/design/STORAGE-CORE.md 4.3).
      */
     public Slice reserve(final long lengthBytes, final Runnable mayWait) {
         if (lengthBytes > maxReservationBytes()) {

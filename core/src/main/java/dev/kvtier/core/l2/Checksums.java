@@ -9,10 +9,10 @@ import dev.kvtier.core.value.AllocationRef;
 import dev.kvtier.core.value.SpanPiece;
 
 /**
- * Per-slot checksums (STORAGE-CORE.md 6), all in one place: a store takes the checksum of every whole slot it puts
- * in L1 (from the pool, through the {@link Memory} port) and keeps it with the slot's live chunk in the directory; a
- * read from L2 takes the sums its slots must have when it is issued and checks each slot when it lands. A mismatch
- * fails the load and evicts the chunk holding the slot from the directory.
+ * Per-slot checksums (docs/design/STORAGE-CORE.md 6), all in one place: a store takes the checksum of every whole slot
+ * it puts in L1 (from the pool, through the {@link Memory} port) and keeps it with the slot's live chunk in the
+ * directory; a read from L2 takes the sums its slots must have when it is issued and checks each slot when it lands. A
+ * mismatch fails the load and evicts the chunk holding the slot from the directory.
  *
  * <p>The sums live in the chunks ({@link Chunk#record}, {@link Chunk#forget}), because a chunk is what the crash-safe
  * index persists and recovers with them; only this class writes or reads them during a run. The tiered store makes

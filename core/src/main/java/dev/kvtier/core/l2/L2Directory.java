@@ -20,9 +20,10 @@ import java.util.List;
  * {@code Skipped}. A claim is released only if uncommitted and still the same allocation. A commit for an
  * allocation that is no longer current is a counted no-op (late commit).
  *
- * <p>Loads lease their chunks ({@link #lease}). Our choice for a ring eviction of a leased chunk (STORAGE-CORE.md
- * 6): allocation never waits; the chunk is evicted and the {@link Listener} is told, so the tiered store fails
- * those loads cleanly and discards their in-flight reads. This keeps allocation non-blocking and bounded.
+ * <p>Loads lease their chunks ({@link #lease}). Our choice for a ring eviction of a leased chunk
+ * (docs/design/STORAGE-CORE.md 6): allocation never waits; the chunk is evicted and the {@link Listener} is told, so
+ * the tiered store fails those loads cleanly and discards their in-flight reads. This keeps allocation non-blocking and
+ * bounded.
  *
  * <p>The listener hears of an eviction only once the operation that evicted is over (an allocation of every key
  * asked, an invalidation of the whole range): failing a load calls its client, which may call straight back into the

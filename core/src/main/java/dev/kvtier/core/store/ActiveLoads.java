@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The loads in progress and their L2 reads in flight, kept for the two hazards of STORAGE-CORE.md 6: a store over a
- * range supersedes the in-flight promotions of it (they are not inserted), and a ring eviction of a chunk a load
- * has leased fails that load cleanly (the directory tells {@link #chunkEvicted}).
+ * The loads in progress and their L2 reads in flight, kept for the two hazards of docs/design/STORAGE-CORE.md 6: a
+ * store over a range supersedes the in-flight promotions of it (they are not inserted), and a ring eviction of a chunk
+ * a load has leased fails that load cleanly (the directory tells {@link #chunkEvicted}).
  */
 final class ActiveLoads {
     private final long slotBytes;

@@ -20,11 +20,11 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * A grouped load as a continuation (STORAGE-CORE.md 5). It leases its allocations (a ring eviction of one fails the
- * load cleanly), copies L1 hits out (stitched or sub-range; hits refresh recency), then reads the gaps from L2 in
- * batches of at most {@code readBatchMax} reads and at most L1's size in bytes. Before each read it waits for pending
- * writes that overlap it (a load never reads L2 under a pending write). Each read lands in a reserved L1 slice, is
- * copied out as soon as it completes, and is inserted as a headroom entry unless a store touched the range since the
+ * A grouped load as a continuation (docs/design/STORAGE-CORE.md 5). It leases its allocations (a ring eviction of one
+ * fails the load cleanly), copies L1 hits out (stitched or sub-range; hits refresh recency), then reads the gaps from
+ * L2 in batches of at most {@code readBatchMax} reads and at most L1's size in bytes. Before each read it waits for
+ * pending writes that overlap it (a load never reads L2 under a pending write). Each read lands in a reserved L1 slice,
+ * is copied out as soon as it completes, and is inserted as a headroom entry unless a store touched the range since the
  * read was issued (then it is discarded). A load larger than L1 completes: later batches evict earlier promotions.
  */
 final class LoadOp extends Op {

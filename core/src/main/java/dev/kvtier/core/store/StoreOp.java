@@ -19,10 +19,10 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * A grouped store as a continuation (STORAGE-CORE.md 4.3). Span by span: re-check that every piece's allocation is
- * still current (a span that went stale while the store waited writes nothing); seal the open write batch if the
- * span is not file-adjacent to it or would make it larger than {@code max(span, groupedWriteBatchBytes)}, or as soon
- * as the reservation may have to wait for memory (the next victim's memory is held by a pending write); reserve an
+ * A grouped store as a continuation (docs/design/STORAGE-CORE.md 4.3). Span by span: re-check that every piece's
+ * allocation is still current (a span that went stale while the store waited writes nothing); seal the open write batch
+ * if the span is not file-adjacent to it or would make it larger than {@code max(span, groupedWriteBatchBytes)}, or as
+ * soon as the reservation may have to wait for memory (the next victim's memory is held by a pending write); reserve an
  * L1 slice (evicting headroom first, then by policy), or park until a pending write frees memory; copy
  * the bytes in; insert the entry (dropping overlaps; in-flight promotions of the range are superseded); append to
  * the batch, chained after overlapping pending writes. After the last span: seal, trim once, complete.

@@ -21,10 +21,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Architecture and determinism rules for {@code core} (ARCHITECTURE.md, STYLE.md rule 5): it depends on no other
- * kvtier module, and nothing in it reads the wall clock, sleeps, starts threads or uses unseeded randomness. The
- * same determinism rules hold for {@code harness}, which shares run logic between both modes; they are checked with
- * the simulator's ({@code SimDeterminismRulesTest}, whose module sees the harness) and in {@code harness} itself.
+ * Architecture and determinism rules for {@code core} (docs/design/ARCHITECTURE.md, docs/design/STYLE.md rule 5): it
+ * depends on no other kvtier module, and nothing in it reads the wall clock, sleeps, starts threads or uses unseeded
+ * randomness. The same determinism rules hold for {@code harness}, which shares run logic between both modes; they are
+ * checked with the simulator's ({@code SimDeterminismRulesTest}, whose module sees the harness) and in {@code harness}
+ * itself.
  */
 class ArchitectureTest {
     private static JavaClasses core;

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rules over every module's sources, checked as TigerBeetle's tidy checks them (STYLE.md rules 19 and 23).
+ * Rules over every module's sources, checked as TigerBeetle's tidy checks them (docs/design/STYLE.md rules 19 and 23).
  *
  * <p><b>Size, as a ratchet.</b> A method or constructor longer than {@value #MAX_METHOD_LINES} lines (main or test),
  * or a main source file longer than {@value #MAX_MAIN_FILE_LINES} lines, must be listed in {@value #RATCHET} with

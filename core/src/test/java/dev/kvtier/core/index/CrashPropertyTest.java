@@ -26,12 +26,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * STORAGE-CORE.md invariant 15, by seeded random runs: keys are claimed, stored, committed (or not), loaded, and I/Os
- * complete (or fail) in random order on both devices; then a crash keeps a random subset of the blocks that were not
- * durable (unflushed or in flight: torn writes included) and the index is recovered, three times a run. After each
- * recovery no load returns bytes other than the key's own, and in durable mode every key whose commit reported it
- * visible and that was still live at the crash is loadable. Before each crash every successful load returns exactly
- * the stored bytes (invariant 12), and a key stored since the last restart never fails its checksum.
+ * docs/design/STORAGE-CORE.md invariant 15, by seeded random runs: keys are claimed, stored, committed (or not),
+ * loaded, and I/Os complete (or fail) in random order on both devices; then a crash keeps a random subset of the blocks
+ * that were not durable (unflushed or in flight: torn writes included) and the index is recovered, three times a run.
+ * After each recovery no load returns bytes other than the key's own, and in durable mode every key whose commit
+ * reported it visible and that was still live at the crash is loadable. Before each crash every successful load returns
+ * exactly the stored bytes (invariant 12), and a key stored since the last restart never fails its checksum.
  *
  * <p>What it skips: media corruption (see ChecksumTest), periodic checkpoints (see IndexCheckpointTest; a run here
  * never fills half the log area), and loads in flight across a crash (dropped with the process).

@@ -13,7 +13,7 @@ import dev.kvtier.core.value.IoOp;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The two hazards of STORAGE-CORE.md section 6 that the reference had and kvtier must not. */
+/** The two hazards of docs/design/STORAGE-CORE.md section 6 that the reference had and kvtier must not. */
 class HazardTest {
 
     @Test

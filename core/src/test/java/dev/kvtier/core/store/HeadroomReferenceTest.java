@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The reference's headroom tests (STORAGE-CORE.md section 3), block = one 4 KiB slot. */
+/** The reference's headroom tests (docs/design/STORAGE-CORE.md section 3), block = one 4 KiB slot. */
 class HeadroomReferenceTest {
 
     @Test

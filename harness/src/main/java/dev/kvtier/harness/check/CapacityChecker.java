@@ -8,8 +8,8 @@ import dev.kvtier.core.event.CoreEvent;
  * completes, and when it completes resident bytes are at most {@code max(bytes stored, saveTarget)} (checked at
  * completion too, so a trim done before the group was inserted is caught), and each trim aims at no less than
  * saveTarget. The admission arithmetic (H, saveTarget, the pool) is the checker's own ({@link SpecModel}, from
- * STORAGE-CORE.md), never the core's. Built from EntryInserted/EntryEvicted, SliceReserved/SliceFreed, Trimmed and
- * StoreCompleted. Skips nothing.
+ * docs/design/STORAGE-CORE.md), never the core's. Built from EntryInserted/EntryEvicted, SliceReserved/SliceFreed,
+ * Trimmed and StoreCompleted. Skips nothing.
  */
 public final class CapacityChecker implements Checker {
     private final long poolBytes;

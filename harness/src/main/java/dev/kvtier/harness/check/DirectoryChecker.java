@@ -9,14 +9,15 @@ import dev.kvtier.core.value.PrefixKey;
 /**
  * Invariants 11 (which includes: an uncommitted allocation is never visible), 13 (commits only of current
  * allocations, one writer per key) and 14, against a reference model of the directory and of the FIFO slot ring built
- * from events and STORAGE-CORE.md section 2: Allocated adds a claim (one writer per key; slot ranges disjoint from
- * every live chunk) at the model's head, Committed publishes it (only a current allocation), ClaimReleased removes an
- * uncommitted claim. The ring: an allocation of n slots takes the slots at head; when {@code head + n} would cross
- * the ring's end (and only then) the tail from head is marked SKIP (RingWrapped from head, to the end), every chunk
- * of the previous lap in it is evicted (WRAP) and head goes to 0; chunks overlapping the placement are evicted
- * (SPACE); evictions for space or wrap take the oldest live chunk. A skip says why truly (claimed, committed, larger
- * than the ring). Every Lookup's answer must equal the model's longest committed prefix of the caller's model. After a
- * restart, head follows the newest recovered chunk. The key map is used for point look-ups only.
+ * from events and docs/design/STORAGE-CORE.md section 2: Allocated adds a claim (one writer per key; slot ranges
+ * disjoint from every live chunk) at the model's head, Committed publishes it (only a current allocation),
+ * ClaimReleased removes an uncommitted claim. The ring: an allocation of n slots takes the slots at head; when {@code
+ * head + n} would cross the ring's end (and only then) the tail from head is marked SKIP (RingWrapped from head, to the
+ * end), every chunk of the previous lap in it is evicted (WRAP) and head goes to 0; chunks overlapping the placement
+ * are evicted (SPACE); evictions for space or wrap take the oldest live chunk. A skip says why truly (claimed,
+ * committed, larger than the ring). Every Lookup's answer must equal the model's longest committed prefix of the
+ * caller's model. After a restart, head follows the newest recovered chunk. The key map is used for point look-ups
+ * only.
  *
  * <p>The model's age order is a list threaded through its chunks, sorted by allocation id (appending is the normal
  * case); its slots are a {@link SlotTable} of start slots, searched no further below a slot than the widest chunk

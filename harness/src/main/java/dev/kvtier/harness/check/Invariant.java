@@ -1,6 +1,6 @@
 package dev.kvtier.harness.check;
 
-/** The invariants of STORAGE-CORE.md section 7, by number. */
+/** The invariants of docs/design/STORAGE-CORE.md section 7, by number. */
 public enum Invariant {
     CAPACITY(1, "resident <= l1Bytes and resident + pending-write-owned <= pool"),
     ENTRIES_DISJOINT(2, "entries pairwise disjoint; the entry map holds exactly the resident entries"),

@@ -6,12 +6,13 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The load path's bounds (STORAGE-CORE.md 5.3, and the README's choices): a load reads its gaps in batches of at most
- * {@code readBatchMax} reads and at most L1's size, so at no time does one load have more than {@code readBatchMax}
- * reads in flight, nor more bytes in flight than the L1 pool holds; every read covers whole slots (each is checked
- * against its checksum) and is at most {@code maxReadBytes} (at most L1's size) in whole slots, or one slot. Reported
- * as invariant 1: they bound what a load may hold of L1. A read starts when its slice is reserved (SliceReserved of
- * an open load) and ends when it is promoted or discarded. The maps are used for point look-ups only.
+ * The load path's bounds (docs/design/STORAGE-CORE.md 5.3, and our choices there, section 10): a load reads its gaps
+ * in batches of at most {@code readBatchMax} reads and at most L1's size, so at no time does one load have more than
+ * {@code readBatchMax} reads in flight, nor more bytes in flight than the L1 pool holds; every read covers whole slots
+ * (each is checked against its checksum) and is at most {@code maxReadBytes} (at most L1's size) in whole slots, or
+ * one slot.
+ * Reported as invariant 1: they bound what a load may hold of L1. A read starts when its slice is reserved
+ * (SliceReserved of an open load) and ends when it is promoted or discarded. The maps are used for point look-ups only.
  */
 public final class ReadBatchChecker implements Checker {
     /** Reads in flight of one load: how many, their bytes, and each one's length by file offset. */

@@ -23,8 +23,8 @@ import java.util.Set;
  *   their staging buffer from 0, and together write the request's de-duplicated specs slot by slot in prefix
  *   order.</li>
  *   <li>13: an allocation with a rejected span (stale, or any other reason) is never committed; and the boundary
- *   rejects exactly the spans STORAGE-CORE.md calls bad, for the reason it names: a span not 4096-aligned in file
- *   offset, length or source offset is MISALIGNED, an aligned one not inside its allocation's slots is
+ *   rejects exactly the spans docs/design/STORAGE-CORE.md calls bad, for the reason it names: a span not 4096-aligned
+ * in file   offset, length or source offset is MISALIGNED, an aligned one not inside its allocation's slots is
  *   OUTSIDE_ALLOCATION, and one longer than L1's pool (not stale) LARGER_THAN_L1 (this checker's own arithmetic, not
  *   the server's).</li>
  * </ul>
@@ -254,7 +254,8 @@ public final class SpanChecker implements Checker {
         }
     }
 
-    /** MISALIGNED, OUTSIDE_ALLOCATION or null, from STORAGE-CORE.md (alignment 4096; a span inside its slots). */
+    /** MISALIGNED, OUTSIDE_ALLOCATION or null, from docs/design/STORAGE-CORE.md (alignment 4096; a span inside its
+     * slots). */
     private static RejectReason badReason(final CheckContext ctx, final SpanPiece p) {
         final long page = 4096;
         final long slot = ctx.config().slotBytes();

@@ -3,9 +3,9 @@ package dev.kvtier.harness.check;
 import dev.kvtier.core.config.CoreConfig;
 
 /**
- * The arithmetic of STORAGE-CORE.md, written again from the text for the checkers, so that a wrong formula in the core
- * (its admission, its ring size, its batch bounds) cannot hide behind a checker that calls it. Only the knobs'
- * values are taken from {@link CoreConfig}; nothing it derives is.
+ * The arithmetic of docs/design/STORAGE-CORE.md, written again from the text for the checkers, so that a wrong formula
+ * in the core (its admission, its ring size, its batch bounds) cannot hide behind a checker that calls it. Only the
+ * knobs' values are taken from {@link CoreConfig}; nothing it derives is.
  */
 public final class SpecModel {
     /** Alignment of every L2 offset and length and every L1 lease (section 1). */
@@ -57,7 +57,8 @@ public final class SpecModel {
 
     /**
      * The longest single load read: {@code maxReadBytes} (at most L1's size) in whole slots, or one slot when that is
-     * less than a slot (every read covers whole slots, to check each against its checksum; README's choices).
+     * less than a slot (every read covers whole slots, to check each against its checksum; our choice,
+     * docs/design/STORAGE-CORE.md section 10).
      */
     public static long readBoundBytes(final CoreConfig c) {
         final long cap = Math.min(c.maxReadBytes(), poolBytes(c));

@@ -9,7 +9,7 @@ import java.util.TreeMap;
 /**
  * Invariant 10: for any byte range, L2 writes complete in store order. Batches are numbered in the order stores
  * created them; when a batch finishes, no earlier batch overlapping it may still be unfinished. And the bounds of a
- * grouped write batch (STORAGE-CORE.md 4.3): it holds at least one entry, is 4096-aligned, and is at most
+ * grouped write batch (docs/design/STORAGE-CORE.md 4.3): it holds at least one entry, is 4096-aligned, and is at most
  * {@code max(its largest span, groupedWriteBatchBytes)} long (the largest entry its store inserted stands for its
  * largest span). Skips: that a batch holds only file-contiguous entries in span order, which the core asserts on
  * every append (a violation crashes the run as a bug). The map of stores is used for point look-ups only.

@@ -22,10 +22,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Every coverage probe, in catalogue order: the rare paths of the storage core (STORAGE-CORE.md) that a whole-system
- * run should reach, so that an exploration can say which of them its seeds reached and a scenario can require some
- * ({@code [coverage] required}). The names are stable: summaries, {@code explore merge --require} and scenarios use
- * them. FoundationDB's simulator keeps code probes the same way, but ours sit outside the system under test.
+ * Every coverage probe, in catalogue order: the rare paths of the storage core (docs/design/STORAGE-CORE.md) that a
+ * whole-system run should reach, so that an exploration can say which of them its seeds reached and a scenario can
+ * require some ({@code [coverage] required}). The names are stable: summaries, {@code explore merge --require} and
+ * scenarios use them. FoundationDB's simulator keeps code probes the same way, but ours sit outside the system under
+ * test.
  */
 public final class ProbeCatalogue {
     /** Facts the simulator reports (see {@link Probe.Source#FACT}). */

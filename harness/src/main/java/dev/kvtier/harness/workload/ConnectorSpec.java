@@ -3,8 +3,8 @@ package dev.kvtier.harness.workload;
 /**
  * How the engine's KV connector calls the store, besides the defaults of the reference's (one key and one slot a
  * block, whole-slot loads, well-formed saves). Each option reaches a path of the core that the default connector
- * never takes (STORAGE-CORE.md); all are off by default, and a run with all of them off is the reference's. Some are a
- * connector's legitimate choices, some inject a client bug that the core must refuse; the swarm draws them.
+ * never takes (docs/design/STORAGE-CORE.md); all are off by default, and a run with all of them off is the reference's.
+ * Some are a connector's legitimate choices, some inject a client bug that the core must refuse; the swarm draws them.
  *
  * @param blocksPerKey   blocks one key covers (chunked keys, as LMCache's chunks): each key claims a chunk of that many
  *                       slots, keyed by the prefix key of its last block, and a prompt's trailing blocks form a

@@ -6,8 +6,8 @@ import java.util.ArrayDeque;
 import java.util.List;
 
 /**
- * The connector's asynchronous loads (ENGINE-MODEL.md): at most {@code loadsInFlight} at once, more wait in arrival
- * order. Each load brings a request's cached prefix into its engine memory; when it ends, every loaded block is
+ * The connector's asynchronous loads (docs/design/ENGINE-MODEL.md): at most {@code loadsInFlight} at once, more wait in
+ * arrival order. Each load brings a request's cached prefix into its engine memory; when it ends, every loaded block is
  * checked against its key's content (a mismatch goes to the observer) and the engine is told. Not thread-safe: it
  * runs on the loop's thread.
  */

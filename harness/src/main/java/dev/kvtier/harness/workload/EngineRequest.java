@@ -5,9 +5,9 @@ import dev.kvtier.core.value.PrefixKey;
 import java.util.List;
 
 /**
- * One request inside the engine, from its arrival to its first token. Its life (ENGINE-MODEL.md): it waits in
- * arrival order; its first schedule takes its KV blocks and calls the store (lookup, then allocation of the blocks it
- * will compute); a hit is loaded asynchronously while the request sits out; then it is prefilled, in chunks if its
+ * One request inside the engine, from its arrival to its first token. Its life (docs/design/ENGINE-MODEL.md): it waits
+ * in arrival order; its first schedule takes its KV blocks and calls the store (lookup, then allocation of the blocks
+ * it will compute); a hit is loaded asynchronously while the request sits out; then it is prefilled, in chunks if its
  * tokens exceed a step's budget; the step whose forward pass ends its prefill stages its KV and gives its first token.
  */
 final class EngineRequest {

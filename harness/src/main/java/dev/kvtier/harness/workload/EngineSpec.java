@@ -1,7 +1,8 @@
 package dev.kvtier.harness.workload;
 
 /**
- * The inference engine's knobs (ENGINE-MODEL.md): one step loop on one GPU that calls the store from inside its steps.
+ * The inference engine's knobs (docs/design/ENGINE-MODEL.md): one step loop on one GPU that calls the store from inside
+ * its steps.
  *
  * @param maxBatchedTokens  tokens one step may prefill (vLLM's {@code max_num_batched_tokens}); a longer prompt is
  *                          prefilled in chunks over several steps

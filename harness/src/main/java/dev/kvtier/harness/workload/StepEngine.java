@@ -19,7 +19,8 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The inference engine's step loop (ENGINE-MODEL.md), driving the store as vLLM's KV connector does. A step:
+ * The inference engine's step loop (docs/design/ENGINE-MODEL.md), driving the store as vLLM's KV connector does. A
+ * step:
  * <ol>
  * <li><b>schedule</b>: requests being prefilled first, then waiting ones in arrival order, while the step's token
  * budget lasts. A request's first schedule takes its KV blocks and calls the store <i>synchronously</i>: a lookup,

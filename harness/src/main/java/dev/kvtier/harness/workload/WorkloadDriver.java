@@ -18,8 +18,9 @@ import java.util.Arrays;
  * Drives a {@link WorkloadSpec} through the core: phases one after another, each served by a closed loop of
  * {@code concurrency} clients (a client sends its next request once its last one gave its first token) to one
  * inference engine, the {@link StepEngine}, which calls the store from inside its steps as vLLM's KV connector does
- * (ENGINE-MODEL.md). Every loaded slot is checked against its key's content. A phase ends when its last request gave
- * its first token and every save committed; it is then drained (no L2 write pending) before the next starts.
+ * (docs/design/ENGINE-MODEL.md). Every loaded slot is checked against its key's content. A phase ends when its last
+ * request gave its first token and every save committed; it is then drained (no L2 write pending) before the next
+ * starts.
  *
  * <p>Works on either loop: the simulator's virtual one or the real wall-clock one. Calls to the server go through the
  * wiring's {@link ServerTransport} (the simulator's queues them on its server thread, behind the server's work);

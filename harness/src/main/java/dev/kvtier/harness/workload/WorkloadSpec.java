@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * The workload: a set of prompts and the phases that request them, from a closed loop of {@code concurrency} clients
  * (each sends its next request when its last one got its first token), served by one inference engine
- * ({@link EngineSpec}, ENGINE-MODEL.md). Phases run one after another, each drained (all saves committed, no L2 write
- * pending) before the next starts.
+ * ({@link EngineSpec}, docs/design/ENGINE-MODEL.md). Phases run one after another, each drained (all saves committed,
+ * no L2 write pending) before the next starts.
  *
  * @param prompts            distinct prompts
  * @param inputTokens        tokens per prompt

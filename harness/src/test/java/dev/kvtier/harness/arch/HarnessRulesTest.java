@@ -23,10 +23,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rules for {@code harness}, what both modes share (STYLE.md rule 5): it holds run logic the simulator replays bit for
- * bit, so nothing in it reads the wall clock, sleeps, starts threads or uses unseeded randomness (a real run hands it
- * the wall clock through the core's Clock port). It sits between {@code journal} and the two roots: it depends on
- * neither root, nor on the scenario loader or the CLI.
+ * Rules for {@code harness}, what both modes share (docs/design/STYLE.md rule 5): it holds run logic the simulator
+ * replays bit for bit, so nothing in it reads the wall clock, sleeps, starts threads or uses unseeded randomness (a
+ * real run hands it the wall clock through the core's Clock port). It sits between {@code journal} and the two roots:
+ * it depends on neither root, nor on the scenario loader or the CLI.
  */
 class HarnessRulesTest {
     /**
@@ -67,9 +67,9 @@ class HarnessRulesTest {
     }
 
     /**
-     * Checkers and probes are independent of the system under test (STYLE.md rule 18, issue 15): they read the core's
-     * events, ports, knobs and value records, never its internals (an admission formula, the ring, the pool), so a
-     * wrong formula in the core cannot hide behind a checker that calls it.
+     * Checkers and probes are independent of the system under test (docs/design/STYLE.md rule 18, issue 15): they read
+     * the core's events, ports, knobs and value records, never its internals (an admission formula, the ring, the
+     * pool), so a wrong formula in the core cannot hide behind a checker that calls it.
      */
     @Test
     void checkersAndProbesShouldStayOffTheCoresInternals() {

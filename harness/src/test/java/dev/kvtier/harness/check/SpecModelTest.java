@@ -6,9 +6,9 @@ import dev.kvtier.core.config.CoreConfig;
 import org.junit.jupiter.api.Test;
 
 /**
- * SpecModel's formulas against values worked out by hand from STORAGE-CORE.md: the headroom is L1 over the ratio,
- * rounded up to whole pages and at least one page; the read bound is maxReadBytes (at most L1) in whole slots, at least
- * one slot.
+ * SpecModel's formulas against values worked out by hand from docs/design/STORAGE-CORE.md: the headroom is L1 over the
+ * ratio, rounded up to whole pages and at least one page; the read bound is maxReadBytes (at most L1) in whole slots,
+ * at least one slot.
  */
 class SpecModelTest {
     private static final long S = 4096;

@@ -22,8 +22,8 @@ import net.jqwik.api.lifecycle.AfterContainer;
  * device, silent corruption of a data page, and crashes: power loss with torn and lost unflushed pages, then a
  * restart that recovers the index).
  * The core always has its crash-safe index; its commit mode ({@code l1} or {@code durable}) is a knob. Every
- * invariant family of STORAGE-CORE.md section 7 that the simulator checks is checked at every event (per-core
- * checkers start over at each restart); invariant 15 is checked after every restart and at the end
+ * invariant family of docs/design/STORAGE-CORE.md section 7 that the simulator checks is checked at every event
+ * (per-core checkers start over at each restart); invariant 15 is checked after every restart and at the end
  * ({@link DurabilityChecker}); the harness cross-checks the core's inspection after every action; at the end of a
  * chain all I/O completes, the core drains, every committed prefix is loaded and every committed chunk loaded on its
  * own, and every loaded byte is checked.

@@ -9,9 +9,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The load path's read batching (STORAGE-CORE.md 5.3), which no invariant of section 7 names: a load reads its gaps
- * in batches of at most {@code readBatchMax} reads and at most L1's size in bytes, the next batch starting only when
- * the whole batch has landed, and no single read is longer than {@code maxReadBytes}. A load's reads are its
+ * The load path's read batching (docs/design/STORAGE-CORE.md 5.3), which no invariant of section 7 names: a load reads
+ * its gaps in batches of at most {@code readBatchMax} reads and at most L1's size in bytes, the next batch starting
+ * only when the whole batch has landed, and no single read is longer than {@code maxReadBytes}. A load's reads are its
  * SliceReserved events; a read lands with Promoted or PromotionDiscarded. Reported as liveness-adjacent behaviour
  * under invariant 16's number since it bounds what a load holds. Maps keyed by load id are point look-ups only.
  * Unlike the harness's {@code ReadBatchChecker} (the bounds on reads in flight, at any time), it checks the batches

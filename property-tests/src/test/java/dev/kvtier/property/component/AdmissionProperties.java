@@ -13,8 +13,8 @@ import net.jqwik.api.constraints.LongRange;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
- * The admission arithmetic for any L1 size and ratio, against the formula of STORAGE-CORE.md 3 computed with
- * unbounded integers: {@code H = min(l1, align4096(max(4096, ceil(l1 / ratio))))}, {@code saveTarget = l1 - H},
+ * The admission arithmetic for any L1 size and ratio, against the formula of docs/design/STORAGE-CORE.md 3 computed
+ * with unbounded integers: {@code H = min(l1, align4096(max(4096, ceil(l1 / ratio))))}, {@code saveTarget = l1 - H},
  * the trim target {@code max(stored, saveTarget)}.
  */
 @AddLifecycleHook(BudgetHook.class)

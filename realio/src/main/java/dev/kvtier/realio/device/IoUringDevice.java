@@ -36,8 +36,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Everything is allocated at open: the ring, the request table, the iovec area ({@link VectorParts}). The file is
  * registered (requests use IOSQE_FIXED_FILE). A read or write of {@link #ASYNC_FROM_BYTES} or more goes with
- * IOSQE_ASYNC to the kernel's workers, so the loop thread never waits in its submit for the disk (README, "Running on
- * a real disk").
+ * IOSQE_ASYNC to the kernel's workers, so the loop thread never waits in its submit for the disk (docs/commands/run.md,
+ * "Running on a real disk").
  *
  * <p>The checks it shares with the FileChannel device (alignment, range, the paired memory, the owning thread, close
  * once) are {@link DeviceGuard}'s; the file is opened by {@link DirectFile#descriptor}. Confined to the thread that

@@ -4,7 +4,7 @@ import java.util.Optional;
 
 /**
  * Whether a claim may write a path, from what it holds: the header to write, or a refusal that names the path, what
- * it holds, and how to go on. The rules (README "What kvtier writes"): absent or empty is taken; kvtier's own file of
+ * it holds, and how to go on. The rules (docs/what-kvtier-writes.md): absent or empty is taken; kvtier's own file of
  * the asked kind is taken (keeping its creation id); anything else needs {@code --force}; a block device that holds
  * a partition table or a file system needs {@code --force-wipe}; a run that recovers takes only kvtier's own file of
  * the asked kind (and, for an index, of its data file), force or not.

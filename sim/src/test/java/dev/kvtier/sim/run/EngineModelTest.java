@@ -19,10 +19,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine model's mechanism (ENGINE-MODEL.md), each property shown in a whole simulated run: server work delays
- * the next step's store calls and so every request's TTFT; a full staging pool blocks the step; an asynchronous load
- * does not hold up other requests' steps; a prompt longer than the budget is prefilled over several steps; TTFT ends
- * with the step that produced the first token.
+ * The engine model's mechanism (docs/design/ENGINE-MODEL.md), each property shown in a whole simulated run: server work
+ * delays the next step's store calls and so every request's TTFT; a full staging pool blocks the step; an asynchronous
+ * load does not hold up other requests' steps; a prompt longer than the budget is prefilled over several steps; TTFT
+ * ends with the step that produced the first token.
  */
 class EngineModelTest {
     private static final long SLOT = 64 * 1024;
