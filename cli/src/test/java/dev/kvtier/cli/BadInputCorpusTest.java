@@ -58,6 +58,7 @@ class BadInputCorpusTest {
     static List<BadInput> corpus() {
         final List<BadInput> all = new ArrayList<>();
         all.addAll(CorpusScenarios.all());
+        all.addAll(CorpusTraces.all());
         all.addAll(CorpusOptions.all());
         all.addAll(CorpusFiles.all(() -> journal));
         return all;

@@ -35,7 +35,7 @@ import tools.jackson.dataformat.toml.TomlMapper;
 public final class ScenarioLoader {
     /** Names of the bundled scenarios. */
     public static final List<String> LIBRARY = List.of("pr90-evict", "pr90-evict-per-slot", "pr90-evict-small",
-        "prefix-sharing-zipf", "rare-paths");
+        "prefix-sharing-zipf", "rare-paths", "mooncake-conversation-10min");
 
     /** The tables a scenario may hold, in the order the loader reads them. */
     private static final List<String> TABLES = List.of("scenario", "model", "workload", "engine", "phase", "core",
@@ -170,6 +170,14 @@ public final class ScenarioLoader {
 
         private WorkloadSpec workload(final ModelGeometry model) throws ScenarioException {
             final Section s = section("workload");
+            if (s.has("trace")) {
+                final TraceWorkload.Parts t = TraceWorkload.read(source, s, model.blockTokens(), base,
+                    root.has("phase"), knobs);
+                Limits.blocks(source, t.trace().maxInputTokens(), model.blockTokens());
+                final EngineSpec e = EngineTable.read(section("engine"), t.trace().maxInputTokens()
+                    / model.blockTokens(), true, knobs);
+                return WorkloadSpec.ofTrace(t.trace(), model.blockTokens(), t.modelId(), e);
+            }
             final int prompts = s.intValue("prompts", 200, 1, 1_000_000);
             final int inputTokens = s.intValue("inputTokens", 8192, 1, 1 << 24);
             final int concurrency = s.intValue("concurrency", 8, 1, 4096);
@@ -189,7 +197,8 @@ public final class ScenarioLoader {
             }
             Limits.blocks(source, inputTokens, model.blockTokens());
             final List<PhaseSpec> phases = phases();
-            final EngineSpec engine = engine(inputTokens / model.blockTokens());
+            final EngineSpec engine = EngineTable.read(section("engine"), inputTokens / model.blockTokens(), false,
+                knobs);
             record("workload", "prompts", prompts);
             record("workload", "inputTokens", inputTokens);
             record("workload", "concurrency", concurrency);
@@ -198,30 +207,6 @@ public final class ScenarioLoader {
             record("workload", "modelId", modelId);
             return new WorkloadSpec(prompts, inputTokens, model.blockTokens(), concurrency, shared, groups, modelId,
                 phases, engine);
-        }
-
-        /** {@code [engine]}: the inference engine's step loop; every default comes from {@link EngineSpec#DEFAULT}. */
-        private EngineSpec engine(final int blocksPerPrompt) throws ScenarioException {
-            final Section s = section("engine");
-            final EngineSpec d = EngineSpec.DEFAULT;
-            final int budget = s.intValue("maxBatchedTokens", d.maxBatchedTokens(), 1, 1 << 24);
-            final long prefill = s.longValue("prefillNsPerToken", d.prefillNsPerToken(), 0, 1_000_000_000);
-            final long fixed = s.longValue("stepFixedNs", d.stepFixedNs(), 0, 3_600_000_000_000L);
-            final int kvBlocks = s.intValue("kvBlocks", d.kvBlocks(), 0, Integer.MAX_VALUE);
-            final int loads = s.intValue("loadsInFlight", d.loadsInFlight(), 1, 4096);
-            final long rpc = s.longValue("rpcNs", d.rpcNs(), 0, 3_600_000_000_000L);
-            final dev.kvtier.harness.workload.ConnectorSpec connector = ExtraTables.connector(s, knobs);
-            if (kvBlocks > 0 && kvBlocks < blocksPerPrompt) {
-                throw s.fail("kvBlocks", "must hold one prompt's " + blocksPerPrompt + " blocks (or be 0), got "
-                    + kvBlocks);
-            }
-            record("engine", "maxBatchedTokens", budget);
-            record("engine", "prefillNsPerToken", prefill);
-            record("engine", "stepFixedNs", fixed);
-            record("engine", "kvBlocks", kvBlocks);
-            record("engine", "loadsInFlight", loads);
-            record("engine", "rpcNs", rpc);
-            return new EngineSpec(budget, prefill, fixed, kvBlocks, loads, rpc, connector);
         }
 
         private List<PhaseSpec> phases() throws ScenarioException {
@@ -258,7 +243,8 @@ public final class ScenarioLoader {
         private CoreConfig core(final ModelGeometry model, final WorkloadSpec w) throws ScenarioException {
             final Section s = section("core");
             final long slot = model.slotBytes();
-            final long kv = Limits.kvBytes(source, w.prompts(), w.blocksPerPrompt(), slot);
+            final long kv = w.isTrace() ? TraceWorkload.kvBytes(source, w.trace(), model.blockTokens(), slot)
+                : Limits.kvBytes(source, w.prompts(), w.blocksPerPrompt(), slot);
             final CoreConfig.Builder b = CoreConfig.builder(slot);
             b.l2Bytes(size(s, "l2Bytes", "l2Fraction", kv, b.l2Bytes()) / slot * slot);
             b.l1Bytes(Alignment.down(size(s, "l1Bytes", "l1Fraction", kv, b.l1Bytes())));

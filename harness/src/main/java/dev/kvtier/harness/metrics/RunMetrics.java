@@ -4,6 +4,7 @@ import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.value.IoOp;
+import dev.kvtier.harness.workload.RequestTiming;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -14,13 +15,15 @@ import org.HdrHistogram.Histogram;
 /**
  * Figures of a run, from its events: bytes stored and loaded, L1 hit ratio, L2 reads and writes, write sizes, and
  * HdrHistograms (3 significant digits) of store acknowledgement time (a batch sent to the server until its grouped
- * store completed), load time, and time to first token per phase. Maps keyed by id are point look-ups only.
+ * store completed) and load time; and, from the workload's account of each request ({@link #request}), per phase:
+ * time to first token, queueing, time per output token, end-to-end latency and throughput. Maps keyed by id are point
+ * look-ups only.
  */
 public final class RunMetrics implements EventSink {
     private final Clock clock;
     private final Histogram storeAck = new Histogram(3);
     private final Histogram load = new Histogram(3);
-    private final Map<String, Histogram> ttft = new LinkedHashMap<>();
+    private final Map<String, RequestCounters> requests = new LinkedHashMap<>();
     private final Map<String, EngineCounters> engine = new LinkedHashMap<>();
     private final Map<Long, Long> storeSentAt = new HashMap<>();
     private final Map<Long, Long> loadAt = new HashMap<>();
@@ -68,8 +71,6 @@ public final class RunMetrics implements EventSink {
                     writeBytes += e.lengthBytes();
                 }
             }
-            case CoreEvent.RequestFinished e -> ttft.computeIfAbsent(e.phase(), k -> new Histogram(3))
-                .recordValue(e.latencyNs());
             case CoreEvent.StepCompleted e -> engine(e.phase()).step(e);
             case CoreEvent.LoadWaited e -> engine(e.phase()).loadWait.recordValue(e.waitNs());
             case CoreEvent.RingEvicted e -> ringEvictions++;
@@ -79,6 +80,11 @@ public final class RunMetrics implements EventSink {
                 // not measured
             }
         }
+    }
+
+    /** A request ended (the workload's account of it): its latencies go to its phase's figures. */
+    public void request(final RequestTiming t) {
+        requests.computeIfAbsent(t.phase(), k -> new RequestCounters()).add(t);
     }
 
     private EngineCounters engine(final String phase) {
@@ -101,6 +107,51 @@ public final class RunMetrics implements EventSink {
             stagingNs += e.finishNs();
             tokens += e.tokens();
         }
+    }
+
+    /** What one phase's requests add up to. */
+    private static final class RequestCounters {
+        final Histogram ttft = new Histogram(3);
+        final Histogram queue = new Histogram(3);
+        final Histogram tpot = new Histogram(3);
+        final Histogram endToEnd = new Histogram(3);
+        long outputTokens;
+        long firstArrivalNs = Long.MAX_VALUE;
+        long lastEndNs = Long.MIN_VALUE;
+
+        void add(final RequestTiming t) {
+            ttft.recordValue(t.ttftNs());
+            queue.recordValue(t.queueNs());
+            endToEnd.recordValue(t.endToEndNs());
+            if (t.tpotNs() >= 0) {
+                tpot.recordValue(t.tpotNs());
+            }
+            outputTokens += t.outputTokens();
+            firstArrivalNs = Math.min(firstArrivalNs, t.arrivalNs());
+            lastEndNs = Math.max(lastEndNs, t.endNs());
+        }
+
+        RequestPhase figures() {
+            final double seconds = (lastEndNs - firstArrivalNs) / 1e9;
+            final long n = endToEnd.getTotalCount();
+            return new RequestPhase(Percentiles.of(queue), Percentiles.of(tpot), Percentiles.of(endToEnd),
+                outputTokens, seconds > 0 ? n / seconds : 0, seconds > 0 ? outputTokens / seconds : 0);
+        }
+    }
+
+    /**
+     * One phase's request figures besides TTFT: time in the waiting queue (arrival to first schedule), time per output
+     * token after the first (requests of more than one token only), end-to-end latency (arrival to last token), output
+     * tokens, and requests and output tokens a second from the phase's first arrival to its last token.
+     */
+    public record RequestPhase(Percentiles queueNanos, Percentiles tpotNanos, Percentiles endToEndNanos,
+                               long outputTokens, double requestsPerSec, double outputTokensPerSec) {}
+
+    /** Request figures per phase, in phase order. */
+    public Map<String, RequestPhase> requests() {
+        final Map<String, RequestPhase> out = new LinkedHashMap<>();
+        requests.forEach((k, c) -> out.put(k, c.figures()));
+        return out;
     }
 
     /**
@@ -194,10 +245,10 @@ public final class RunMetrics implements EventSink {
         return Percentiles.of(load);
     }
 
-    /** TTFT per phase, in phase order. */
+    /** TTFT (arrival to first token, queueing included) per phase, in phase order. */
     public Map<String, Percentiles> ttft() {
         final Map<String, Percentiles> out = new LinkedHashMap<>();
-        ttft.forEach((k, v) -> out.put(k, Percentiles.of(v)));
+        requests.forEach((k, c) -> out.put(k, Percentiles.of(c.ttft)));
         return out;
     }
 }

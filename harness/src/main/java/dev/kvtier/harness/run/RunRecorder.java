@@ -6,6 +6,7 @@ import dev.kvtier.harness.check.Invariant;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.probe.ProbeRecorder;
+import dev.kvtier.harness.workload.RequestTiming;
 import dev.kvtier.harness.workload.WorkloadDriver;
 import dev.kvtier.journal.codec.EventDigest;
 import java.util.ArrayList;
@@ -71,6 +72,11 @@ public final class RunRecorder implements WorkloadDriver.Observer {
     }
 
     @Override
+    public void requestDone(final RequestTiming t) {
+        metrics.request(t);
+    }
+
+    @Override
     public void finished(final long timeNs) {
         finishedNs = timeNs;
     }
@@ -96,7 +102,8 @@ public final class RunRecorder implements WorkloadDriver.Observer {
         final RunMetrics m = metrics;
         final RunReport.Metrics figures = new RunReport.Metrics(m.storedBytes(), m.loadedBytes(), m.l1HitRatio(),
             m.l2Reads(), m.l2Writes(), m.writeOps(), m.meanWriteBytes(), phaseNanos("cold"), phaseNanos("warm"),
-            m.storeAck(), m.load(), m.ttft(), m.engine(), m.loadFailures(), m.ringEvictions(), m.l1Evictions(),
+            m.storeAck(), m.load(), m.ttft(), m.engine(), m.requests(), m.loadFailures(), m.ringEvictions(),
+            m.l1Evictions(),
             m.memoryWaits(), extras.serverBusyNanos(), nanos <= 0 ? 0 : (double) extras.serverBusyNanos() / nanos,
             wrongBytes, extras.injectedIoErrors(), extras.writeErrors());
         return new RunReport(scenario, mode, seed, digest.eventCount(), nanos, digest.finish(),

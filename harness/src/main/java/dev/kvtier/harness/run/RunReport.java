@@ -2,6 +2,7 @@ package dev.kvtier.harness.run;
 
 import dev.kvtier.harness.metrics.RunMetrics.EnginePhase;
 import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
+import dev.kvtier.harness.metrics.RunMetrics.RequestPhase;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,19 +34,21 @@ public record RunReport(String scenario, RunMode mode, long seed, long events, l
     public record Phase(String name, long startNanos, long endNanos, long durationNanos) {}
 
     /**
-     * The metrics block. {@code ttftNanos} and {@code engine} are per phase, in phase order; {@code serverBusyNanos}
-     * is the server thread's busy time (virtual: charged host time; real: wall time inside server inputs) and
-     * {@code serverBusyFraction} that over the run's elapsed time.
+     * The metrics block. {@code ttftNanos}, {@code engine} and {@code requests} are per phase, in phase order;
+     * {@code serverBusyNanos} is the server thread's busy time (virtual: charged host time; real: wall time inside
+     * server inputs) and {@code serverBusyFraction} that over the run's elapsed time.
      */
     public record Metrics(long storedBytes, long loadedBytes, double l1HitRatio, long l2Reads, long l2Writes,
                           long writeOps, double meanWriteBytes, long coldPhaseNanos, long warmPhaseNanos,
                           Percentiles storeAckNanos, Percentiles loadNanos, Map<String, Percentiles> ttftNanos,
-                          Map<String, EnginePhase> engine, long loadFailures, long ringEvictions, long l1Evictions,
+                          Map<String, EnginePhase> engine, Map<String, RequestPhase> requests, long loadFailures,
+                          long ringEvictions, long l1Evictions,
                           long memoryWaits, long serverBusyNanos, double serverBusyFraction, long wrongBytes,
                           long injectedIoErrors, long writeErrors) {
         public Metrics {
             ttftNanos = Collections.unmodifiableMap(new LinkedHashMap<>(ttftNanos));
             engine = Collections.unmodifiableMap(new LinkedHashMap<>(engine));
+            requests = Collections.unmodifiableMap(new LinkedHashMap<>(requests));
         }
     }
 

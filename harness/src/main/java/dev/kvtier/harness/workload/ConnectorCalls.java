@@ -21,15 +21,12 @@ final class ConnectorCalls {
     record Run(int fromBlock, List<PrefixKey> keys, int slotsPerKey) {}
 
     private final ConnectorSpec spec;
-    private final int blocks;
     private final long slotBytes;
     private final long partialBytes;
     private final boolean storeLoaded;
 
-    ConnectorCalls(final ConnectorSpec spec, final int blocks, final int blockTokens, final long slotBytes,
-                   final CommitMode mode) {
+    ConnectorCalls(final ConnectorSpec spec, final int blockTokens, final long slotBytes, final CommitMode mode) {
         this.spec = spec;
-        this.blocks = blocks;
         this.slotBytes = slotBytes;
         final long leading = slotBytes * (blockTokens - 1) / blockTokens;
         final long aligned = leading - leading % Alignment.BYTES;
@@ -43,6 +40,7 @@ final class ConnectorCalls {
         if (n == 1) {
             return keys;
         }
+        final int blocks = keys.size();
         final List<PrefixKey> out = new ArrayList<>();
         for (int end = n; end < blocks + n; end += n) {
             out.add(keys.get(Math.min(end, blocks) - 1));

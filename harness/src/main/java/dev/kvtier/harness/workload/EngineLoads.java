@@ -24,20 +24,18 @@ final class EngineLoads {
     private final StepEngine.Parts parts;
     private final int loadsInFlight;
     private final ConnectorCalls connector;
-    private final int blocks;
-    private final long slotBytes;
+    private final EngineMemory memory;
     private final Listener listener;
     private final ArrayDeque<EngineRequest> queue = new ArrayDeque<>();
     private int loadsNow;
     private long nextLoadId;
 
     EngineLoads(final StepEngine.Parts parts, final int loadsInFlight, final ConnectorCalls connector,
-                final int blocks, final Listener listener) {
+                final EngineMemory memory, final Listener listener) {
         this.parts = parts;
         this.loadsInFlight = loadsInFlight;
         this.connector = connector;
-        this.blocks = blocks;
-        this.slotBytes = parts.server().config().slotBytes();
+        this.memory = memory;
         this.listener = listener;
     }
 
@@ -58,7 +56,7 @@ final class EngineLoads {
 
     private void send(final EngineRequest r) {
         loadsNow++;
-        final List<LoadRange> ranges = connector.loadRanges(r.prefix, i -> blockOffset(r.client, i));
+        final List<LoadRange> ranges = connector.loadRanges(r.prefix, i -> memory.blockOffset(r.lane, i));
         final long loadId = nextLoadId++;
         parts.transport().toServer(-1, () -> parts.server().load(loadId, ranges, parts.gpu(),
             result -> parts.transport().toClient(-1, () -> landed(r, result))));
@@ -68,7 +66,7 @@ final class EngineLoads {
         loadsNow--;
         if (result.ok()) {
             for (int i = 0; i < r.cached; i++) {
-                final long bad = parts.stamping().firstMismatch(parts.gpu(), blockOffset(r.client, i),
+                final long bad = parts.stamping().firstMismatch(parts.gpu(), memory.blockOffset(r.lane, i),
                     connector.loadedBytes(i, r.cached), WorkloadDriver.tagOf(r.keys.get(i)));
                 if (bad >= 0) {
                     parts.observer().wrongBytes(r.id, i, bad, r.keys.get(i));
@@ -81,9 +79,5 @@ final class EngineLoads {
             send(queued);
         }
         listener.handled();
-    }
-
-    private long blockOffset(final int clientIndex, final int block) {
-        return ((long) clientIndex * blocks + block) * slotBytes;
     }
 }

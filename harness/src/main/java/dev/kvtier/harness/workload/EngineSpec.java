@@ -13,9 +13,12 @@ package dev.kvtier.harness.workload;
  * @param loadsInFlight     asynchronous loads the connector runs at once; more wait in its queue
  * @param rpcNs             round trip of one call to the store server besides its queueing and work (half each way)
  * @param connector         how the connector calls the store ({@link ConnectorSpec#DEFAULT}: the reference's)
+ * @param maxRunning        requests the engine holds at once, from their first schedule to their end (vLLM's
+ *                          {@code max_num_seqs}); more wait in arrival order; 0 = no cap (a closed loop's clients
+ *                          bound it)
  */
 public record EngineSpec(int maxBatchedTokens, long prefillNsPerToken, long stepFixedNs, int kvBlocks,
-                         int loadsInFlight, long rpcNs, ConnectorSpec connector) {
+                         int loadsInFlight, long rpcNs, ConnectorSpec connector, int maxRunning) {
     /**
      * The defaults: vLLM's 8192-token budget; prefill at 36 us a token, the one figure fitted to the reference (its
      * contiguous cold TTFT of 2.8 s with 8192-token prompts at concurrency 8, given this model's other costs); 5 ms of
@@ -38,12 +41,22 @@ public record EngineSpec(int maxBatchedTokens, long prefillNsPerToken, long step
             throw new IllegalArgumentException("loadsInFlight must be positive, got " + loadsInFlight);
         }
         java.util.Objects.requireNonNull(connector, "connector");
+        if (maxRunning < 0) {
+            throw new IllegalArgumentException("maxRunning must be >= 0 (0 = no cap), got " + maxRunning);
+        }
+    }
+
+    /** An engine with no cap on the requests it holds. */
+    public EngineSpec(final int maxBatchedTokens, final long prefillNsPerToken, final long stepFixedNs,
+                      final int kvBlocks, final int loadsInFlight, final long rpcNs, final ConnectorSpec connector) {
+        this(maxBatchedTokens, prefillNsPerToken, stepFixedNs, kvBlocks, loadsInFlight, rpcNs, connector, 0);
     }
 
     /** An engine with the reference's connector. */
     public EngineSpec(final int maxBatchedTokens, final long prefillNsPerToken, final long stepFixedNs,
                       final int kvBlocks, final int loadsInFlight, final long rpcNs) {
-        this(maxBatchedTokens, prefillNsPerToken, stepFixedNs, kvBlocks, loadsInFlight, rpcNs, ConnectorSpec.DEFAULT);
+        this(maxBatchedTokens, prefillNsPerToken, stepFixedNs, kvBlocks, loadsInFlight, rpcNs, ConnectorSpec.DEFAULT,
+            0);
     }
 
     /** One way of a call to the store server. */

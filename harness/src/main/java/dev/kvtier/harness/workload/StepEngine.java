@@ -65,7 +65,7 @@ final class StepEngine {
     private final EventSink sink;
     private final Listener listener;
     private final long slotBytes;
-    private final int blocks;
+    private final EngineMemory memory;
     private final ConnectorCalls connector;
     private final EngineLoads loads;
     private final List<EngineRequest> waiting = new ArrayList<>();
@@ -73,7 +73,6 @@ final class StepEngine {
     private final List<LoadEnd> loadsEnded = new ArrayList<>();
     private final List<Scheduled> scheduled = new ArrayList<>();
     private final List<EngineRequest> finishing = new ArrayList<>();
-    private long kvBlocksFree;
     private long savesOutstanding;
     private boolean stepping;
     private long steps;
@@ -106,10 +105,10 @@ final class StepEngine {
         this.sink = parts.sink();
         this.listener = listener;
         this.slotBytes = server.config().slotBytes();
-        this.blocks = spec.blocksPerPrompt();
-        this.connector = new ConnectorCalls(engine.connector(), blocks, spec.blockTokens(), slotBytes,
+        this.memory = new EngineMemory(spec, slotBytes);
+        this.connector = new ConnectorCalls(engine.connector(), spec.blockTokens(), slotBytes,
             server.config().commitMode());
-        this.loads = new EngineLoads(parts, engine.loadsInFlight(), connector, blocks, new EngineLoads.Listener() {
+        this.loads = new EngineLoads(parts, engine.loadsInFlight(), connector, memory, new EngineLoads.Listener() {
             @Override
             public void loadEnded(final EngineRequest r, final boolean ok, final long endNs) {
                 loadsEnded.add(new LoadEnd(r, ok, endNs));
@@ -120,7 +119,6 @@ final class StepEngine {
                 wake();
             }
         });
-        this.kvBlocksFree = spec.engineKvBlocks();
     }
 
     /** The id of the next load (ids must be unique per server across the workload's lives). */
@@ -186,11 +184,11 @@ final class StepEngine {
                     take(r, Math.min(r.tokensLeft(), budget));
                 }
                 case NEW -> {
-                    if (kvBlocksFree < blocks) {
+                    if (!memory.admit(r)) {
                         forward();
                         return;
                     }
-                    kvBlocksFree -= blocks;
+                    r.scheduledNs = clock.nowNs();
                     lookup(r);
                     return;
                 }
@@ -211,9 +209,9 @@ final class StepEngine {
     private void lookup(final EngineRequest r) {
         call(() -> server.lookup(spec.modelId(), connector.lookupKeys(r.keys)).prefix(), prefix -> {
             r.cached = ConnectorCalls.blocksOf(prefix);
-            sink.emit(new CoreEvent.RequestArrived(r.id, listener.phaseName(r.phase), blocks, r.cached));
-            allocate(r, r.cached, blocks, () -> {
-                r.tokensToCompute = EngineRequest.tokensToCompute(blocks, r.cached, spec.inputTokens(),
+            sink.emit(new CoreEvent.RequestArrived(r.id, listener.phaseName(r.phase), r.blocks, r.cached));
+            allocate(r, r.cached, r.blocks, () -> {
+                r.tokensToCompute = EngineRequest.tokensToCompute(r.blocks, r.cached, r.inputTokens,
                     spec.blockTokens());
                 if (prefix.isEmpty()) {
                     r.state = EngineRequest.State.READY;
@@ -295,11 +293,11 @@ final class StepEngine {
     private void stampComputed(final EngineRequest r) {
         for (int i = 0; i < r.claims.size(); i++) {
             for (int b = r.claims.block(i); b < r.claims.block(i) + r.claims.ref(i).slotCount(); b++) {
-                stamping.stamp(gpu, blockOffset(r.client, b), slotBytes, WorkloadDriver.tagOf(r.keys.get(b)));
+                stamping.stamp(gpu, memory.blockOffset(r.lane, b), slotBytes, WorkloadDriver.tagOf(r.keys.get(b)));
             }
         }
         for (int b = 0; connector.storesLoaded(r) && b < r.cached; b++) {
-            stamping.stamp(gpu, blockOffset(r.client, b), slotBytes, WorkloadDriver.tagOf(r.keys.get(b)));
+            stamping.stamp(gpu, memory.blockOffset(r.lane, b), slotBytes, WorkloadDriver.tagOf(r.keys.get(b)));
         }
     }
 
@@ -335,8 +333,7 @@ final class StepEngine {
             if (!end.ok()) {
                 r.reallocateUpTo = r.cached;
                 r.cached = 0;
-                r.tokensToCompute = EngineRequest.tokensToCompute(blocks, 0, spec.inputTokens(),
-                    spec.blockTokens());
+                r.tokensToCompute = EngineRequest.tokensToCompute(r.blocks, 0, r.inputTokens, spec.blockTokens());
             }
             r.state = EngineRequest.State.READY;
         }
@@ -356,7 +353,7 @@ final class StepEngine {
             }, released -> save(r));
             return;
         }
-        final List<StoreSpec> specs = connector.specs(r, b -> blockId(r.client, b));
+        final List<StoreSpec> specs = connector.specs(r, b -> memory.blockId(r.lane, b));
         savesOutstanding++;
         client.save(r.id, specs, gpu, new SaveListener() {
             @Override
@@ -385,7 +382,7 @@ final class StepEngine {
             endNs - forwardEndNs, endNs - stepStartNs));
         for (final EngineRequest r : finishing) {
             r.state = EngineRequest.State.DONE;
-            kvBlocksFree += blocks;
+            memory.release(r);
             sink.emit(new CoreEvent.RequestFinished(r.id, listener.phaseName(r.phase), endNs - r.arrivalNs, true));
         }
         final List<EngineRequest> done = List.copyOf(finishing);
@@ -399,13 +396,5 @@ final class StepEngine {
 
     private int currentPhase() {
         return scheduled.getFirst().request().phase;
-    }
-
-    private int blockId(final int clientIndex, final int block) {
-        return clientIndex * blocks + block;
-    }
-
-    private long blockOffset(final int clientIndex, final int block) {
-        return blockId(clientIndex, block) * slotBytes;
     }
 }

@@ -22,6 +22,10 @@ import java.util.Arrays;
  * request gave its first token and every save committed; it is then drained (no L2 write pending) before the next
  * starts.
  *
+ * <p>A trace workload is an open loop instead (docs/design/TRAFFIC.md): its one phase sends each request of the trace
+ * at its arrival time after the phase's start, whether the engine is busy or not. A restarted workload (after a crash)
+ * replays the trace from its first request.
+ *
  * <p>Works on either loop: the simulator's virtual one or the real wall-clock one. Calls to the server go through the
  * wiring's {@link ServerTransport} (the simulator's queues them on its server thread, behind the server's work);
  * {@code clock} is the engine's time (virtual: the loop's, plus the client-side copies the engine waits for; real:
@@ -38,6 +42,9 @@ public final class WorkloadDriver {
 
         /** The whole workload is done. */
         void finished(long timeNs);
+
+        /** A request ended; {@code t} says when it passed each point of its life. */
+        default void requestDone(final RequestTiming t) {}
     }
 
     /** The parts a driver is wired to; built by a composition root. */
@@ -53,11 +60,13 @@ public final class WorkloadDriver {
     private final EventSink sink;
     private final Observer observer;
     private final Prompts prompts;
+    private final TraceKeys traceKeys;
     private final StepEngine engine;
     private int phase = -1;
     private int remaining;
     private int inSystem;
     private int sequentialNext;
+    private int traceNext;
     private long phaseStartNs;
     private long nextRequestId = 1;
     private boolean draining;
@@ -72,8 +81,9 @@ public final class WorkloadDriver {
         this.entropy = w.entropy();
         this.sink = w.sink();
         this.observer = w.observer();
-        this.prompts = new Prompts(spec, SeedStream.TOKENS.of(entropy).nextLong(),
-            SeedStream.KEYS.of(entropy).nextLong());
+        final long keySeed = SeedStream.KEYS.of(entropy).nextLong();
+        this.prompts = spec.isTrace() ? null : new Prompts(spec, SeedStream.TOKENS.of(entropy).nextLong(), keySeed);
+        this.traceKeys = spec.isTrace() ? new TraceKeys(spec.trace(), spec.blockTokens(), keySeed) : null;
         final long slotBytes = server.config().slotBytes();
         if (w.gpu().sizeBytes() < gpuBytes(spec, slotBytes)) {
             throw new IllegalArgumentException("engine KV region of " + w.gpu().sizeBytes() + " B is smaller than "
@@ -129,10 +139,31 @@ public final class WorkloadDriver {
         draining = false;
         sequentialNext = 0;
         zipfCdf = p.order() == PhaseSpec.Order.ZIPF ? zipf(spec.prompts(), p.zipfExponent()) : null;
+        if (spec.isTrace()) {
+            traceNext = 0;
+            nextArrival();
+            return;
+        }
         for (int client = 0; client < spec.concurrency(); client++) {
             send(client, phaseStartNs);
         }
         checkPhaseEnd();
+    }
+
+    /** The trace's next request arrives at its time after the phase's start. */
+    private void nextArrival() {
+        if (traceNext < spec.trace().size()) {
+            loop.at(phaseStartNs + spec.trace().arrivalNs(traceNext), this::arrive);
+        }
+    }
+
+    private void arrive() {
+        final int i = traceNext++;
+        remaining--;
+        inSystem++;
+        engine.enqueue(EngineRequest.traced(nextRequestId++, phase, traceKeys.keys(i), spec.trace().inputTokens(i),
+            phaseStartNs + spec.trace().arrivalNs(i)));
+        nextArrival();
     }
 
     /** Client {@code client} sends its next request of the phase, if any is left. */
@@ -142,7 +173,8 @@ public final class WorkloadDriver {
         }
         remaining--;
         inSystem++;
-        engine.enqueue(new EngineRequest(nextRequestId++, client, phase, prompts.keys(pickPrompt()), atNs));
+        engine.enqueue(new EngineRequest(nextRequestId++, client, phase, prompts.keys(pickPrompt()),
+            spec.inputTokens(), atNs));
     }
 
     private int pickPrompt() {
@@ -181,7 +213,11 @@ public final class WorkloadDriver {
         @Override
         public void firstToken(final EngineRequest r, final long atNs) {
             inSystem--;
-            send(r.client, atNs);
+            observer.requestDone(new RequestTiming(r.id, phaseName(r.phase), r.arrivalNs, r.scheduledNs, atNs, atNs,
+                1));
+            if (r.client >= 0) {
+                send(r.client, atNs);
+            }
             checkPhaseEnd();
         }
 

@@ -52,7 +52,8 @@ public final class RunNeeds {
     private static String virtual(final Scenario sc) {
         final CoreConfig c = sc.spec().core();
         final long index = KvServer.indexLayout(c).deviceBytes();
-        final long inFlight = (long) sc.spec().workload().concurrency() * sc.spec().workload().blocksPerPrompt();
+        final long inFlight = Math.min((long) sc.spec().workload().concurrency() * sc.spec().workload()
+            .blocksPerPrompt(), sc.spec().workload().engineKvBlocks());
         final long need = VIRTUAL_BASE_BYTES + 3 * index + BYTES_PER_SLOT * c.l2Slots()
             + BYTES_PER_BLOCK_IN_FLIGHT * inFlight;
         final long heap = Runtime.getRuntime().maxMemory();

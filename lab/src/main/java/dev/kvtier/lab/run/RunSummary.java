@@ -34,6 +34,7 @@ public final class RunSummary {
                 e.getValue().mean() / 1e6, e.getValue().p50() / 1e6, e.getValue().p99() / 1e6,
                 e.getValue().max() / 1e6, e.getValue().count());
         }
+        requests(out, m);
         for (final Map.Entry<String, RunMetrics.EnginePhase> e : m.engine().entrySet()) {
             final RunMetrics.EnginePhase g = e.getValue();
             out.printf("steps %-6s %d steps  mean %.1f ms  p99 %.1f ms; blocked on the store: calls %.3f s, staging"
@@ -55,6 +56,21 @@ public final class RunSummary {
         probes(out, r);
         out.println("digest " + r.eventDigest());
         out.println(r.ok() ? "OK: all invariants held" : "VIOLATION: " + r.violation());
+    }
+
+    /** Per phase: queueing, time per output token, end-to-end latency and throughput. */
+    private static void requests(final PrintStream out, final RunReport.Metrics m) {
+        for (final Map.Entry<String, RunMetrics.RequestPhase> e : m.requests().entrySet()) {
+            final RunMetrics.RequestPhase q = e.getValue();
+            out.printf(
+                "latency %-6s queue p50 %.1f ms p99 %.1f ms  tpot p50 %.2f ms p99 %.2f ms  end-to-end p50 %.1f ms"
+                    + " p99 %.1f ms%n",
+                e.getKey(), q.queueNanos().p50() / 1e6, q.queueNanos().p99() / 1e6,
+                q.tpotNanos().p50() / 1e6, q.tpotNanos().p99() / 1e6, q.endToEndNanos().p50() / 1e6,
+                q.endToEndNanos().p99() / 1e6);
+            out.printf("throughput %-6s %.2f requests/s  %.1f output tokens/s  (%d output tokens)%n", e.getKey(),
+                q.requestsPerSec(), q.outputTokensPerSec(), q.outputTokens());
+        }
     }
 
     /** The coverage probes the run reached, with how many times, wrapped at about 120 columns. */

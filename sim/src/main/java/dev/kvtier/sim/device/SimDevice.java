@@ -307,6 +307,22 @@ public final class SimDevice implements Device {
         return List.copyOf(misdirected);
     }
 
+    /** Whether a silent corruption or a misdirected write (either its intended or its actual range) hit [from, to). */
+    public boolean faultedOver(final long from, final long to) {
+        for (final FileRange r : corrupted) {
+            if (r.offset() < to && from < r.offset() + r.lengthBytes()) {
+                return true;
+            }
+        }
+        for (final MisdirectedWrite m : misdirected) {
+            if ((m.intendedOffset() < to && from < m.intendedOffset() + m.lengthBytes())
+                || (m.actualOffset() < to && from < m.actualOffset() + m.lengthBytes())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The disk's provenance as reads see it (what each L2 byte holds). */
     public RunMap disk() {
         return disk;

@@ -24,8 +24,6 @@ import dev.kvtier.harness.run.RunSpec;
 import dev.kvtier.harness.workload.WorkloadDriver;
 import dev.kvtier.sim.device.CrashOutcome;
 import dev.kvtier.sim.device.DiskCache;
-import dev.kvtier.sim.device.FileRange;
-import dev.kvtier.sim.device.MisdirectedWrite;
 import dev.kvtier.sim.device.SimDevice;
 import dev.kvtier.sim.device.SimMetaDevice;
 import dev.kvtier.sim.host.HostCostModel;
@@ -241,6 +239,11 @@ public final class SimRun {
             }
 
             @Override
+            public void requestDone(final dev.kvtier.harness.workload.RequestTiming t) {
+                recorder.requestDone(t);
+            }
+
+            @Override
             public void finished(final long timeNs) {
                 recorder.finished(timeNs);
                 // The run ends as a real one does: durably (a crash after this loses nothing committed).
@@ -252,19 +255,7 @@ public final class SimRun {
     /** Whether the data device corrupted or misdirected data over {@code ref}'s slots (outside the claims). */
     private boolean faultedByDevice(final AllocationRef ref) {
         final long from = ref.fileOffset(spec.core().slotBytes());
-        final long to = from + ref.lengthBytes(spec.core().slotBytes());
-        for (final FileRange r : device.corruptedRanges()) {
-            if (r.offset() < to && from < r.offset() + r.lengthBytes()) {
-                return true;
-            }
-        }
-        for (final MisdirectedWrite m : device.misdirectedRanges()) {
-            if ((m.intendedOffset() < to && from < m.intendedOffset() + m.lengthBytes())
-                || (m.actualOffset() < to && from < m.actualOffset() + m.lengthBytes())) {
-                return true;
-            }
-        }
-        return false;
+        return device.faultedOver(from, from + ref.lengthBytes(spec.core().slotBytes()));
     }
 
     private RunReport report(final String violation) {

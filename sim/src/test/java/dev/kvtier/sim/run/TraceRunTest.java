@@ -1,0 +1,165 @@
+package dev.kvtier.sim.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.port.Clock;
+import dev.kvtier.harness.metrics.RunMetrics;
+import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.harness.profile.HostCostProfile;
+import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.harness.run.RunSpec;
+import dev.kvtier.harness.workload.EngineSpec;
+import dev.kvtier.harness.workload.Trace;
+import dev.kvtier.harness.workload.WorkloadSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A trace workload in a whole simulated run (docs/design/TRAFFIC.md, issue 33 items 1 and 2): requests enter the engine
+ * at their trace time whether it is busy or not (an open loop), TTFT counts from that arrival with the queueing in it,
+ * and the queueing is reported apart; trace blocks become the core's slots so that equal leading hash ids share a
+ * cached prefix, a trailing partial slot is never stored, and requests without reuse information never share a key.
+ */
+class TraceRunTest {
+    private static final long SLOT = 64 * 1024;
+    private static final HostCostProfile FREE = new HostCostProfile("free", 0, 0, 0, 0, 0, 1L << 50, 1L << 50);
+    /** 1 ms a step and 10 us a prefilled token: a 1024-token prefill is one step of 11.24 ms. */
+    private static final EngineSpec ENGINE = new EngineSpec(8192, 10_000, 1_000_000, 0, 8, 100_000,
+        dev.kvtier.harness.workload.ConnectorSpec.DEFAULT, 1);
+
+    /** One recorded event with its time. */
+    private record Timed(long timeNs, CoreEvent event) {}
+
+    private record Run(RunReport report, List<Timed> events) {
+        /** Each request's first lookup: its cached blocks, by request id in arrival order. */
+        Map<Long, Integer> cached() {
+            final Map<Long, Integer> out = new LinkedHashMap<>();
+            for (final Timed t : events) {
+                if (t.event() instanceof CoreEvent.RequestArrived a) {
+                    out.put(a.requestId(), a.cachedBlocks());
+                }
+            }
+            return out;
+        }
+
+        /** Each request's finish time, by request id. */
+        Map<Long, Long> finishedAt() {
+            final Map<Long, Long> out = new LinkedHashMap<>();
+            for (final Timed t : events) {
+                if (t.event() instanceof CoreEvent.RequestFinished f) {
+                    out.put(f.requestId(), t.timeNs());
+                }
+            }
+            return out;
+        }
+
+        /** Each request's first schedule (the reply to its lookup), by request id. */
+        Map<Long, Long> scheduledAt() {
+            final Map<Long, Long> out = new LinkedHashMap<>();
+            for (final Timed t : events) {
+                if (t.event() instanceof CoreEvent.RequestArrived a) {
+                    out.put(a.requestId(), t.timeNs());
+                }
+            }
+            return out;
+        }
+    }
+
+    @Test
+    void shouldLetARequestArriveAtItsTraceTimeWhileTheEngineIsIdle() {
+        // Two unrelated requests 5 s apart: the engine finishes the first long before the second arrives, and the
+        // second is not sent early (a closed loop would send it at the first one's first token).
+        final Trace t = new Trace.Builder("two", 512).add(0, 1024, 1, new long[] {1, 2})
+            .add(5_000_000_000L, 1024, 1, new long[] {7, 8}).build();
+        final Run r = run(t);
+        final Map<Long, Long> scheduled = r.scheduledAt();
+        assertTrue(r.finishedAt().get(1L) < 1_000_000_000L, "the first request ended at " + r.finishedAt().get(1L));
+        assertTrue(scheduled.get(2L) >= 5_000_000_000L, "the second was scheduled at " + scheduled.get(2L)
+            + " ns, before its arrival at 5 s");
+        assertTrue(r.report().elapsedNanos() >= 5_000_000_000L);
+        final RunMetrics.RequestPhase q = r.report().metrics().requests().get(WorkloadSpec.TRACE_PHASE);
+        assertEquals(2, q.endToEndNanos().count());
+        assertTrue(q.queueNanos().max() < 1_000_000, "an idle engine queued a request " + q.queueNanos().max());
+    }
+
+    @Test
+    void shouldCountQueueingInTtftWhenRequestsArriveWhileTheEngineIsBusy() {
+        // Three requests arrive at once; the engine holds one at a time (maxRunning 1): the second waits for the first
+        // to end, the third for both. TTFT counts from the common arrival, so it grows by a request's time each.
+        final Trace t = new Trace.Builder("burst", 512).add(0, 1024, 1, new long[] {1, 2})
+            .add(0, 1024, 1, new long[] {3, 4}).add(0, 1024, 1, new long[] {5, 6}).build();
+        final Run r = run(t);
+        final RunMetrics.Percentiles ttft = r.report().metrics().ttftNanos().get(WorkloadSpec.TRACE_PHASE);
+        final RunMetrics.RequestPhase q = r.report().metrics().requests().get(WorkloadSpec.TRACE_PHASE);
+        assertEquals(3, ttft.count());
+        final Map<Long, Long> end = r.finishedAt();
+        final long arrival = r.scheduledAt().get(1L);
+        assertTrue(end.get(2L) - arrival >= 2 * (end.get(1L) - arrival) * 9 / 10, "the second request's TTFT "
+            + (end.get(2L) - arrival) + " ns does not hold its wait for the first " + (end.get(1L) - arrival));
+        assertTrue(ttft.max() >= 3 * 11_000_000L, "the last request's TTFT " + ttft.max() + " holds no queueing");
+        assertTrue(q.queueNanos().max() >= 2 * 11_000_000L, "queueing " + q.queueNanos().max() + " ns");
+        assertTrue(q.queueNanos().max() < ttft.max(), "queueing is a part of TTFT");
+    }
+
+    @Test
+    void shouldShareEqualLeadingBlocksAndNeverStoreATrailingPartialSlot() {
+        // Request 1: 1000 tokens in blocks [1, 2] (block 2 partial: 488 tokens, 30 whole slots of 16 and 8 tokens
+        // over). Request 2 arrives later with [1, 2, 3]: it finds block 1's 32 slots and block 2's 30, not the 31st.
+        // Request 3 starts with another id: nothing.
+        final Trace t = new Trace.Builder("shared", 512).add(0, 1000, 1, new long[] {1, 2})
+            .add(1_000_000_000L, 1500, 1, new long[] {1, 2, 3}).add(2_000_000_000L, 1500, 1, new long[] {9, 2, 3})
+            .build();
+        final Map<Long, Integer> cached = run(t).cached();
+        assertEquals(List.of(0, 62, 0), List.copyOf(cached.values()));
+    }
+
+    @Test
+    void shouldNeverShareAKeyBetweenRequestsWithoutReuseInformation() {
+        // Ids as the Azure reader makes them: distinct per request and block; two equal requests share nothing.
+        final Trace t = new Trace.Builder("azure", 512)
+            .add(0, 1024, 1, new long[] {Trace.DISTINCT_IDS_FROM, Trace.DISTINCT_IDS_FROM | 1})
+            .add(1_000_000_000L, 1024, 1, new long[] {Trace.DISTINCT_IDS_FROM | 1L << 24,
+                Trace.DISTINCT_IDS_FROM | 1L << 24 | 1})
+            .build();
+        assertEquals(List.of(0, 0), List.copyOf(run(t).cached().values()));
+    }
+
+    @Test
+    void shouldGiveTheSameDigestForTheSameTraceAndSeedAndAnotherForOtherArrivals() {
+        final Trace t = new Trace.Builder("two", 512).add(0, 1024, 1, new long[] {1, 2})
+            .add(4_000_000_000L, 1024, 1, new long[] {1, 3}).build();
+        final Run once = run(t);
+        final Run again = run(t);
+        assertEquals(once.report().eventDigest(), again.report().eventDigest());
+        final Run earlier = run(new Trace.Builder("two", 512).add(0, 1024, 1, new long[] {1, 2})
+            .add(2_000_000_000L, 1024, 1, new long[] {1, 3}).build());
+        assertTrue(earlier.scheduledAt().get(2L) < 2_100_000_000L);
+        assertNotEquals(once.report().eventDigest(), earlier.report().eventDigest());
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static Run run(final Trace trace) {
+        final WorkloadSpec w = WorkloadSpec.ofTrace(trace, 16, 1, ENGINE);
+        final long l2 = 64 * 96 * SLOT;
+        final CoreConfig core = CoreConfig.builder(SLOT).l2Bytes(l2).l1Bytes(l2).stagingBatchBytes(16 * SLOT)
+            .stagingPoolBytes(128 * SLOT).groupedWriteBatchBytes(64 * SLOT).build();
+        final List<Timed> events = new ArrayList<>();
+        final Clock[] clock = new Clock[1];
+        final SimRun sim = new SimRun(new RunSpec("trace", core, w, 600_000_000_000L), new SimModel(
+            DeviceProfile.DATACENTER_NVME, FREE, 10_000_000), 1,
+            List.of(e -> events.add(new Timed(clock[0].nowNs(),
+                e))));
+        clock[0] = sim.serverClock();
+        final RunReport report = sim.run();
+        assertTrue(report.ok(), report.violation());
+        return new Run(report, events);
+    }
+}
