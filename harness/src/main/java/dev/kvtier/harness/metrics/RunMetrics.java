@@ -175,9 +175,17 @@ public final class RunMetrics implements EventSink {
     public static final List<Double> DISTRIBUTION_AT = List.of(10.0, 25.0, 50.0, 75.0, 90.0, 95.0, 99.0, 99.9, 100.0);
 
     /**
-     * p50, p99, max and mean of a histogram, in ns, and its values at {@link #DISTRIBUTION_AT} (for plots).
+     * A latency distribution (ns): how many samples, the 50th, 90th, 95th, 99th and 99.9th percentiles, the maximum,
+     * the mean, and its values at {@link #DISTRIBUTION_AT} (for plots). A percentile q rests on enough samples only
+     * when there are at least 1 / (1 - q) of them (10 for p90, 100 for p99, 1,000 for p99.9); with fewer it is the
+     * maximum or close to it, and {@link #thin} says so.
      */
-    public record Percentiles(long count, long p50, long p99, long max, double mean, List<Long> distribution) {
+    public record Percentiles(long count, long p50, long p90, long p95, long p99, long p999, long max, double mean,
+                              List<Long> distribution) {
+        /** The percentiles a summary shows, by name, with the fraction each stands for. */
+        public static final List<Map.Entry<String, Double>> SHOWN = List.of(Map.entry("p50", 0.50),
+            Map.entry("p90", 0.90), Map.entry("p95", 0.95), Map.entry("p99", 0.99), Map.entry("p99.9", 0.999));
+
         public Percentiles {
             distribution = List.copyOf(distribution);
         }
@@ -187,8 +195,26 @@ public final class RunMetrics implements EventSink {
             for (final double p : DISTRIBUTION_AT) {
                 d.add(h.getValueAtPercentile(p));
             }
-            return new Percentiles(h.getTotalCount(), h.getValueAtPercentile(50), h.getValueAtPercentile(99),
-                h.getMaxValue(), h.getTotalCount() == 0 ? 0 : h.getMean(), d);
+            return new Percentiles(h.getTotalCount(), h.getValueAtPercentile(50), h.getValueAtPercentile(90),
+                h.getValueAtPercentile(95), h.getValueAtPercentile(99), h.getValueAtPercentile(99.9), h.getMaxValue(),
+                h.getTotalCount() == 0 ? 0 : h.getMean(), d);
+        }
+
+        /** The value of a percentile of {@link #SHOWN} by its name. */
+        public long at(final String name) {
+            return switch (name) {
+                case "p50" -> p50;
+                case "p90" -> p90;
+                case "p95" -> p95;
+                case "p99" -> p99;
+                case "p99.9" -> p999;
+                default -> throw new IllegalArgumentException("no percentile " + name);
+            };
+        }
+
+        /** True when the percentile at fraction {@code q} rests on fewer samples than it needs (1 / (1 - q)). */
+        public boolean thin(final double q) {
+            return count < Math.round(1 / (1 - q));
         }
     }
 

@@ -10,6 +10,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /** A run's summary as {@code kvtier run} prints it, and the real run's figures its JSON report adds. */
@@ -30,9 +31,7 @@ public final class RunSummary {
             out.printf("phase %-6s %.3f s%n", p.name(), p.durationNanos() / 1e9);
         }
         for (final Map.Entry<String, Percentiles> e : m.ttftNanos().entrySet()) {
-            out.printf("ttft  %-6s mean %.1f ms  p50 %.1f ms  p99 %.1f ms  max %.1f ms  (%d requests)%n", e.getKey(),
-                e.getValue().mean() / 1e6, e.getValue().p50() / 1e6, e.getValue().p99() / 1e6,
-                e.getValue().max() / 1e6, e.getValue().count());
+            out.printf("ttft  %-6s %s%n", e.getKey(), distribution(e.getValue(), "requests"));
         }
         requests(out, m);
         for (final Map.Entry<String, RunMetrics.EnginePhase> e : m.engine().entrySet()) {
@@ -50,12 +49,36 @@ public final class RunSummary {
             out.printf("store bandwidth %.2f GB/s (bytes stored / cold phase)%n",
                 m.storedBytes() / (m.coldPhaseNanos() / 1e9) / 1e9);
         }
-        out.printf("store ack p50 %.2f ms p99 %.2f ms  load p50 %.2f ms p99 %.2f ms  server busy %.1f %%%n",
-            m.storeAckNanos().p50() / 1e6, m.storeAckNanos().p99() / 1e6, m.loadNanos().p50() / 1e6,
-            m.loadNanos().p99() / 1e6, 100.0 * m.serverBusyFraction());
+        out.printf("store ack  %s%n", distribution(m.storeAckNanos(), "stores"));
+        out.printf("load       %s%n", distribution(m.loadNanos(), "loads"));
+        out.printf("server busy %.1f %%%n", 100.0 * m.serverBusyFraction());
         probes(out, r);
         out.println("digest " + r.eventDigest());
         out.println(r.ok() ? "OK: all invariants held" : "VIOLATION: " + r.violation());
+    }
+
+    /**
+     * One distribution in milliseconds: the mean, p50, p90, p95, p99, p99.9 and max, and the count behind them; a
+     * percentile with fewer samples than it needs (1 / (1 - q)) is marked {@code *} and the line says why.
+     */
+    public static String distribution(final Percentiles p, final String what) {
+        final StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "mean %s", ms(p.mean())));
+        boolean thin = false;
+        for (final Map.Entry<String, Double> q : Percentiles.SHOWN) {
+            b.append("  ").append(q.getKey()).append(' ').append(ms((double) p.at(q.getKey())));
+            if (p.thin(q.getValue())) {
+                b.append('*');
+                thin = true;
+            }
+        }
+        b.append("  max ").append(ms((double) p.max()))
+            .append(String.format(Locale.ROOT, "  (%,d %s", p.count(), what));
+        return b.append(thin ? "; * fewer than 1 / (1 - q) samples)" : ")")
+            .toString();
+    }
+
+    private static String ms(final double ns) {
+        return String.format(Locale.ROOT, ns >= 1e7 ? "%.1f ms" : "%.3f ms", ns / 1e6);
     }
 
     /** Per phase: queueing, time per output token, end-to-end latency and throughput. */

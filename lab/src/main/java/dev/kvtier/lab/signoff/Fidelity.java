@@ -125,7 +125,7 @@ public final class Fidelity {
 
     private static Percentiles ttft(final RunReport r, final String phase) {
         final Percentiles p = r.metrics().ttftNanos().get(phase);
-        return p != null ? p : new Percentiles(0, 0, 0, 0, 0, List.of());
+        return p != null ? p : new Percentiles(0, 0, 0, 0, 0, 0, 0, 0, List.of());
     }
 
     private static double storeGbps(final RunReport r) {
