@@ -1,6 +1,7 @@
 package dev.kvtier.scenarios;
 
 import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -13,6 +14,10 @@ import tools.jackson.databind.node.ObjectNode;
 final class Overrides {
     private Overrides() {}
 
+    /** Keys of {@code [core]} that say one size two ways: setting one drops the other. */
+    private static final Map<String, String> EITHER_OR = Map.of("l1Bytes", "l1Fraction", "l1Fraction", "l1Bytes",
+        "l2Bytes", "l2Fraction", "l2Fraction", "l2Bytes");
+
     static void apply(final String source, final ObjectNode root, final List<String> sets) throws ScenarioException {
         for (final String set : sets) {
             final int eq = set.indexOf('=');
@@ -24,6 +29,10 @@ final class Overrides {
             final String[] parts = key.split("\\.");
             final ObjectNode table = table(source, root, parts, set);
             final String leaf = parts[parts.length - 1];
+            // A size given one way replaces the same size given the other way (core.l1Bytes replaces l1Fraction).
+            if (parts.length == 2 && parts[0].equals("core") && EITHER_OR.containsKey(leaf)) {
+                table.remove(EITHER_OR.get(leaf));
+            }
             if (value.equals("true") || value.equals("false")) {
                 table.put(leaf, Boolean.parseBoolean(value));
             } else if (value.matches("-?\\d+")) {

@@ -150,17 +150,19 @@ public final class ScenarioLoader {
                 throw new ScenarioException(source + ": table '[model]' is required");
             }
             final ModelGeometry g;
-            final ModelGeometry d = ModelGeometry.QWEN3_8B_BF16;
-            final String name = s.requiredString("name");
+            final String preset = s.string("preset", null);
+            final ModelGeometry d = preset == null ? ModelGeometry.QWEN3_8B_BF16 : ModelPresets.of(source, preset);
+            final String name = preset == null ? s.requiredString("name") : s.string("name", d.name());
             final int kvHeads = s.intValue("kvHeads", d.kvHeads(), 1, 1 << 16);
             final int headDim = s.intValue("headDim", d.headDim(), 1, 1 << 16);
             final int layers = s.intValue("layers", d.layers(), 1, 1 << 12);
             final int blockTokens = s.intValue("blockTokens", d.blockTokens(), 1, 1 << 16);
             final int dtypeBytes = s.intValue("dtypeBytes", d.dtypeBytes(), 1, 8);
+            final int kvPerHead = s.intValue("kvPerHead", d.kvPerHead(), 1, 2);
             s.rejectUnknown();
-            Limits.slot(source, new long[] {kvHeads, headDim, 2, layers, blockTokens, dtypeBytes});
+            Limits.slot(source, new long[] {kvHeads, headDim, kvPerHead, layers, blockTokens, dtypeBytes});
             try {
-                g = new ModelGeometry(name, kvHeads, headDim, layers, blockTokens, dtypeBytes);
+                g = new ModelGeometry(name, kvHeads, headDim, layers, blockTokens, dtypeBytes, kvPerHead);
             } catch (final IllegalArgumentException e) {
                 throw new ScenarioException(source + ": table '[model]': " + e.getMessage());
             }
@@ -249,14 +251,14 @@ public final class ScenarioLoader {
             b.l2Bytes(size(s, "l2Bytes", "l2Fraction", kv, b.l2Bytes()) / slot * slot);
             b.l1Bytes(Alignment.down(size(s, "l1Bytes", "l1Fraction", kv, b.l1Bytes())));
             b.headroomRatio(s.intValue("headroomRatio", b.headroomRatio(), 1, 1 << 20));
-            b.groupedWriteBatchBytes(s.longValue("groupedWriteBatchBytes", b.groupedWriteBatchBytes(), 4096,
+            b.groupedWriteBatchBytes(s.bytesValue("groupedWriteBatchBytes", b.groupedWriteBatchBytes(), 4096,
                 1L << 40));
             b.coalesceStoreSpans(s.bool("coalesceStoreSpans", b.coalesceStoreSpans()));
             b.concurrentIos(s.intValue("concurrentIos", b.concurrentIos(), 1, 4096));
             b.readBatchMax(s.intValue("readBatchMax", b.readBatchMax(), 1, 4096));
-            b.maxReadBytes(s.longValue("maxReadBytes", b.maxReadBytes(), 4096, 1L << 40));
-            b.stagingBatchBytes(s.longValue("stagingBatchBytes", b.stagingBatchBytes(), slot, 1L << 40));
-            b.stagingPoolBytes(s.longValue("stagingPoolBytes", b.stagingPoolBytes(), b.stagingBatchBytes(),
+            b.maxReadBytes(s.bytesValue("maxReadBytes", b.maxReadBytes(), 4096, 1L << 40));
+            b.stagingBatchBytes(s.bytesValue("stagingBatchBytes", b.stagingBatchBytes(), slot, 1L << 40));
+            b.stagingPoolBytes(s.bytesValue("stagingPoolBytes", b.stagingPoolBytes(), b.stagingBatchBytes(),
                 1L << 42));
             b.replacement(s.choice("replacement", b.replacement()));
             b.commitMode(s.choice("commitMode", b.commitMode()));
@@ -275,7 +277,7 @@ public final class ScenarioLoader {
             if (s.has(bytesKey) && s.has(fractionKey)) {
                 throw s.fail(fractionKey, "cannot be set together with " + bytesKey);
             }
-            final long bytes = s.longValue(bytesKey, -1, 4096, 1L << 50);
+            final long bytes = s.bytesValue(bytesKey, -1, 4096, 1L << 50);
             final double fraction = s.fraction(fractionKey, -1);
             if (bytes > 0) {
                 return bytes;

@@ -92,6 +92,27 @@ final class Section {
         return x;
     }
 
+    /**
+     * A size in bytes: a whole number, or a string of a number and a unit ({@code "64GiB"}, {@code "2.25MiB"},
+     * {@code "1.5 GB"}; {@link Sizes}) that comes to whole bytes; checked against {@code [min, max]}.
+     */
+    long bytesValue(final String key, final long fallback, final long min, final long max) throws ScenarioException {
+        final JsonNode v = get(key);
+        if (v == null || !v.isString()) {
+            return longValue(key, fallback, min, max);
+        }
+        final long x;
+        try {
+            x = Sizes.parse(v.stringValue());
+        } catch (final IllegalArgumentException e) {
+            throw fail(key, e.getMessage());
+        }
+        if (x < min || x > max) {
+            throw fail(key, "must be in [" + min + ", " + max + "] bytes, got " + v.stringValue() + " (" + x + " B)");
+        }
+        return x;
+    }
+
     int intValue(final String key, final int fallback, final int min, final int max) throws ScenarioException {
         return (int) longValue(key, fallback, min, max);
     }

@@ -1,0 +1,38 @@
+package dev.kvtier.scenarios;
+
+import dev.kvtier.core.geometry.ModelGeometry;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Bundled model geometries, for {@code [model] preset = "NAME"}: each key of {@code [model]} given beside it
+ * overrides the preset's. KV sizes from the models' published configurations, in bf16:
+ * <ul>
+ *   <li>{@code qwen3-8b}: 8 KV heads of 128, 36 layers: 2,359,296 B a 16-token block (144 KiB a token);</li>
+ *   <li>{@code llama-3.1-8b}: 8 KV heads of 128, 32 layers: 2,097,152 B a 16-token block (128 KiB a token);</li>
+ *   <li>{@code llama-3.1-70b}: 8 KV heads of 128, 80 layers: 5,242,880 B a 16-token block (320 KiB a token);</li>
+ *   <li>{@code deepseek-v3}: multi-head latent attention caches one latent of 576 (512 compressed + 64 rope) a token
+ *       and layer, 61 layers: 70,272 B a token, 4,497,408 B a 64-token block (the block size of MLA kernels; a
+ *       16-token block would not be a multiple of 4096 B).</li>
+ * </ul>
+ */
+final class ModelPresets {
+    private static final Map<String, ModelGeometry> PRESETS = new TreeMap<>(Map.of(
+        "qwen3-8b", ModelGeometry.QWEN3_8B_BF16,
+        "llama-3.1-8b", new ModelGeometry("Llama-3.1-8B", 8, 128, 32, 16, 2),
+        "llama-3.1-70b", new ModelGeometry("Llama-3.1-70B", 8, 128, 80, 16, 2),
+        "deepseek-v3", new ModelGeometry("DeepSeek-V3", 1, 576, 61, 64, 2, 1)));
+
+    private ModelPresets() {}
+
+    /** The preset {@code name} (any case); the error lists the presets. */
+    static ModelGeometry of(final String source, final String name) throws ScenarioException {
+        final ModelGeometry g = PRESETS.get(name.toLowerCase(Locale.ROOT));
+        if (g == null) {
+            throw new ScenarioException(source + ": key 'model.preset' names no bundled model, got \"" + name
+                + "\" (presets: " + String.join(", ", PRESETS.keySet()) + ")");
+        }
+        return g;
+    }
+}
