@@ -243,6 +243,12 @@ final class CorpusOptions {
         cases.add(refused("baseline check with recording options", Setup.SCENARIO, "recorded with --update",
             "baseline", "{d}/s.toml", "--file", "{d}/b.json", "--seed", "3"));
         cases.add(refused("a mistyped command", dir -> null, "did you mean run", "runn", "pr90-evict-small"));
+        cases.add(run("--set a size that is not one", "must be a size", "--set", "core.l2Bytes=lots"));
+        cases.add(run("--set a size that is not whole bytes", "whole number of bytes", "--set",
+            "core.stagingBatchBytes=1.3B"));
+        cases.add(run("--set a size with an unknown unit", "must be a size", "--set", "core.l1Bytes=64GB2"));
+        cases.add(run("--set an unknown model preset", "no bundled model", "--set", "model.preset=gpt-9"));
+        cases.add(run("--set kvPerHead 3", "kvPerHead", "--set", "model.kvPerHead=3"));
     }
 
     private static void fidelity(final List<BadInput> cases) {
