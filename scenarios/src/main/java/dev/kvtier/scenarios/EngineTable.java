@@ -17,8 +17,8 @@ final class EngineTable {
 
     /**
      * Reads the table; {@code blocks} are the longest request's blocks, which {@code kvBlocks} must hold. Knobs added
-     * after the first scenarios ({@code maxRunning}) are recorded only when set or for a trace, so a scenario that sets
-     * none keeps its config digest.
+     * after the first scenarios ({@code maxRunning}, the decode costs) are recorded only when set or for a trace, so a
+     * scenario that sets none keeps its config digest (a closed loop never decodes: its requests give one token).
      */
     static EngineSpec read(final Section s, final int blocks, final boolean trace,
                            final Map<String, String> knobs) throws ScenarioException {
@@ -31,6 +31,11 @@ final class EngineTable {
         final long rpc = s.longValue("rpcNs", d.rpcNs(), 0, 3_600_000_000_000L);
         final boolean capped = s.has("maxRunning") || trace;
         final int maxRunning = s.intValue("maxRunning", trace ? TRACE_MAX_RUNNING : 0, trace ? 1 : 0, 1 << 20);
+        final boolean decodeSet = s.has("decodeNsPerSequence") || s.has("decodeNsPerContextToken") || trace;
+        final long perSequence = s.longValue("decodeNsPerSequence", EngineSpec.DECODE_NS_PER_SEQUENCE, 0,
+            1_000_000_000);
+        final long perContext = s.longValue("decodeNsPerContextToken", EngineSpec.DECODE_NS_PER_CONTEXT_TOKEN, 0,
+            1_000_000);
         final ConnectorSpec connector = ExtraTables.connector(s, knobs);
         if (kvBlocks > 0 && kvBlocks < blocks) {
             throw s.fail("kvBlocks", "must hold " + (trace ? "the trace's longest request's " : "one prompt's ")
@@ -45,6 +50,11 @@ final class EngineTable {
         if (capped) {
             knobs.put("engine.maxRunning", String.valueOf(maxRunning));
         }
-        return new EngineSpec(budget, prefill, fixed, kvBlocks, loads, rpc, connector, maxRunning);
+        if (decodeSet) {
+            knobs.put("engine.decodeNsPerSequence", String.valueOf(perSequence));
+            knobs.put("engine.decodeNsPerContextToken", String.valueOf(perContext));
+        }
+        return new EngineSpec(budget, prefill, fixed, kvBlocks, loads, rpc, connector, maxRunning, perSequence,
+            perContext);
     }
 }

@@ -4,6 +4,7 @@ import dev.kvtier.core.geometry.ModelGeometry;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Bundled model geometries, for {@code [model] preset = "NAME"}: each key of {@code [model]} given beside it
@@ -25,6 +26,20 @@ final class ModelPresets {
         "deepseek-v3", new ModelGeometry("DeepSeek-V3", 1, 576, 61, 64, 2, 1)));
 
     private ModelPresets() {}
+
+    /** The geometry a {@code [model]} table starts from: the preset {@code name}, or Qwen3-8B's without one. */
+    static ModelGeometry defaults(final String source, final String name) throws ScenarioException {
+        return name == null ? ModelGeometry.QWEN3_8B_BF16 : of(source, name);
+    }
+
+    /** The geometry {@code make} builds, or one line naming what is wrong with it. */
+    static ModelGeometry checked(final String source, final Supplier<ModelGeometry> make) throws ScenarioException {
+        try {
+            return make.get();
+        } catch (final IllegalArgumentException e) {
+            throw new ScenarioException(source + ": table '[model]': " + e.getMessage());
+        }
+    }
 
     /** The preset {@code name} (any case); the error lists the presets. */
     static ModelGeometry of(final String source, final String name) throws ScenarioException {

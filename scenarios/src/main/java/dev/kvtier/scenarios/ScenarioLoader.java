@@ -149,10 +149,8 @@ public final class ScenarioLoader {
             if (!s.present()) {
                 throw new ScenarioException(source + ": table '[model]' is required");
             }
-            final ModelGeometry g;
-            final String preset = s.string("preset", null);
-            final ModelGeometry d = preset == null ? ModelGeometry.QWEN3_8B_BF16 : ModelPresets.of(source, preset);
-            final String name = preset == null ? s.requiredString("name") : s.string("name", d.name());
+            final ModelGeometry d = ModelPresets.defaults(source, s.string("preset", null));
+            final String name = s.has("preset") ? s.string("name", d.name()) : s.requiredString("name");
             final int kvHeads = s.intValue("kvHeads", d.kvHeads(), 1, 1 << 16);
             final int headDim = s.intValue("headDim", d.headDim(), 1, 1 << 16);
             final int layers = s.intValue("layers", d.layers(), 1, 1 << 12);
@@ -161,11 +159,8 @@ public final class ScenarioLoader {
             final int kvPerHead = s.intValue("kvPerHead", d.kvPerHead(), 1, 2);
             s.rejectUnknown();
             Limits.slot(source, new long[] {kvHeads, headDim, kvPerHead, layers, blockTokens, dtypeBytes});
-            try {
-                g = new ModelGeometry(name, kvHeads, headDim, layers, blockTokens, dtypeBytes, kvPerHead);
-            } catch (final IllegalArgumentException e) {
-                throw new ScenarioException(source + ": table '[model]': " + e.getMessage());
-            }
+            final ModelGeometry g = ModelPresets.checked(source, () -> new ModelGeometry(name, kvHeads, headDim, layers,
+                blockTokens, dtypeBytes, kvPerHead));
             record("model", "slotBytes", g.slotBytes());
             return g;
         }

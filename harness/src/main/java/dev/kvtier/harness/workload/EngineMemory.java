@@ -5,10 +5,11 @@ import java.util.BitSet;
 /**
  * The engine's KV memory (docs/design/ENGINE-MODEL.md): its KV blocks, the requests it holds at once, and where each
  * request's blocks sit in the engine KV region. A request is admitted at its first schedule when the engine holds fewer
- * than {@code maxRunning} requests (when set) and enough KV blocks are free, and holds them until its end; there is no
- * preemption. The region is cut into lanes of {@code laneBlocks} slots, one per request held: a closed-loop client's
- * request uses its client's lane, a trace's request the lowest free lane from its admission to its end. Not
- * thread-safe: it runs on the loop's thread.
+ * than {@code maxRunning} requests (when set) and enough KV blocks are free for its prompt and every token it will
+ * generate, and holds them until its last token; there is no preemption (a running request never runs short). The
+ * region is cut into lanes of {@code laneBlocks} slots, one per request held: a closed-loop client's request uses its
+ * client's lane, a trace's request the lowest free lane from its admission to its end. Not thread-safe: it runs on
+ * the loop's thread.
  */
 final class EngineMemory {
     private final int laneBlocks;
@@ -27,10 +28,10 @@ final class EngineMemory {
 
     /** Admits {@code r} if the engine may hold one more request and its blocks are free; false leaves all as it was. */
     boolean admit(final EngineRequest r) {
-        if ((maxRunning > 0 && held >= maxRunning) || kvBlocksFree < r.blocks) {
+        if ((maxRunning > 0 && held >= maxRunning) || kvBlocksFree < r.kvBlocks) {
             return false;
         }
-        kvBlocksFree -= r.blocks;
+        kvBlocksFree -= r.kvBlocks;
         held++;
         if (r.client < 0) {
             assert r.lane < 0 : "request " + r.id + " holds lane " + r.lane + " before its admission";
@@ -43,7 +44,7 @@ final class EngineMemory {
     /** {@code r} ended: its blocks and its lane are free. */
     void release(final EngineRequest r) {
         assert held > 0 : "release of request " + r.id + " with none held";
-        kvBlocksFree += r.blocks;
+        kvBlocksFree += r.kvBlocks;
         held--;
         if (r.client < 0) {
             assert lanes.get(r.lane) : "request " + r.id + " releases lane " + r.lane + " it does not hold";

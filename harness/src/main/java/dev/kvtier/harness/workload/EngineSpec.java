@@ -16,9 +16,21 @@ package dev.kvtier.harness.workload;
  * @param maxRunning        requests the engine holds at once, from their first schedule to their end (vLLM's
  *                          {@code max_num_seqs}); more wait in arrival order; 0 = no cap (a closed loop's clients
  *                          bound it)
+ * @param decodeNsPerSequence     GPU time a step adds for each request that decodes a token in it
+ * @param decodeNsPerContextToken GPU time a step adds for each token of context a decoding request attends over (its
+ *                                input and the tokens it gave)
  */
 public record EngineSpec(int maxBatchedTokens, long prefillNsPerToken, long stepFixedNs, int kvBlocks,
-                         int loadsInFlight, long rpcNs, ConnectorSpec connector, int maxRunning) {
+                         int loadsInFlight, long rpcNs, ConnectorSpec connector, int maxRunning,
+                         long decodeNsPerSequence, long decodeNsPerContextToken) {
+    /**
+     * A decoded token's default cost: it passes the same layers as a prefilled one, so the prefill figure, 36 us (the
+     * per-token compute of an 8B model: about 16 GFLOP at an H100's effective rate).
+     */
+    public static final long DECODE_NS_PER_SEQUENCE = 36_000;
+    /** A context token's default cost: Qwen3-8B's 144 KiB of KV a token read at an H100's 3 TB/s, about 48 ns. */
+    public static final long DECODE_NS_PER_CONTEXT_TOKEN = 48;
+
     /**
      * The defaults: vLLM's 8192-token budget; prefill at 36 us a token, the one figure fitted to the reference (its
      * contiguous cold TTFT of 2.8 s with 8192-token prompts at concurrency 8, given this model's other costs); 5 ms of
@@ -44,6 +56,18 @@ public record EngineSpec(int maxBatchedTokens, long prefillNsPerToken, long step
         if (maxRunning < 0) {
             throw new IllegalArgumentException("maxRunning must be >= 0 (0 = no cap), got " + maxRunning);
         }
+        if (decodeNsPerSequence < 0 || decodeNsPerContextToken < 0) {
+            throw new IllegalArgumentException("decode costs must not be negative: " + decodeNsPerSequence + ", "
+                + decodeNsPerContextToken);
+        }
+    }
+
+    /** An engine with the default decode costs. */
+    public EngineSpec(final int maxBatchedTokens, final long prefillNsPerToken, final long stepFixedNs,
+                      final int kvBlocks, final int loadsInFlight, final long rpcNs, final ConnectorSpec connector,
+                      final int maxRunning) {
+        this(maxBatchedTokens, prefillNsPerToken, stepFixedNs, kvBlocks, loadsInFlight, rpcNs, connector, maxRunning,
+            DECODE_NS_PER_SEQUENCE, DECODE_NS_PER_CONTEXT_TOKEN);
     }
 
     /** An engine with no cap on the requests it holds. */
@@ -64,8 +88,19 @@ public record EngineSpec(int maxBatchedTokens, long prefillNsPerToken, long step
         return rpcNs / 2;
     }
 
-    /** GPU time of a step that prefills {@code tokens}. */
+    /** GPU time of a step that prefills {@code tokens} and decodes nothing. */
     public long forwardNs(final long tokens) {
-        return Math.addExact(stepFixedNs, Math.multiplyExact(prefillNsPerToken, tokens));
+        return stepNs(tokens, 0, 0);
+    }
+
+    /**
+     * GPU time of a step that prefills {@code prefillTokens} and decodes one token for each of {@code sequences}
+     * requests, which attend over {@code contextTokens} in all: fixed + prefill tokens x per-token + sequences x
+     * per-sequence + context tokens x per-context-token.
+     */
+    public long stepNs(final long prefillTokens, final long sequences, final long contextTokens) {
+        return Math.addExact(Math.addExact(stepFixedNs, Math.multiplyExact(prefillNsPerToken, prefillTokens)),
+            Math.addExact(Math.multiplyExact(decodeNsPerSequence, sequences),
+                Math.multiplyExact(decodeNsPerContextToken, contextTokens)));
     }
 }

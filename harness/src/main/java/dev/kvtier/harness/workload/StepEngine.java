@@ -4,7 +4,6 @@ import dev.kvtier.core.client.KvClient;
 import dev.kvtier.core.client.SaveListener;
 import dev.kvtier.core.client.ServerTransport;
 import dev.kvtier.core.event.CoreEvent;
-import dev.kvtier.core.l2.AllocationResult;
 import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.port.EventSink;
 import dev.kvtier.core.port.MemoryRegion;
@@ -15,23 +14,23 @@ import dev.kvtier.core.value.AllocationRef;
 import dev.kvtier.core.value.StoreSpec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * The inference engine's step loop (docs/design/ENGINE-MODEL.md), driving the store as vLLM's KV connector does. A
  * step:
  * <ol>
- * <li><b>schedule</b>: requests being prefilled first, then waiting ones in arrival order, while the step's token
- * budget lasts. A request's first schedule takes its KV blocks and calls the store <i>synchronously</i>: a lookup,
- * then an allocation of the blocks it will compute. Each call queues on the server thread behind whatever the server
- * is doing, so server work delays the step. A hit is loaded asynchronously: the request sits out until its load
- * ends, then is scheduled with its uncached tokens (at least one);</li>
- * <li><b>forward</b>: the GPU prefills the scheduled tokens ({@link EngineSpec#forwardNs});</li>
+ * <li><b>schedule</b>: one token for each decoding request (in the order they gave their first token), then requests
+ * being prefilled, then waiting ones in arrival order, while the step's token budget lasts. A request's first
+ * schedule takes its KV blocks (for its prompt and every token it will give) and calls the store
+ * <i>synchronously</i>: a lookup, then an allocation of the blocks it will compute. Each call queues on the server
+ * thread behind whatever the server is doing, so server work delays the step. A hit is loaded asynchronously: the
+ * request sits out until its load ends, then is scheduled with its uncached tokens (at least one);</li>
+ * <li><b>forward</b>: the GPU prefills and decodes the scheduled tokens ({@link EngineSpec#stepNs});</li>
  * <li><b>get_finished</b>: loads that ended are noticed; each request whose prefill ended is staged by the client,
  * and the step waits until all of them are (staging copies, and waits for staging room while the server stores
  * earlier batches);</li>
- * <li><b>output</b>: those requests give their first token: their time to first token ends here.</li>
+ * <li><b>output</b>: those requests give their first token (their time to first token ends here) and decode from the
+ * next step on, unless they give only one; requests whose last token this was end and free their blocks.</li>
  * </ol>
  * With nothing to schedule the engine idles until a load ends or a request arrives. Time is read from
  * {@code clock}: the simulator's engine worker (the loop's time plus the client-side copies charged to the engine) or
@@ -40,8 +39,8 @@ import java.util.function.Supplier;
 final class StepEngine {
     /** What the engine tells the workload driver. */
     interface Listener {
-        /** {@code r} gave its first token at {@code atNs}; its client may send the next request. */
-        void firstToken(EngineRequest r, long atNs);
+        /** {@code r} gave its last token at {@code atNs} (its first, if it gives one); its client may send again. */
+        void finished(EngineRequest r, long atNs);
 
         /** The save of {@code r}'s computed blocks was committed (or had nothing to commit). */
         void saveCommitted(EngineRequest r);
@@ -50,8 +49,8 @@ final class StepEngine {
         String phaseName(int index);
     }
 
-    /** One request scheduled in the current step, with the tokens it prefills there. */
-    private record Scheduled(EngineRequest request, long tokens) {}
+    /** One request scheduled in the current step, with the tokens it prefills there, or one token it decodes. */
+    private record Scheduled(EngineRequest request, long tokens, boolean decode) {}
 
     private final WorkloadSpec spec;
     private final EngineSpec engine;
@@ -68,8 +67,13 @@ final class StepEngine {
     private final EngineMemory memory;
     private final ConnectorCalls connector;
     private final EngineLoads loads;
+    private final StoreCalls calls;
     private final List<EngineRequest> waiting = new ArrayList<>();
     private final List<EngineRequest> running = new ArrayList<>();
+    /** Requests past their first token, in the order they got it: one token each a step until their last. */
+    private final List<EngineRequest> decoding = new ArrayList<>();
+    /** Decoding requests whose last token is this step's. */
+    private final List<EngineRequest> ended = new ArrayList<>();
     private final List<LoadEnd> loadsEnded = new ArrayList<>();
     private final List<Scheduled> scheduled = new ArrayList<>();
     private final List<EngineRequest> finishing = new ArrayList<>();
@@ -83,6 +87,8 @@ final class StepEngine {
     private long forwardNs;
     private long forwardEndNs;
     private long tokens;
+    private int decodes;
+    private long contextTokens;
     private int releasesPending;
 
     /** A load that ended, to be noticed at the next get_finished. */
@@ -106,8 +112,10 @@ final class StepEngine {
         this.listener = listener;
         this.slotBytes = server.config().slotBytes();
         this.memory = new EngineMemory(spec, slotBytes);
+
         this.connector = new ConnectorCalls(engine.connector(), spec.blockTokens(), slotBytes,
             server.config().commitMode());
+        this.calls = new StoreCalls(transport, server, connector, spec.modelId());
         this.loads = new EngineLoads(parts, engine.loadsInFlight(), connector, memory, new EngineLoads.Listener() {
             @Override
             public void loadEnded(final EngineRequest r, final boolean ok, final long endNs) {
@@ -138,11 +146,6 @@ final class StepEngine {
         return savesOutstanding;
     }
 
-    /** Requests in the engine (waiting, loading, being prefilled or staged). */
-    int requests() {
-        return waiting.size() + running.size() + finishing.size();
-    }
-
     private void wake() {
         if (!stepping) {
             stepping = true;
@@ -156,7 +159,17 @@ final class StepEngine {
         stepStartNs = clock.nowNs();
         budget = engine.maxBatchedTokens();
         tokens = 0;
+        decodes = 0;
+        contextTokens = 0;
         scheduled.clear();
+        for (int i = 0; i < decoding.size() && budget > 0; i++) {
+            final EngineRequest r = decoding.get(i);
+            scheduled.add(new Scheduled(r, 1, true));
+            budget--;
+            tokens++;
+            decodes++;
+            contextTokens += r.inputTokens + r.generated;
+        }
         for (final EngineRequest r : running) {
             if (budget == 0) {
                 break;
@@ -192,7 +205,7 @@ final class StepEngine {
                     lookup(r);
                     return;
                 }
-                case RUNNING, DONE -> throw new IllegalStateException("request " + r.id + " is " + r.state
+                case RUNNING, DECODING, DONE -> throw new IllegalStateException("request " + r.id + " is " + r.state
                     + " but waiting");
             }
         }
@@ -201,16 +214,16 @@ final class StepEngine {
 
     private void take(final EngineRequest r, final long n) {
         assert n > 0 && n <= budget : "take " + n + " of budget " + budget;
-        scheduled.add(new Scheduled(r, n));
+        scheduled.add(new Scheduled(r, n, false));
         budget -= n;
         tokens += n;
     }
 
     private void lookup(final EngineRequest r) {
-        call(() -> server.lookup(spec.modelId(), connector.lookupKeys(r.keys)).prefix(), prefix -> {
+        calls.call(() -> server.lookup(spec.modelId(), connector.lookupKeys(r.keys)).prefix(), prefix -> {
             r.cached = ConnectorCalls.blocksOf(prefix);
             sink.emit(new CoreEvent.RequestArrived(r.id, listener.phaseName(r.phase), r.blocks, r.cached));
-            allocate(r, r.cached, r.blocks, () -> {
+            calls.allocate(r, r.cached, r.blocks, () -> {
                 r.tokensToCompute = EngineRequest.tokensToCompute(r.blocks, r.cached, r.inputTokens,
                     spec.blockTokens());
                 if (prefix.isEmpty()) {
@@ -229,42 +242,7 @@ final class StepEngine {
     private void reallocate(final EngineRequest r) {
         final int upTo = r.reallocateUpTo;
         r.reallocateUpTo = 0;
-        allocate(r, 0, upTo, this::scheduleWaiting);
-    }
-
-    /** Claims blocks {@code [from, to)} of {@code r} (the ones another writer owns are skipped), then {@code next}. */
-    private void allocate(final EngineRequest r, final int from, final int to, final Runnable next) {
-        if (from >= to) {
-            next.run();
-            return;
-        }
-        allocate(r, connector.allocations(r.keys, from, to), 0, next);
-    }
-
-    /** Makes allocation call {@code index} of {@code runs}, then the next, then {@code next}. */
-    private void allocate(final EngineRequest r, final List<ConnectorCalls.Run> runs, final int index,
-                          final Runnable next) {
-        final ConnectorCalls.Run run = runs.get(index);
-        call(() -> server.allocate(r.id, spec.modelId(), run.keys(), run.slotsPerKey()), results -> {
-            for (int i = 0; i < results.size(); i++) {
-                if (results.get(i) instanceof AllocationResult.Claimed c) {
-                    r.claims.put(run.fromBlock() + i * run.slotsPerKey(), c.ref());
-                }
-            }
-            if (index + 1 < runs.size()) {
-                allocate(r, runs, index + 1, next);
-            } else {
-                next.run();
-            }
-        });
-    }
-
-    /** A synchronous store call: {@code onServer} runs on the server thread; the step goes on with its reply. */
-    private <T> void call(final Supplier<T> onServer, final Consumer<T> onReply) {
-        transport.toServer(-1, () -> {
-            final T value = onServer.get();
-            transport.toClient(-1, () -> onReply.accept(value));
-        });
+        calls.allocate(r, 0, upTo, this::scheduleWaiting);
     }
 
     // ---------------------------------------------------------------- 2. forward
@@ -281,11 +259,11 @@ final class StepEngine {
             return;
         }
         for (final Scheduled s : scheduled) {
-            if (s.tokens() == s.request().tokensLeft()) {
+            if (!s.decode() && s.tokens() == s.request().tokensLeft()) {
                 stampComputed(s.request());
             }
         }
-        forwardNs = engine.forwardNs(tokens);
+        forwardNs = engine.stepNs(tokens - decodes, decodes, contextTokens);
         loop.at(stepStartNs + scheduleNs + forwardNs, this::getFinished);
     }
 
@@ -308,6 +286,13 @@ final class StepEngine {
         noticeLoads();
         for (final Scheduled s : scheduled) {
             final EngineRequest r = s.request();
+            if (s.decode()) {
+                if (++r.generated == r.outputTokens) {
+                    decoding.remove(r);
+                    ended.add(r);
+                }
+                continue;
+            }
             r.tokensDone += s.tokens();
             if (r.tokensLeft() == 0) {
                 running.remove(r);
@@ -345,7 +330,7 @@ final class StepEngine {
         if (engine.connector().aborts(r.id) && !r.claims.isEmpty()) {
             final List<AllocationRef> claimed = r.claims.values();
             r.claims.clear();
-            call(() -> {
+            calls.call(() -> {
                 for (final AllocationRef ref : claimed) {
                     server.release(ref);
                 }
@@ -380,16 +365,27 @@ final class StepEngine {
         final String phase = listener.phaseName(currentPhase());
         sink.emit(new CoreEvent.StepCompleted(++steps, phase, scheduled.size(), tokens, scheduleNs, forwardNs,
             endNs - forwardEndNs, endNs - stepStartNs));
+        final List<EngineRequest> done = new ArrayList<>(ended);
         for (final EngineRequest r : finishing) {
+            r.firstTokenNs = endNs;
+            r.generated = 1;
+            if (r.outputTokens > 1) {
+                r.state = EngineRequest.State.DECODING;
+                decoding.add(r);
+            } else {
+                done.add(r);
+            }
+        }
+        for (final EngineRequest r : done) {
             r.state = EngineRequest.State.DONE;
             memory.release(r);
             sink.emit(new CoreEvent.RequestFinished(r.id, listener.phaseName(r.phase), endNs - r.arrivalNs, true));
         }
-        final List<EngineRequest> done = List.copyOf(finishing);
         finishing.clear();
+        ended.clear();
         scheduled.clear();
         for (final EngineRequest r : done) {
-            listener.firstToken(r, endNs);
+            listener.finished(r, endNs);
         }
         step();
     }

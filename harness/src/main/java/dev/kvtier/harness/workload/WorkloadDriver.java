@@ -162,7 +162,7 @@ public final class WorkloadDriver {
         remaining--;
         inSystem++;
         engine.enqueue(EngineRequest.traced(nextRequestId++, phase, traceKeys.keys(i), spec.trace().inputTokens(i),
-            phaseStartNs + spec.trace().arrivalNs(i)));
+            spec.trace().outputTokens(i), spec.blockTokens(), phaseStartNs + spec.trace().arrivalNs(i)));
         nextArrival();
     }
 
@@ -208,13 +208,13 @@ public final class WorkloadDriver {
         return spec.phases().get(index).name();
     }
 
-    /** What the engine says back: first tokens free a client, committed saves may end the phase. */
+    /** What the engine says back: a finished request frees its client, committed saves may end the phase. */
     private final class EngineEvents implements StepEngine.Listener {
         @Override
-        public void firstToken(final EngineRequest r, final long atNs) {
+        public void finished(final EngineRequest r, final long atNs) {
             inSystem--;
-            observer.requestDone(new RequestTiming(r.id, phaseName(r.phase), r.arrivalNs, r.scheduledNs, atNs, atNs,
-                1));
+            observer.requestDone(new RequestTiming(r.id, phaseName(r.phase), r.arrivalNs, r.scheduledNs,
+                r.firstTokenNs, atNs, r.outputTokens));
             if (r.client >= 0) {
                 send(r.client, atNs);
             }

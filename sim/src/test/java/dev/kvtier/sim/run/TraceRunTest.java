@@ -144,10 +144,104 @@ class TraceRunTest {
         assertNotEquals(once.report().eventDigest(), earlier.report().eventDigest());
     }
 
+    @Test
+    void shouldDecodeOneTokenAStepAfterThePrefillAtTheDecodeStepsCost() {
+        // One request of 1024 tokens that gives 5: its prefill step gives the first, then 4 steps of one token each,
+        // costing 1 ms + 36 us a sequence + 48 ns a token of context (1024 + the k tokens it gave).
+        final Trace t = new Trace.Builder("decode", 512).add(0, 1024, 5, new long[] {1, 2}).build();
+        final Run r = run(t);
+        final List<CoreEvent.StepCompleted> steps = steps(r);
+        assertEquals(5, steps.size(), steps.toString());
+        assertEquals(1024, steps.getFirst().tokens());
+        long decodeNs = 0;
+        for (int k = 1; k <= 4; k++) {
+            final CoreEvent.StepCompleted s = steps.get(k);
+            assertEquals(1, s.tokens());
+            assertEquals(1, s.requests());
+            assertEquals(1_000_000 + EngineSpec.DECODE_NS_PER_SEQUENCE + EngineSpec.DECODE_NS_PER_CONTEXT_TOKEN
+                * (1024 + k), s.forwardNs(), "decode step " + k);
+            decodeNs += s.durationNs();
+        }
+        final RunMetrics.RequestPhase q = r.report().metrics().requests().get(WorkloadSpec.TRACE_PHASE);
+        assertEquals(5, q.outputTokens());
+        assertEquals(1, q.tpotNanos().count());
+        assertTrue(Math.abs(q.tpotNanos().max() - decodeNs / 4) <= decodeNs / 4 / 500, "time per output token "
+            + q.tpotNanos().max() + " ns, the decode steps' mean " + decodeNs / 4);
+        final long ttft = r.report().metrics().ttftNanos().get(WorkloadSpec.TRACE_PHASE).max();
+        assertTrue(Math.abs(q.endToEndNanos().max() - ttft - decodeNs) <= (ttft + decodeNs) / 500, "end to end "
+            + q.endToEndNanos().max() + " ns is not the first token's " + ttft + " plus the decode steps' " + decodeNs);
+    }
+
+    @Test
+    void shouldShareAStepsBudgetBetweenDecodeTokensAndAnotherRequestsPrefillChunk() {
+        // A decodes 40 tokens; B arrives while it does. With a budget of 512, a step holds A's one token and 511 of
+        // B's: B's 1024 tokens take three steps (511, 511 and 2), every one beside one of A's.
+        final Trace t = new Trace.Builder("share", 512).add(0, 512, 40, new long[] {1})
+            .add(20_000_000, 1024, 1, new long[] {5, 6}).build();
+        final Run r = run(t, engine(512, 0, 2));
+        final List<Long> shared = new ArrayList<>();
+        for (final CoreEvent.StepCompleted s : steps(r)) {
+            assertTrue(s.tokens() <= 512, "a step of " + s.tokens() + " tokens over the budget");
+            if (s.requests() == 2) {
+                shared.add(s.tokens());
+            }
+        }
+        assertEquals(List.of(512L, 512L, 3L), shared, "B's chunks, each beside one of A's decode tokens");
+    }
+
+    @Test
+    void shouldHoldKvBlocksForPromptAndGeneratedTokensUntilTheLastToken() {
+        // A: 1024 tokens and 100 out holds (1024 + 99) / 16 = 70 blocks until its end; B needs 64. With 130 blocks B
+        // waits for A's last token; with 134 it runs beside A.
+        final Trace t = new Trace.Builder("blocks", 512).add(0, 1024, 100, new long[] {1, 2})
+            .add(20_000_000, 1024, 1, new long[] {5, 6}).build();
+        final Run short_ = run(t, engine(8192, 130, 2));
+        final Run enough = run(t, engine(8192, 134, 2));
+        final long aEnds = short_.finishedAt().get(1L);
+        assertTrue(short_.scheduledAt().get(2L) >= aEnds, "B was scheduled at " + short_.scheduledAt().get(2L)
+            + " ns, before A freed its blocks at " + aEnds);
+        assertTrue(enough.scheduledAt().get(2L) < enough.finishedAt().get(1L), "B waited with blocks to spare");
+        assertTrue(enough.finishedAt().get(2L) < enough.finishedAt().get(1L), "B ended before A's long decode");
+    }
+
+    @Test
+    void shouldCapTheRequestsTheEngineHolds() {
+        // maxRunning 1: B waits for all of A's decode; maxRunning 2: B runs beside it.
+        final Trace t = new Trace.Builder("cap", 512).add(0, 1024, 50, new long[] {1, 2})
+            .add(20_000_000, 1024, 1, new long[] {5, 6}).build();
+        final Run one = run(t, engine(8192, 0, 1));
+        final Run two = run(t, engine(8192, 0, 2));
+        assertTrue(one.scheduledAt().get(2L) >= one.finishedAt().get(1L));
+        assertTrue(two.scheduledAt().get(2L) < two.finishedAt().get(1L));
+        final RunMetrics.RequestPhase q1 = one.report().metrics().requests().get(WorkloadSpec.TRACE_PHASE);
+        final RunMetrics.RequestPhase q2 = two.report().metrics().requests().get(WorkloadSpec.TRACE_PHASE);
+        assertTrue(q1.queueNanos().max() > 10 * q2.queueNanos().max() + 40_000_000L, "queueing " + q1.queueNanos()
+            .max() + " ns with one running request, " + q2.queueNanos().max() + " ns with two");
+    }
+
     // ---------------------------------------------------------------- helpers
 
+    private static EngineSpec engine(final int budget, final int kvBlocks, final int maxRunning) {
+        return new EngineSpec(budget, 10_000, 1_000_000, kvBlocks, 8, 100_000,
+            dev.kvtier.harness.workload.ConnectorSpec.DEFAULT, maxRunning);
+    }
+
+    private static List<CoreEvent.StepCompleted> steps(final Run r) {
+        final List<CoreEvent.StepCompleted> out = new ArrayList<>();
+        for (final Timed t : r.events()) {
+            if (t.event() instanceof CoreEvent.StepCompleted s) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
     private static Run run(final Trace trace) {
-        final WorkloadSpec w = WorkloadSpec.ofTrace(trace, 16, 1, ENGINE);
+        return run(trace, ENGINE);
+    }
+
+    private static Run run(final Trace trace, final EngineSpec engine) {
+        final WorkloadSpec w = WorkloadSpec.ofTrace(trace, 16, 1, engine);
         final long l2 = 64 * 96 * SLOT;
         final CoreConfig core = CoreConfig.builder(SLOT).l2Bytes(l2).l1Bytes(l2).stagingBatchBytes(16 * SLOT)
             .stagingPoolBytes(128 * SLOT).groupedWriteBatchBytes(64 * SLOT).build();
