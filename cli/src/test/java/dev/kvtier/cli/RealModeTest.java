@@ -58,6 +58,13 @@ class RealModeTest {
             assertEquals(m.get("storedBytes").longValue(), m.get("stampBytes").longValue(), io);
             assertTrue(m.get("copyBytes").longValue() >= m.get("storedBytes").longValue(), io);
             assertTrue(m.get("copyNanos").longValue() > 0 && m.get("verifyNanos").longValue() > 0, io);
+            // The disk's own figures: every L2 read and write it completed, and how busy it was.
+            assertTrue(m.get("diskWriteBytes").longValue() >= m.get("storedBytes").longValue(), io);
+            assertTrue(m.get("diskReadBytes").longValue() > 0, io);
+            final long busy = m.get("diskBusyNanos").longValue();
+            assertTrue(busy > 0 && busy <= m.get("diskElapsedNanos").longValue(), io);
+            final double depth = m.get("diskMeanQueueDepth").doubleValue();
+            assertTrue(depth > 0 && depth <= 64, io + ": depth " + depth);
         }
     }
 

@@ -123,6 +123,12 @@ public final class RunSummary {
         m.put("indexBytesRead", real.index() == null ? 0 : real.index().bytesRead());
         m.put("indexOpenNanos", real.index() == null ? 0 : real.index().openNanos());
         m.put("durableCommits", real.durableCommits());
+        m.put("diskBusyNanos", real.disk().busyNanos());
+        m.put("diskElapsedNanos", real.disk().elapsedNanos());
+        m.put("diskBusyFraction", real.disk().busyFraction());
+        m.put("diskMeanQueueDepth", real.disk().meanQueueDepth());
+        m.put("diskReadBytes", real.disk().readBytes());
+        m.put("diskWriteBytes", real.disk().writeBytes());
         real.work().byName().forEach((kind, t) -> {
             m.put(kind + "Bytes", t.bytes());
             m.put(kind + "Nanos", t.ns());
@@ -138,6 +144,7 @@ public final class RunSummary {
                 real.shutdownError() == null ? "shut down durably" : "shutdown failed: " + real.shutdownError());
         }
         out.println("host byte work on the loop thread: " + real.work().describe());
+        out.println(real.disk().describe());
     }
 
     /** Peak heap use over the JVM's life (sum of the heap pools' peaks). */

@@ -59,6 +59,7 @@ public final class RealRun implements AutoCloseable {
     private final FanOutSink sink = new FanOutSink();
     private final OpenedEvent openedEvent = new OpenedEvent();
     private final KvServer server;
+    private final DiskMeter disk;
     private final RealLoop loop;
     private final RealTransport transport;
     private final InvariantChecker checker;
@@ -98,7 +99,7 @@ public final class RealRun implements AutoCloseable {
      * @param shutdownError  null when the shutdown made everything durable, else one line saying what failed
      */
     public record Result(RunReport report, IndexOpen index, long durableCommits, String shutdownError,
-                         ByteWork work) {}
+                         ByteWork work, DiskMeter.Figures disk) {}
 
     /** The last {@link CoreEvent.IndexOpened} the core emitted: what opening the index found. */
     private static final class OpenedEvent implements EventSink {
@@ -126,7 +127,8 @@ public final class RealRun implements AutoCloseable {
         this.opened = opened;
         this.devices = devices;
         this.memory = opened.memory();
-        this.server = new KvServer(spec.core(), memory, devices.data(), devices.index(), sink);
+        this.disk = new DiskMeter(devices.data(), System::nanoTime);
+        this.server = new KvServer(spec.core(), memory, disk, devices.index(), sink);
         this.loop = RealLoop.over(devices, this::onIoComplete);
         this.transport = new RealTransport(loop);
         this.checker = InvariantChecker.standard(spec.core(), loop, () -> server.tieredStore().l1().entries().size(),
@@ -229,11 +231,12 @@ public final class RealRun implements AutoCloseable {
         final RunReport report = recorder.report(spec.scenario(), RunMode.REAL, seed, end - startNs, violation,
             new RunRecorder.Extras(transport.busyNs(), 0, server.tieredStore().writeErrors()));
         return new Result(report, index, server.tieredStore().durableCommits(), shutdownError,
-            memory.work().minus(before));
+            memory.work().minus(before), disk.figures());
     }
 
     /** A device completion: a server input, timed as the server thread's work. */
     private void onIoComplete(final IoCompletion completion) {
+        disk.completed(completion);
         transport.serve(() -> server.onIoComplete(completion));
     }
 
