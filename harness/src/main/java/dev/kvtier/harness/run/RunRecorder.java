@@ -102,7 +102,8 @@ public final class RunRecorder implements WorkloadDriver.Observer {
         final RunMetrics m = metrics;
         final RunReport.Metrics figures = new RunReport.Metrics(m.storedBytes(), m.loadedBytes(), m.l1HitRatio(),
             m.l2Reads(), m.l2Writes(), m.writeOps(), m.meanWriteBytes(), phaseNanos("cold"), phaseNanos("warm"),
-            m.storeAck(), m.load(), m.ttft(), m.engine(), m.requests(), m.loadFailures(), m.ringEvictions(),
+            m.storeAck(), m.load(), m.ttft(), m.engine(), m.requests(), m.tokenSources(), m.loadFailures(),
+            m.ringEvictions(),
             m.l1Evictions(),
             m.memoryWaits(), extras.serverBusyNanos(), nanos <= 0 ? 0 : (double) extras.serverBusyNanos() / nanos,
             wrongBytes, extras.injectedIoErrors(), extras.writeErrors());

@@ -3,6 +3,7 @@ package dev.kvtier.harness.run;
 import dev.kvtier.harness.metrics.RunMetrics.EnginePhase;
 import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
 import dev.kvtier.harness.metrics.RunMetrics.RequestPhase;
+import dev.kvtier.harness.metrics.RunMetrics.TokenSources;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,7 +42,8 @@ public record RunReport(String scenario, RunMode mode, long seed, long events, l
     public record Metrics(long storedBytes, long loadedBytes, double l1HitRatio, long l2Reads, long l2Writes,
                           long writeOps, double meanWriteBytes, long coldPhaseNanos, long warmPhaseNanos,
                           Percentiles storeAckNanos, Percentiles loadNanos, Map<String, Percentiles> ttftNanos,
-                          Map<String, EnginePhase> engine, Map<String, RequestPhase> requests, long loadFailures,
+                          Map<String, EnginePhase> engine, Map<String, RequestPhase> requests,
+                          TokenSources tokenSources, long loadFailures,
                           long ringEvictions, long l1Evictions,
                           long memoryWaits, long serverBusyNanos, double serverBusyFraction, long wrongBytes,
                           long injectedIoErrors, long writeErrors) {

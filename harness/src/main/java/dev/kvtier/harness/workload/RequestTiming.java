@@ -12,9 +12,28 @@ package dev.kvtier.harness.workload;
  * @param firstTokenNs when it gave its first token
  * @param endNs        when it gave its last token
  * @param outputTokens tokens it gave
+ * @param tokens       where its input's KV came from
  */
 public record RequestTiming(long requestId, String phase, long arrivalNs, long scheduledNs, long firstTokenNs,
-                            long endNs, int outputTokens) {
+                            long endNs, int outputTokens, Tokens tokens) {
+    /**
+     * Where a request's input KV came from (issue 33 item 4, per request): loaded from the store (the cached prefix its
+     * lookup found, when its load succeeded; 0 after a failed load) or prefilled by the engine (the rest, at least its
+     * last token: a full hit computes one token, so loaded + prefilled may exceed the input by one).
+     *
+     * @param input     its input tokens
+     * @param loaded    tokens whose KV its load brought from the store
+     * @param prefilled tokens the engine computed
+     */
+    public record Tokens(long input, long loaded, long prefilled) {
+        public Tokens {
+            if (input < 0 || loaded < 0 || prefilled < 1 || loaded + prefilled > input + 1) {
+                throw new IllegalArgumentException("tokens: input " + input + ", loaded " + loaded + ", prefilled "
+                    + prefilled);
+            }
+        }
+    }
+
     public RequestTiming {
         if (!(arrivalNs <= scheduledNs && scheduledNs <= firstTokenNs && firstTokenNs <= endNs)) {
             throw new IllegalArgumentException("request " + requestId + ": times out of order: arrival " + arrivalNs

@@ -214,7 +214,8 @@ public final class WorkloadDriver {
         public void finished(final EngineRequest r, final long atNs) {
             inSystem--;
             observer.requestDone(new RequestTiming(r.id, phaseName(r.phase), r.arrivalNs, r.scheduledNs,
-                r.firstTokenNs, atNs, r.outputTokens));
+                r.firstTokenNs, atNs, r.outputTokens, new RequestTiming.Tokens(r.inputTokens,
+                    (long) r.cached * spec.blockTokens(), r.tokensToCompute)));
             if (r.client >= 0) {
                 send(r.client, atNs);
             }

@@ -42,6 +42,7 @@ public final class RunSummary {
                 g.stagingNanos() / 1e9, g.loadWaitNanos().mean() * g.loadWaitNanos().count() / 1e9,
                 g.loadWaitNanos().count(), g.loadWaitNanos().p99() / 1e6);
         }
+        tokens(out, m.tokenSources());
         out.printf("stored %.2f GiB  loaded %.2f GiB  L1 hit %.3f  L2 writes %d (mean %.1f MiB)  L2 reads %d%n",
             m.storedBytes() / (double) (1L << 30), m.loadedBytes() / (double) (1L << 30), m.l1HitRatio(),
             m.writeOps(), m.meanWriteBytes() / (1 << 20), m.l2Reads());
@@ -79,6 +80,14 @@ public final class RunSummary {
 
     private static String ms(final double ns) {
         return String.format(Locale.ROOT, ns >= 1e7 ? "%.1f ms" : "%.3f ms", ns / 1e6);
+    }
+
+    /** Where the run's input tokens came from: L1, L2, or prefilled by the engine. */
+    private static void tokens(final PrintStream out, final RunMetrics.TokenSources t) {
+        final double in = Math.max(1, t.input());
+        out.printf("tokens input %,d: from L1 %,d (%.1f %%), from L2 %,d (%.1f %%), prefilled %,d (%.1f %%)%n",
+            t.input(), t.fromL1(), 100 * t.fromL1() / in, t.fromL2(), 100 * t.fromL2() / in, t.prefilled(),
+            100 * t.prefilled() / in);
     }
 
     /** Per phase: queueing, time per output token, end-to-end latency and throughput. */

@@ -116,8 +116,12 @@ class TraceRunTest {
         final Trace t = new Trace.Builder("shared", 512).add(0, 1000, 1, new long[] {1, 2})
             .add(1_000_000_000L, 1500, 1, new long[] {1, 2, 3}).add(2_000_000_000L, 1500, 1, new long[] {9, 2, 3})
             .build();
-        final Map<Long, Integer> cached = run(t).cached();
-        assertEquals(List.of(0, 62, 0), List.copyOf(cached.values()));
+        final Run r = run(t);
+        assertEquals(List.of(0, 62, 0), List.copyOf(r.cached().values()));
+        // Where the 4000 input tokens came from: request 2's 62 slots of 16 from L1 (it holds all of L2), the rest
+        // prefilled.
+        assertEquals(new RunMetrics.TokenSources(4000, 62 * 16, 0, 4000 - 62 * 16), r.report().metrics()
+            .tokenSources());
     }
 
     @Test
