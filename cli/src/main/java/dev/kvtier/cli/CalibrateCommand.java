@@ -6,6 +6,7 @@ import dev.kvtier.lab.calibrate.Calibrate;
 import dev.kvtier.realio.calibrate.DeviceCalibration;
 import dev.kvtier.realio.files.OutputFile;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -64,6 +65,10 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--scenario", paramLabel = "SCENARIO",
         description = "measure the cells this scenario's runs issue (default: the core's defaults, 2.25 MiB slots)")
     String scenario;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+        description = "override a key of the --scenario, e.g. model.layers=4 (repeatable)")
+    List<String> sets = new ArrayList<>();
 
     @Option(names = "--size", paramLabel = "BYTES",
         description = "calibration file size, a multiple of 1 MiB (default: the --scenario's L2 size rounded up to"
@@ -125,7 +130,12 @@ public final class CalibrateCommand implements Callable<Integer> {
             System.err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }
-        return new Calibrate(new Calibrate.Request(device, out, hostOut, hostRunDevice, name, quick, scenario,
+        if (!sets.isEmpty() && scenario == null) {
+            System.err
+                .println("kvtier: --set goes with --scenario (it overrides the scenario whose cells are measured)");
+            return ExitCodes.BAD_INPUT;
+        }
+        return new Calibrate(new Calibrate.Request(device, out, hostOut, hostRunDevice, name, quick, scenario, sets,
             sizeBytes, checks, acceptSuspect, forceOptions.force(), invoked.holder(), results, why), System.out,
             System.err).run();
     }

@@ -249,6 +249,10 @@ final class CorpusOptions {
         cases.add(run("--set a size with an unknown unit", "must be a size", "--set", "core.l1Bytes=64GB2"));
         cases.add(run("--set an unknown model preset", "no bundled model", "--set", "model.preset=gpt-9"));
         cases.add(run("--set kvPerHead 3", "kvPerHead", "--set", "model.kvPerHead=3"));
+        cases.add(refused("calibrate --set without --scenario", dir -> null, "--scenario", "calibrate", "--device",
+            "{d}/cal.bin", "--set", "model.layers=4"));
+        cases.add(refused("calibrate --set of an unknown key", dir -> null, "core.bogus", "calibrate", "--device",
+            "{d}/cal.bin", "--quick", "--scenario", "pr90-evict-small", "--set", "core.bogus=1"));
     }
 
     private static void fidelity(final List<BadInput> cases) {

@@ -5,6 +5,7 @@ import dev.kvtier.harness.profile.HostCostProfile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.toml.TomlMapper;
@@ -93,6 +94,14 @@ public final class Profiles {
         s.rejectUnknown();
         return new HostCostProfile(base.name() + "+overrides", span, entry, submit, complete, request, memcpy, dma,
             onThread, checksum, verify, stamp, event, engineOnThread, copiedChecksum, copyOp);
+    }
+
+    /**
+     * A scenario a scenario names ({@code gate.baseline}): a library name as it is, a path resolved against the naming
+     * scenario's directory {@code base} (as {@code sim.device} is), not the working directory.
+     */
+    static String besideScenario(final String nameOrPath, final Path base, final List<String> library) {
+        return library.contains(nameOrPath) || base == null ? nameOrPath : base.resolve(nameOrPath).toString();
     }
 
     private static String describe(final String nameOrPath, final Path base) {

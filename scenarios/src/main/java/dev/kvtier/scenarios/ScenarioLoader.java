@@ -326,7 +326,7 @@ public final class ScenarioLoader {
             if (!s.present()) {
                 return null;
             }
-            final String baseline = s.requiredString("baseline");
+            final String baseline = Profiles.besideScenario(s.requiredString("baseline"), base, LIBRARY);
             final String metric = s.string("metric", "coldPhaseNanos");
             final double min = s.fraction("minSlowdown", 0);
             final double max = s.fraction("maxSlowdown", 0);

@@ -4,10 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Sizes with units, model presets, and a size given one way replacing the other (issue 35's paper cuts). */
+/**
+ * Sizes with units, model presets, a size given one way replacing the other, and the gate's baseline resolved beside
+ * its scenario (issue 35's paper cuts).
+ */
 class SizesAndPresetsTest {
 
     private static Scenario load(final String model, final String core, final String... sets) throws ScenarioException {
@@ -78,5 +84,31 @@ class SizesAndPresetsTest {
             "a key beside the preset overrides it");
         final ScenarioException e = assertThrows(ScenarioException.class, () -> load("preset = \"gpt-9\"", ""));
         assertTrue(e.getMessage().contains("deepseek-v3, llama-3.1-70b, llama-3.1-8b, qwen3-8b"), e.getMessage());
+    }
+
+    @Test
+    void shouldResolveTheGatesBaselineBesideTheScenario(@TempDir final Path dir) throws Exception {
+        final String gated = """
+            [scenario]
+            name = "g"
+            [model]
+            name = "m"
+            [workload]
+            prompts = 4
+            inputTokens = 256
+            [[phase]]
+            name = "cold"
+            requests = 4
+            [gate]
+            baseline = "%s"
+            maxSlowdown = 0.1
+            """;
+        final Path file = dir.resolve("sub").resolve("g.toml");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, gated.formatted("base.toml"));
+        assertEquals(file.getParent().resolve("base.toml").toString(),
+            ScenarioLoader.load(file.toString(), List.of()).gate().baseline(), "beside the scenario, not the cwd");
+        Files.writeString(file, gated.formatted("pr90-evict"));
+        assertEquals("pr90-evict", ScenarioLoader.load(file.toString(), List.of()).gate().baseline());
     }
 }

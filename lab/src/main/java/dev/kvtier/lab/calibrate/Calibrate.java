@@ -55,6 +55,7 @@ public final class Calibrate {
      * @param name                the profiles' name
      * @param quick               a few seconds instead of about a minute
      * @param scenario            the scenario whose cells are measured, or null for the core's defaults
+     * @param sets                overrides of that scenario
      * @param sizeBytes           the calibration file's size, or 0 for the default
      * @param checks              fio side by side and the suspect limits
      * @param acceptSuspect       write the profile even when a figure is suspect
@@ -64,7 +65,8 @@ public final class Calibrate {
      * @param why                 why this calibration is made, for its metadata (with {@code results}), or null
      */
     public record Request(Path device, Path deviceOut, Path hostOut, Path hostRunDevice, String name, boolean quick,
-                          String scenario, long sizeBytes, DeviceCalibration.Checks checks, boolean acceptSuspect,
+                          String scenario, List<String> sets, long sizeBytes, DeviceCalibration.Checks checks,
+                          boolean acceptSuspect,
                           Force force, Holder holder, Path results, String why) {}
 
     /** A calibration of {@code q}, printing on {@code out} and {@code err}. */
@@ -81,7 +83,7 @@ public final class Calibrate {
         final CalibrationRun.Options asked;
         try {
             final CoreConfig core = q.scenario() == null ? null
-                : ScenarioLoader.load(q.scenario(), List.of()).spec().core();
+                : ScenarioLoader.load(q.scenario(), q.sets()).spec().core();
             shape = core == null ? RunShape.DEFAULT : RunShape.of(core);
             asked = options(q.deviceOut() != null ? q.deviceOut() : Path.of(Calibrated.DEVICE_TOML), 0, shape,
                 fileBytes(q.sizeBytes(), q.quick(), core));
