@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,15 +45,16 @@ class SignalTest {
     @TempDir(factory = TargetTempDir.class)
     Path dir;
 
-    @Test
-    void shouldSealTheJournalOfARunInterruptedBySigint() throws Exception {
+    @ParameterizedTest
+    @CsvSource({"INT, 130", "TERM, 143"})
+    void shouldSealTheJournalOfAnInterruptedRun(final String signal, final int status) throws Exception {
         final Path journal = dir.resolve("j");
         final List<String> args = new ArrayList<>(LONG_RUN);
         args.addAll(List.of("--journal", journal.toString()));
         final Child child = Child.start(args, dir);
         child.awaitLine("progress: virtual run");
-        child.signal("INT");
-        assertEquals(130, child.exit(), child.describe());
+        child.signal(signal);
+        assertEquals(status, child.exit(), child.describe());
         assertTrue(child.has("kvtier: interrupted after "), child.describe());
         assertTrue(child.has("kept the journal " + journal), child.describe());
         assertTrue(JournalInterruption.read(journal).isPresent(), "the journal is marked interrupted");
@@ -59,21 +62,6 @@ class SignalTest {
         assertEquals(0, replay.exitCode(), replay.out() + replay.err());
         assertTrue(replay.out().contains("identical: "), replay.out());
         assertTrue(replay.out().contains("interrupted: SIGINT or SIGTERM after "), replay.out());
-    }
-
-    @Test
-    void shouldSealTheJournalOfARunInterruptedBySigterm() throws Exception {
-        final Path journal = dir.resolve("j");
-        final List<String> args = new ArrayList<>(LONG_RUN);
-        args.addAll(List.of("--journal", journal.toString()));
-        final Child child = Child.start(args, dir);
-        child.awaitLine("progress: virtual run");
-        child.signal("TERM");
-        assertEquals(143, child.exit(), child.describe());
-        assertTrue(child.has("kept the journal " + journal), child.describe());
-        final CliRun replay = CliRun.of("replay", journal.toString());
-        assertEquals(0, replay.exitCode(), replay.out() + replay.err());
-        assertTrue(replay.out().contains("identical: "), replay.out());
     }
 
     @Test
