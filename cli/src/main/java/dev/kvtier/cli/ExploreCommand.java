@@ -58,6 +58,11 @@ public final class ExploreCommand implements Callable<Integer> {
             + "runs are in memory at once")
     int threads = 1;
 
+    @Option(names = "--minutes", paramLabel = "M", description = "a time budget: stop before the next seed once M "
+        + "minutes passed (with --seeds as the most to run); with --keep-going it runs on past failures until then, "
+        + "without it stops at the first; the summary is marked partial")
+    double minutes;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a key for every seed")
     List<String> sets = new ArrayList<>();
 
@@ -71,7 +76,7 @@ public final class ExploreCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return new Exploration(new Exploration.Request(scenario, seeds, from, shard, shardFromEnv, keepGoing, summary,
-            threads, sets, journals, environment, onTerminal()), System.out, System.err).run();
+            threads, sets, journals, environment, onTerminal(), minutes), System.out, System.err).run();
     }
 
     /** Whether this runs on a terminal: since JDK 22 System.console() is there without one too (a CI log). */

@@ -225,6 +225,8 @@ final class CorpusOptions {
     private static void issue35(final List<BadInput> cases) {
         cases.add(run("--seed -1", "--seed", "--seed", "-1"));
         cases.add(run("--swarm on a scenario without [swarm]", "[swarm]", "--swarm"));
+        cases.add(refused("explore --minutes -1", Setup.SCENARIO, "--minutes", "explore", "{d}/s.toml", "--seeds", "3",
+            "--minutes", "-1"));
         cases.add(refused("explore --from -5", Setup.SCENARIO, "--from", "explore", "{d}/s.toml", "--seeds", "3",
             "--from", "-5"));
         cases.add(refused("gate --seed -2", Setup.SCENARIO, "--seed", "gate", "{d}/s.toml", "--seed", "-2"));

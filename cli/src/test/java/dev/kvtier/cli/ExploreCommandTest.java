@@ -28,6 +28,20 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class ExploreCommandTest {
+    /** {@code --minutes}: the exploration stops at its time budget, with a partial summary of the seeds it ran. */
+    @Test
+    void shouldStopAtItsTimeBudgetWithAPartialSummary(@TempDir final Path dir) throws IOException {
+        final CliRun r = CliRun.of("explore", "pr90-evict-small", "--seeds", "100000", "--minutes", "0.02",
+            "--keep-going", "--summary", dir + "/");
+        assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+        assertTrue(r.err().contains("stopped at its budget of 0.02 minutes after "), r.err());
+        try (var files = Files.list(dir)) {
+            final ShardSummary s = ShardSummary.read(files.findFirst().orElseThrow());
+            assertTrue(s.interrupted() && s.seedsRun() > 0 && s.seedsRun() < 100_000, "seeds run " + s.seedsRun());
+            assertEquals(s.seedsRun(), (long) s.stoppedAt(), "a prefix of the planned seeds");
+        }
+    }
+
     @Test
     void shouldRunEverySeedExactlyOnceOverAllShards() {
         for (final int n : new int[] {1, 2, 3, 7}) {

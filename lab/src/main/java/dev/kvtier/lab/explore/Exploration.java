@@ -24,6 +24,8 @@ import java.util.Map;
 public final class Exploration {
     /** Most seeds one exploration plans (the seed list is held in memory). */
     public static final long SEEDS_MAX = 10_000_000;
+    /** The longest time budget: a week. */
+    public static final long MINUTES_MAX = 7 * 24 * 60;
 
     private final String scenario;
     private final Long seeds;
@@ -37,6 +39,7 @@ public final class Exploration {
     private final Path journals;
     private final Map<String, String> environment;
     private final boolean onTerminal;
+    private final double minutes;
     private final PrintStream out;
     private final PrintStream err;
 
@@ -55,10 +58,12 @@ public final class Exploration {
      * @param journals     where a failing seed's journal goes
      * @param environment  the environment the shard is read from
      * @param onTerminal   whether progress goes to a terminal
+     * @param minutes      a time budget: stop before the next seed once this many minutes of wall time passed (0:
+     *                     none); the summary is then partial, as after an interruption
      */
     public record Request(String scenario, Long seeds, long from, String shard, boolean shardFromEnv,
                           boolean keepGoing, String summary, int threads, List<String> sets, Path journals,
-                          Map<String, String> environment, boolean onTerminal) {
+                          Map<String, String> environment, boolean onTerminal, double minutes) {
         public Request {
             sets = List.copyOf(sets);
             environment = Map.copyOf(environment);
@@ -79,6 +84,7 @@ public final class Exploration {
         this.journals = q.journals();
         this.environment = q.environment();
         this.onTerminal = q.onTerminal();
+        this.minutes = q.minutes();
         this.out = out;
         this.err = err;
     }
@@ -110,8 +116,10 @@ public final class Exploration {
             return ExitCodes.BAD_INPUT;
         }
         final Explorer explorer = new Explorer(scenario, sets, out, err);
+        final long startNs = System.nanoTime();
         final Explorer.Result r = explorer.explore(Explorer.seeds(from, seeds, range.shard()),
-            new Explorer.Options(journals, keepGoing, onTerminal, 10, threads, interruption::requested));
+            new Explorer.Options(journals, keepGoing, onTerminal, 10, threads, () -> interruption.requested()
+                || overBudget(startNs)));
         if (r.exitCode() == ExitCodes.BAD_INPUT) {
             return r.exitCode();
         }
@@ -135,16 +143,23 @@ public final class Exploration {
             out.println("summary: " + file);
         }
         if (r.interrupted()) {
-            err.println("kvtier: interrupted after " + r.seedsRun() + " of " + range.planned() + " seeds (the last "
+            err.println("kvtier: " + (interruption.requested() ? "interrupted" : "stopped at its budget of " + minutes
+                + " minutes") + " after " + r.seedsRun() + " of " + range.planned() + " seeds (the last "
                 + r.stoppedAt() + "); " + (summary == null ? "no summary was asked for (--summary FILE keeps one)"
                     : "kept their summary " + summaryFile(range, r.scenarioName()) + ", marked partial"));
-            return r.exitCode() == ExitCodes.OK ? ExitCodes.INTERRUPTED : r.exitCode();
+            final int stopped = interruption.requested() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+            return r.exitCode() == ExitCodes.OK ? stopped : r.exitCode();
         }
         if (r.exitCode() != ExitCodes.OK || range.shard().count() > 1) {
             return r.exitCode();
         }
         return SummaryMerge.merge(List.of(new SummaryMerge.Named("(this exploration)", s)), List.of())
             .exitCode(true);
+    }
+
+    /** Whether the time budget ({@code --minutes}) is spent. */
+    private boolean overBudget(final long startNs) {
+        return minutes > 0 && System.nanoTime() - startNs >= minutes * 60e9;
     }
 
     /** The seeds this shard plans, from the options; the message names a bad or missing one. */
@@ -155,6 +170,9 @@ public final class Exploration {
         if (seeds == null || seeds < 1 || seeds > SEEDS_MAX) {
             throw new IllegalArgumentException("--seeds must be in [1, " + SEEDS_MAX + "] (shard larger ranges over "
                 + "several runs with --from), got " + (seeds == null ? "none" : seeds));
+        }
+        if (!(minutes >= 0) || minutes > MINUTES_MAX) {
+            throw new IllegalArgumentException("--minutes must be in [0, " + MINUTES_MAX + "], got " + minutes);
         }
         if (from < 0) {
             throw new IllegalArgumentException("--from must be 0 or more, got " + from);
