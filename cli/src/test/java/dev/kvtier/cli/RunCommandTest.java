@@ -62,6 +62,17 @@ class RunCommandTest {
             "engine.prefillNsPerToken=1000000", "--set", "sim.livenessBoundSeconds=1"));
     }
 
+    /** A failed run's journal says which invariant failed, and its replay prints it (issue 35). */
+    @Test
+    void shouldMarkAFailedRunsJournalAndSayItOnReplay(@TempDir final Path dir) {
+        final Path journal = dir.resolve("j");
+        final CliRun failed = CliRun.of("run", "pr90-evict-small", "--set", "engine.prefillNsPerToken=1000000",
+            "--set", "sim.livenessBoundSeconds=1", "--journal", journal.toString());
+        assertEquals(ExitCodes.INVARIANT, failed.exitCode(), failed.err());
+        final CliRun replay = CliRun.of("replay", journal.toString());
+        assertTrue(replay.out().contains("the recorded run failed: invariant 16"), replay.out());
+    }
+
     @Test
     void shouldGiveTheSameDigestForTheSameSeed(@TempDir final Path dir) throws IOException {
         Main.execute("run", "pr90-evict-small", "--seed", "9", "--report", dir.resolve("a.json").toString());

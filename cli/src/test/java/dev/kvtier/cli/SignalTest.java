@@ -4,7 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.journal.file.JournalInterruption;
+import dev.kvtier.journal.file.JournalNotes;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -57,7 +57,8 @@ class SignalTest {
         assertEquals(status, child.exit(), child.describe());
         assertTrue(child.has("kvtier: interrupted after "), child.describe());
         assertTrue(child.has("kept the journal " + journal), child.describe());
-        assertTrue(JournalInterruption.read(journal).isPresent(), "the journal is marked interrupted");
+        assertTrue(JournalNotes.read(journal, JournalNotes.INTERRUPTED).isPresent(),
+            "the journal is marked interrupted");
         final CliRun replay = CliRun.of("replay", journal.toString());
         assertEquals(0, replay.exitCode(), replay.out() + replay.err());
         assertTrue(replay.out().contains("identical: "), replay.out());
@@ -76,7 +77,7 @@ class SignalTest {
         child.signal("INT");
         assertEquals(130, child.exit(), child.describe());
         assertTrue(child.has("kvtier: interrupted after "), child.describe());
-        assertTrue(JournalInterruption.read(journal).isPresent(), child.describe());
+        assertTrue(JournalNotes.read(journal, JournalNotes.INTERRUPTED).isPresent(), child.describe());
         final List<String> again0 = new ArrayList<>(List.of("run", "pr90-evict-small", "--mode", "real", "--device",
             device.toString()));
         again0.addAll(sets(REAL_SMALL, "phase.0.requests=4", "phase.1.requests=4"));

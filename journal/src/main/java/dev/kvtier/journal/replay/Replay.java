@@ -5,7 +5,7 @@ import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.journal.file.JournalEntry;
 import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.journal.file.JournalHeader;
-import dev.kvtier.journal.file.JournalInterruption;
+import dev.kvtier.journal.file.JournalNotes;
 import dev.kvtier.journal.file.JournalReader;
 import dev.kvtier.journal.file.JournalSalvage;
 import java.io.PrintStream;
@@ -95,8 +95,10 @@ public final class Replay {
             + ", code " + h.codeVersion() + ", format " + h.formatVersion());
         out.println("config " + h.configDigest() + (digest.equals(h.configDigest()) ? " (matches the knobs)"
             : " (WARNING: the knobs digest to " + digest + ")"));
-        JournalInterruption.read(dir).ifPresent(note -> out.println("interrupted: " + note + " (the journal holds"
-            + " the events up to there)"));
+        JournalNotes.read(dir, JournalNotes.INTERRUPTED).ifPresent(note -> out.println("interrupted: " + note
+            + " (the journal holds the events up to there)"));
+        JournalNotes.read(dir, JournalNotes.VIOLATION).ifPresent(note -> out.println("the recorded run failed: "
+            + note + " (the journal ends at the event before; replay compares the events up to there)"));
     }
 
     private static String firstLine(final String text) {

@@ -7,7 +7,7 @@ import dev.kvtier.core.port.EventSink;
 import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.journal.file.JournalHeader;
-import dev.kvtier.journal.file.JournalInterruption;
+import dev.kvtier.journal.file.JournalNotes;
 import dev.kvtier.journal.file.JournalWriter;
 import dev.kvtier.journal.replay.ConfigDigest;
 import dev.kvtier.scenarios.Scenario;
@@ -105,18 +105,27 @@ public final class JournalRecording implements EventSink, Clock {
     }
 
     /**
-     * Marks the sealed journal as interrupted with {@code note} (one line; {@link JournalInterruption}); true when
-     * marked or there is no journal, false (the reason on {@code err}) when the note could not be written.
+     * Marks the sealed journal as interrupted with {@code note} (one line; {@link JournalNotes}); true when marked or
+     * there is no journal, false (the reason on {@code err}) when the note could not be written.
      */
     public boolean markInterrupted(final String note, final PrintStream err) {
+        return mark(JournalNotes.INTERRUPTED, note, err);
+    }
+
+    /** Marks the sealed journal with the invariant its run broke ({@code violation}); as {@link #markInterrupted}. */
+    public boolean markViolation(final String violation, final PrintStream err) {
+        return mark(JournalNotes.VIOLATION, violation, err);
+    }
+
+    private boolean mark(final String name, final String note, final PrintStream err) {
         if (writer == null) {
             return true;
         }
         try {
-            JournalInterruption.write(dir, note);
+            JournalNotes.write(dir, name, note);
             return true;
         } catch (final IOException e) {
-            err.println("kvtier: " + dir + ": cannot mark the journal interrupted: " + e.getMessage());
+            err.println("kvtier: " + dir + ": cannot write " + name + ": " + e.getMessage());
             return false;
         }
     }

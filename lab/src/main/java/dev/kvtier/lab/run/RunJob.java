@@ -265,6 +265,7 @@ public final class RunJob {
             return ExitCodes.BAD_INPUT;
         }
         if (!r.ok()) {
+            recording.markViolation(r.violation(), err);
             err.println("FAILED: " + r.violation());
             err.println("seed " + q.seed() + "; reproduce: " + reproduce());
             return ExitCodes.INVARIANT;
