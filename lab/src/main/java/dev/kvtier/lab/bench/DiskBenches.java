@@ -37,28 +37,27 @@ public final class DiskBenches {
      */
     public static int io(final Scratch s, final long sizeBytes, final long seconds, final boolean fio,
                          final boolean quick, final PrintStream out, final PrintStream err) {
-        final Claim claim;
-        try {
-            claim = Outputs.claimScratch(s.device(), "--device", s.force(), s.holder());
-        } catch (final ClaimRefused e) {
-            err.println("kvtier: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
-        }
-        try {
-            final int rc = BenchIo.run(s.device(), claim.baseOffset(), sizeBytes, seconds, fio, quick, out, err);
-            if (rc != 0) {
-                claim.abandon();
-                return ExitCodes.BAD_INPUT;
-            }
-            return ExitCodes.OK;
-        } finally {
-            claim.close();
-        }
+        return onScratch(s, err, base -> BenchIo.run(s.device(), base, sizeBytes, seconds, fio, quick, out, err) == 0
+            ? ExitCodes.OK : ExitCodes.BAD_INPUT);
     }
 
     /** How long recovering the index of {@code spec} takes, {@code repeat} times with {@code io}; the exit code. */
     public static int recovery(final Scratch s, final RecoveryBench.Spec spec, final int repeat, final IoChoice io,
                                final PrintStream out, final PrintStream err) {
+        return onScratch(s, err, base -> recovery(s.device(), spec, base, repeat, io, out, err));
+    }
+
+    /** A benchmark on a claimed scratch file, given the offset kvtier's header leaves; returns its exit code. */
+    private interface OnScratch {
+        int run(long baseOffset) throws IOException;
+    }
+
+    /**
+     * Claims the scratch file, runs {@code work} on it and closes the claim; a refused claim, or a measurement that
+     * failed (bad input, or an I/O or argument error, said on {@code err}), gives the claim up, so a file this run
+     * created is removed.
+     */
+    private static int onScratch(final Scratch s, final PrintStream err, final OnScratch work) {
         final Claim claim;
         try {
             claim = Outputs.claimScratch(s.device(), "--device", s.force(), s.holder());
@@ -67,7 +66,11 @@ public final class DiskBenches {
             return ExitCodes.BAD_INPUT;
         }
         try {
-            return recovery(s.device(), spec, claim.baseOffset(), repeat, io, out, err);
+            final int rc = work.run(claim.baseOffset());
+            if (rc == ExitCodes.BAD_INPUT) {
+                claim.abandon();
+            }
+            return rc;
         } catch (final IOException | IllegalArgumentException | IllegalStateException e) {
             claim.abandon();
             err.println("kvtier: " + e.getMessage());
