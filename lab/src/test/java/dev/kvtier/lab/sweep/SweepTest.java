@@ -9,6 +9,7 @@ import dev.kvtier.lab.results.ResultKind;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,15 +54,7 @@ class SweepTest {
 
     @Test
     void shouldRiseMonotonicallyWithThePerSpanCostFromOneAtZero() throws Exception {
-        final Path base = dir.resolve("contiguous.toml");
-        Files.writeString(base, SCENARIO.formatted("contiguous", "true"));
-        final Path perSlot = dir.resolve("per-slot.toml");
-        Files.writeString(perSlot, SCENARIO.formatted("per-slot", "false") + """
-            [gate]
-            baseline = "%s"
-            metric = "ttft.cold.mean"
-            minSlowdown = 0.01
-            """.formatted(base));
+        final Path perSlot = perSlotGatedOnContiguous();
         final Sweep.Result r = Sweep.run(perSlot.toString(), "ttft.cold.mean",
             new Sweep.Axis(List.of("host.spanNs", "host.entryNs"),
                 List.of(List.of("0", "50000", "100000", "200000", "400000"),
@@ -75,15 +68,7 @@ class SweepTest {
 
     @Test
     void shouldWriteASweepAsAResultWhenGivenAResultsRoot() throws Exception {
-        final Path base = dir.resolve("contiguous.toml");
-        Files.writeString(base, SCENARIO.formatted("contiguous", "true"));
-        final Path perSlot = dir.resolve("per-slot.toml");
-        Files.writeString(perSlot, SCENARIO.formatted("per-slot", "false") + """
-            [gate]
-            baseline = "%s"
-            metric = "ttft.cold.mean"
-            minSlowdown = 0.01
-            """.formatted(base));
+        final Path perSlot = perSlotGatedOnContiguous();
         final Path root = dir.resolve("results");
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final int code = new SweepJob(new SweepJob.Request(perSlot.toString(), List.of("host.spanNs=0,400000"), null,
@@ -102,5 +87,19 @@ class SweepTest {
         assertEquals(List.of("sweep", "per-slot", "the span cost"), List.of(info.kind(), info.scenario(), info.why()));
         assertEquals("yes", info.headline().get("ratio rises monotonically"), info.headline().toString());
         assertTrue(info.headline().get("metric").endsWith("ttft.cold.mean"), info.headline().toString());
+    }
+
+    /** The per-slot scenario, whose [gate] names the contiguous one as its baseline; both written into the temp dir. */
+    private Path perSlotGatedOnContiguous() throws IOException {
+        final Path base = dir.resolve("contiguous.toml");
+        Files.writeString(base, SCENARIO.formatted("contiguous", "true"));
+        final Path perSlot = dir.resolve("per-slot.toml");
+        Files.writeString(perSlot, SCENARIO.formatted("per-slot", "false") + """
+            [gate]
+            baseline = "%s"
+            metric = "ttft.cold.mean"
+            minSlowdown = 0.01
+            """.formatted(base));
+        return perSlot;
     }
 }
