@@ -150,6 +150,11 @@ final class CorpusScenarios {
             "stepFixedNs = 20000000000") + "[sim]\nlivenessBoundSeconds = 10\n", "stepFixedNs"));
         cases.add(edited("a liveness bound of 0", t -> t + "[sim]\nlivenessBoundSeconds = 0\n",
             "livenessBoundSeconds"));
+        cases.add(edited("a TTFT bound below one engine step", t -> t.replace("stepFixedNs = 0",
+            "stepFixedNs = 20000000") + "[sim]\nttftBoundMs = 10\n", "ttftBoundMs"));
+        cases.add(edited("a negative TTFT bound", t -> t + "[sim]\nttftBoundMs = -1\n", "ttftBoundMs"));
+        cases.add(edited("a TTFT bound that is not a number", t -> t + "[sim]\nttftBoundMs = \"fast\"\n",
+            "ttftBoundMs"));
     }
 
     private static void names(final List<BadInput> cases) {

@@ -71,6 +71,31 @@ class RunCommandTest {
         assertEquals(ExitCodes.INVARIANT, failed.exitCode(), failed.err());
         final CliRun replay = CliRun.of("replay", journal.toString());
         assertTrue(replay.out().contains("the recorded run failed: invariant 16"), replay.out());
+        assertTrue(replay.out().contains("identical"), replay.out());
+        final java.util.regex.Matcher at = java.util.regex.Pattern.compile("violated at event (\\d+) \\((\\w+)\\)")
+            .matcher(failed.err());
+        assertTrue(at.find(), failed.err());
+        final long last = Long.parseLong(at.group(1)) - 1;
+        final CliRun dump = CliRun.of("journal", "dump", journal.toString(), "--from", Long.toString(last));
+        assertTrue(dump.out().strip().startsWith(last + " ") && dump.out().contains(" " + at.group(2) + " "),
+            "the journal's last event is the one that broke the invariant: " + dump.out());
+        assertTrue(replay.out().contains("journal dump " + journal + " --from " + last), replay.out());
+    }
+
+    /** The TTFT bound counts from arrival, queueing included, and the run says what both bounds mean (issue 35). */
+    @Test
+    void shouldFailARunPastItsTtftBoundAndSayWhatTheBoundsMean() {
+        final CliRun free = CliRun.of("run", "pr90-evict-small");
+        assertEquals(ExitCodes.OK, free.exitCode(), free.err());
+        assertTrue(
+            free.out().contains("bounds: each request ends within 3600 s of its lookup (sim.livenessBoundSeconds;"
+                + " queueing before the lookup not counted); no TTFT bound (sim.ttftBoundMs)"),
+            free.out());
+        final CliRun bounded = CliRun.of("run", "pr90-evict-small", "--set", "sim.ttftBoundMs=100");
+        assertEquals(ExitCodes.INVARIANT, bounded.exitCode(), bounded.err());
+        assertTrue(bounded.out().contains("first token within 100 ms of arrival, queueing included"), bounded.out());
+        assertTrue(bounded.err().contains("gave its first token") && bounded.err().contains("TTFT bound 100000000 ns"),
+            bounded.err());
     }
 
     @Test

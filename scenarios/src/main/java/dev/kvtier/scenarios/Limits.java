@@ -4,6 +4,7 @@ import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.index.IndexLayout;
 import dev.kvtier.sim.device.SimMetaDevice;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,6 +51,18 @@ final class Limits {
             throw new ScenarioException(nameOrPath + ": not UTF-8 text (a scenario is a TOML file)");
         } catch (final IOException e) {
             throw new ScenarioException(nameOrPath + ": cannot read: " + e.getMessage());
+        }
+    }
+
+    /** The text of the bundled scenario {@code name} (from the jar). */
+    static String library(final String name) throws ScenarioException {
+        try (InputStream in = ScenarioLoader.class.getResourceAsStream("library/" + name + ".toml")) {
+            if (in == null) {
+                throw new ScenarioException("library:" + name + ": missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (final IOException e) {
+            throw new ScenarioException("library:" + name + ": cannot read: " + e.getMessage());
         }
     }
 
@@ -108,11 +121,16 @@ final class Limits {
         }
     }
 
-    /** What the loaded run needs: its ring's index, and a liveness bound above one engine step. */
-    static void run(final String source, final CoreConfig core, final long stepFixedNs,
-                    final long livenessBoundSeconds) throws ScenarioException {
+    /** What the loaded run needs: its ring's index, and liveness and TTFT bounds (0: none) above one engine step. */
+    static void run(final String source, final CoreConfig core, final long stepFixedNs, final long livenessBoundNs,
+                    final long ttftBoundNs) throws ScenarioException {
         index(source, core);
-        requestTime(source, stepFixedNs, livenessBoundSeconds);
+        requestTime(source, stepFixedNs, livenessBoundNs / 1_000_000_000L);
+        if (ttftBoundNs > 0 && stepFixedNs > ttftBoundNs) {
+            throw new ScenarioException(source + ": key 'engine.stepFixedNs' = " + stepFixedNs + " is more than "
+                + "key 'sim.ttftBoundMs' = " + ttftBoundNs / 1_000_000 + " allows any request (every request waits at"
+                + " least one step for its first token, cached or not)");
+        }
     }
 
     static void index(final String source, final CoreConfig core) throws ScenarioException {

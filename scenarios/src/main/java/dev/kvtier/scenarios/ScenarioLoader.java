@@ -11,9 +11,6 @@ import dev.kvtier.harness.workload.EngineSpec;
 import dev.kvtier.harness.workload.WorkloadSpec;
 import dev.kvtier.sim.device.FaultPlan;
 import dev.kvtier.sim.run.SimModel;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +54,7 @@ public final class ScenarioLoader {
         final Path base;
         if (LIBRARY.contains(nameOrPath)) {
             source = "library:" + nameOrPath;
-            text = libraryText(nameOrPath);
+            text = Limits.library(nameOrPath);
             base = null;
         } else {
             final Path p = Path.of(nameOrPath);
@@ -86,19 +83,8 @@ public final class ScenarioLoader {
         return new Builder(source, text, root, base).build();
     }
 
-    private static String libraryText(final String name) throws ScenarioException {
-        try (InputStream in = ScenarioLoader.class.getResourceAsStream("library/" + name + ".toml")) {
-            if (in == null) {
-                throw new ScenarioException("library:" + name + ": missing from the jar");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (final IOException e) {
-            throw new ScenarioException("library:" + name + ": cannot read: " + e.getMessage());
-        }
-    }
-
-    /** What the {@code [sim]} table holds: the simulator's model and the run's liveness bound. */
-    private record SimTable(SimModel model, long livenessBoundNs) {}
+    /** What the {@code [sim]} table holds: the simulator's model and the run's bounds (liveness, TTFT; 0 none). */
+    private record SimTable(SimModel model, long livenessBoundNs, long ttftBoundNs) {}
 
     private static final class Builder {
         private final String source;
@@ -130,8 +116,8 @@ public final class ScenarioLoader {
             final WorkloadSpec workload = workload(model);
             final CoreConfig core = core(model, workload);
             final SimTable sim = sim();
-            Limits.run(source, core, workload.engine().stepFixedNs(), sim.livenessBoundNs() / 1_000_000_000L);
-            final RunSpec spec = new RunSpec(name, core, workload, sim.livenessBoundNs());
+            Limits.run(source, core, workload.engine().stepFixedNs(), sim.livenessBoundNs(), sim.ttftBoundNs());
+            final RunSpec spec = new RunSpec(name, core, workload, sim.livenessBoundNs(), sim.ttftBoundNs());
             final Scenario.Gate gate = gate();
             knobs.put("scenario.name", name);
             final Section cov = section("coverage");
@@ -290,6 +276,7 @@ public final class ScenarioLoader {
             final String hostName = s.string("host", HostCostProfile.JAVA_CORE.name());
             final long maxEvents = s.longValue("maxEvents", 200_000_000, 1000, 1L << 40);
             final long bound = s.longValue("livenessBoundSeconds", 3600, 1, 1L << 30);
+            final long ttftMs = s.longValue("ttftBoundMs", 0, 0, 1L << 40);
             s.rejectUnknown();
             final DeviceProfile device = Profiles.device(source, "sim.device", deviceName, base);
             final HostCostProfile host = hostOverrides(Profiles.host(source, "sim.host", hostName, base));
@@ -297,7 +284,9 @@ public final class ScenarioLoader {
             knobs.put("sim.host", host.name());
             record("sim", "maxEvents", maxEvents);
             record("sim", "livenessBoundSeconds", bound);
-            return new SimTable(new SimModel(device, host, faults(), maxEvents), bound * 1_000_000_000L);
+            knobs.put("sim.ttftBoundMs", ttftMs == 0 ? "none" : Long.toString(ttftMs));
+            return new SimTable(new SimModel(device, host, faults(), maxEvents), bound * 1_000_000_000L,
+                ttftMs * 1_000_000L);
         }
 
         /** {@code [host]} ({@link Profiles#hostOverrides}); a present table's profile is a knob. */

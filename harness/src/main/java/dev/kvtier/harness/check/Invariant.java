@@ -17,7 +17,7 @@ public enum Invariant {
     STALE_NOTHING(13, "stale spans write and commit nothing; an uncommitted allocation is never visible"),
     RING(14, "ring chunks disjoint; ring eviction follows allocation order"),
     CRASH(15, "after a crash and restart no wrong bytes; durable commits survive"),
-    LIVENESS(16, "every request finishes within a bound; released exactly once");
+    LIVENESS(16, "every request ends within its bounds (after lookup; TTFT from arrival); released exactly once");
 
     private final int number;
     private final String title;

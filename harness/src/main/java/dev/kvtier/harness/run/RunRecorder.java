@@ -28,6 +28,8 @@ public final class RunRecorder implements WorkloadDriver.Observer {
     private long originNs;
     private long wrongBytes;
     private long finishedNs = -1;
+    private long ttftBoundNs;
+    private long ttftBoundFromNs;
 
     /**
      * @param checker    the run's invariant checker
@@ -71,9 +73,24 @@ public final class RunRecorder implements WorkloadDriver.Observer {
         phases.add(new RunReport.Phase(name, startNs - originNs, endNs - originNs, endNs - startNs));
     }
 
+    /**
+     * Bounds every request's time to first token, from its arrival (queueing included), to {@code boundNs} (0: none):
+     * a later first token violates invariant 16. Requests that arrived before {@code fromNs} (while faults were being
+     * injected) are not bound.
+     */
+    public void ttftBound(final long boundNs, final long fromNs) {
+        this.ttftBoundNs = boundNs;
+        this.ttftBoundFromNs = fromNs;
+    }
+
     @Override
     public void requestDone(final RequestTiming t) {
         metrics.request(t);
+        if (ttftBoundNs > 0 && t.arrivalNs() >= ttftBoundFromNs && t.ttftNs() > ttftBoundNs) {
+            checker.report(Invariant.LIVENESS, "request " + t.requestId() + " (phase " + t.phase() + ") gave its "
+                + "first token " + t.ttftNs() + " ns after it arrived (queueing included), TTFT bound " + ttftBoundNs
+                + " ns");
+        }
     }
 
     @Override

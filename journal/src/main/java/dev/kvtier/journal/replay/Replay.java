@@ -10,6 +10,8 @@ import dev.kvtier.journal.file.JournalReader;
 import dev.kvtier.journal.file.JournalSalvage;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Replays a journal for a CLI's {@code replay}: prints the run it came from, feeds its inputs to a fresh core, and
@@ -18,6 +20,7 @@ import java.nio.file.Path;
  * {@link #BAD}, never a partial replay reported as identical.
  */
 public final class Replay {
+    private static final Pattern AT_EVENT = Pattern.compile("violated at event (\\d+)");
     /** Exit code: every event was identical, or the replay stopped where asked. */
     public static final int OK = 0;
     /** Exit code: the fresh core diverged from the journal. */
@@ -98,7 +101,14 @@ public final class Replay {
         JournalNotes.read(dir, JournalNotes.INTERRUPTED).ifPresent(note -> out.println("interrupted: " + note
             + " (the journal holds the events up to there)"));
         JournalNotes.read(dir, JournalNotes.VIOLATION).ifPresent(note -> out.println("the recorded run failed: "
-            + note + " (the journal ends at the event before; replay compares the events up to there)"));
+            + note + " (" + violatingEvent(dir, note) + "replay compares the events up to there)"));
+    }
+
+    /** Where the journal keeps the event a violation names ("at event N": the journal's last, dump number N - 1). */
+    private static String violatingEvent(final Path dir, final String note) {
+        final Matcher m = AT_EVENT.matcher(note);
+        return m.find() ? "the journal ends with that event: ./kvtier journal dump " + dir + " --from "
+            + (Long.parseLong(m.group(1)) - 1) + "; " : "";
     }
 
     private static String firstLine(final String text) {

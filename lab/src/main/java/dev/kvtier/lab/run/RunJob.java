@@ -111,6 +111,7 @@ public final class RunJob {
         }
         out.println("SEED=" + q.seed() + " scenario=" + sc.name() + " mode=" + q.mode());
         sc.knobs().forEach((k, v) -> out.println("  " + k + " = " + v));
+        RunSummary.bounds(out, sc.spec());
         final JournalRecording recording;
         try {
             recording = JournalRecording.open(q.journal(), sc, q.seed(), q.mode(), q.journalMaxBytes(),

@@ -5,6 +5,7 @@ import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
 import dev.kvtier.harness.probe.ProbeCatalogue;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.realio.run.RealRun;
+import dev.kvtier.harness.run.RunSpec;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -56,6 +57,18 @@ public final class RunSummary {
         probes(out, r);
         out.println("digest " + r.eventDigest());
         out.println(r.ok() ? "OK: all invariants held" : "VIOLATION: " + r.violation());
+    }
+
+    /**
+     * What invariant 16's time bounds mean for this run: the request bound runs from the store's lookup (queueing in
+     * the engine before it not counted) to the request's last token; the TTFT bound from arrival to first token.
+     */
+    public static void bounds(final PrintStream out, final RunSpec spec) {
+        out.printf(Locale.ROOT, "bounds: each request ends within %d s of its lookup (sim.livenessBoundSeconds; "
+            + "queueing before the lookup not counted); %s%n", spec.livenessBoundNs() / 1_000_000_000L,
+            spec.ttftBoundNs() == 0 ? "no TTFT bound (sim.ttftBoundMs)" : String.format(Locale.ROOT,
+                "first token within %d ms of arrival, queueing included (sim.ttftBoundMs)",
+                spec.ttftBoundNs() / 1_000_000));
     }
 
     /**

@@ -135,6 +135,7 @@ public final class RealRun implements AutoCloseable {
             () -> server.tieredStore().residentBytes(), spec.livenessBoundNs());
         // Latencies are measured on the live wall clock: a step's own work (copies, stamping) takes real time.
         this.recorder = new RunRecorder(checker, new RunMetrics(System::nanoTime), loop);
+        recorder.ttftBound(spec.ttftBoundNs(), 0);
         recorder.observe(sink).add(openedEvent);
         for (final EventSink extra : extraSinks) {
             sink.add(extra);

@@ -112,6 +112,7 @@ public final class SimRun {
             () -> server.tieredStore().l1().entries().size(), () -> server.tieredStore().residentBytes(),
             spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0, List.of(crashChecker));
         this.recorder = new RunRecorder(checker, new RunMetrics(eventClock), eventClock);
+        recorder.ttftBound(spec.ttftBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0);
         this.server = newServer();
         this.crashes = new CrashSchedule(model.faults(), root);
         this.crashStreams = new CrashStreams(root);
