@@ -9,6 +9,7 @@ import dev.kvtier.lab.explore.Explorer;
 import dev.kvtier.lab.run.SeedPlan;
 import dev.kvtier.lab.explore.SeedSet;
 import dev.kvtier.lab.explore.Shard;
+import dev.kvtier.lab.explore.SeedRun;
 import dev.kvtier.lab.explore.ShardSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -39,6 +40,26 @@ class ExploreCommandTest {
             final ShardSummary s = ShardSummary.read(files.findFirst().orElseThrow());
             assertTrue(s.interrupted() && s.seedsRun() > 0 && s.seedsRun() < 100_000, "seeds run " + s.seedsRun());
             assertEquals(s.seedsRun(), (long) s.stoppedAt(), "a prefix of the planned seeds");
+        }
+    }
+
+    /** Every explored seed, passing or failing, is in the summary with its draws and digest; --swarm re-runs it. */
+    @Test
+    void shouldKeepEverySeedsDrawsAndDigestSoOneFlagRunsItAgain(@TempDir final Path dir) throws IOException {
+        final Path summary = dir.resolve("s.json");
+        final CliRun r = CliRun.of("explore", "pr90-evict-small", "--seeds", "3", "--from", "5", "--summary",
+            summary.toString());
+        assertEquals(ExitCodes.OK, r.exitCode(), r.err());
+        final ShardSummary s = ShardSummary.read(summary);
+        assertEquals(List.of(5L, 6L, 7L), s.seeds().stream().map(SeedRun::seed).toList());
+        for (final SeedRun seed : s.seeds()) {
+            assertTrue(seed.ok() && !seed.draws().isEmpty(), seed.toString());
+            final CliRun again = CliRun.of("run", "pr90-evict-small", "--seed", Long.toString(seed.seed()),
+                "--swarm");
+            assertTrue(again.out().contains("swarm draws of seed " + seed.seed() + ": " + String.join(" ",
+                seed.draws())), again.out());
+            assertTrue(again.out().contains("digest " + seed.digest()), "seed " + seed.seed() + " runs again: "
+                + again.out());
         }
     }
 

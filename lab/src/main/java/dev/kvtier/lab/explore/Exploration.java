@@ -129,7 +129,7 @@ public final class Exploration {
         }
         final ShardSummary s = new ShardSummary(ShardSummary.FORMAT, r.scenarioName(), r.scenarioDigest(), sets,
             BuildInfo.commit(), range, keepGoing, range.planned(), r.seedsRun(), r.stoppedAt(), r.wallSeconds(),
-            r.failures(), r.probes(), r.required(), r.requiredMinSeeds(), r.interrupted());
+            r.failures(), r.seeds(), r.probes(), r.required(), r.requiredMinSeeds(), r.interrupted());
         Coverage.print(out, r.probes(), r.required(), r.requiredMinSeeds(), r.seedsRun(),
             range.shard().count() > 1);
         if (summary != null) {

@@ -18,6 +18,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -79,7 +80,8 @@ public final class Explorer {
      * What one seed gave, computed on a worker and tallied by the caller: the probes its run reached and its failure
      * (null when it held every invariant), or, when its knobs did not load, why (bad input; {@code sc} is null).
      */
-    private record Outcome(SeedPlan plan, Scenario sc, List<String> reached, Failure failure, String badInput) {}
+    private record Outcome(SeedPlan plan, Scenario sc, List<String> reached, Failure failure, String badInput,
+                           String digest) {}
 
     /**
      * What an exploration did.
@@ -90,6 +92,7 @@ public final class Explorer {
      * @param seedsRun       seeds run
      * @param stoppedAt      the failing seed it stopped at, or null when it ran every seed (or none, on bad input)
      * @param failures       every failure, in seed order
+     * @param seeds          every seed run, in seed order, with its digest and swarm draws
      * @param probes         every probe of the catalogue with the seeds that reached it
      * @param required       the probes the scenario requires ({@code [coverage] required})
      * @param requiredMinSeeds the requirement holds for explorations of at least this many seeds
@@ -98,10 +101,12 @@ public final class Explorer {
      * @param interrupted    stopped from outside (SIGINT or SIGTERM) after {@code stoppedAt}, the last seed tallied
      */
     public record Result(int exitCode, String scenarioName, String scenarioDigest, long seedsRun, Long stoppedAt,
-                         List<Failure> failures, SortedMap<String, ProbeReach> probes, List<String> required,
-                         long requiredMinSeeds, double wallSeconds, String message, boolean interrupted) {
+                         List<Failure> failures, List<SeedRun> seeds, SortedMap<String, ProbeReach> probes,
+                         List<String> required, long requiredMinSeeds, double wallSeconds, String message,
+                         boolean interrupted) {
         public Result {
             failures = List.copyOf(failures);
+            seeds = seeds.stream().sorted(Comparator.comparingLong(SeedRun::seed)).toList();
             probes = new TreeMap<>(probes);
             required = List.copyOf(required);
         }
@@ -117,8 +122,8 @@ public final class Explorer {
         }
 
         static Result badInput(final String message) {
-            return new Result(ExitCodes.BAD_INPUT, null, null, 0, null, List.of(), new TreeMap<>(), List.of(), 1, 0,
-                message, false);
+            return new Result(ExitCodes.BAD_INPUT, null, null, 0, null, List.of(), List.of(), new TreeMap<>(),
+                List.of(), 1, 0, message, false);
         }
     }
 
@@ -183,6 +188,7 @@ public final class Explorer {
                     pool.stop(); // no seed after this one is tallied: workers take no new seed
                 }
                 tally.ran(o.plan().seed(), o.reached());
+                tally.seeds.add(new SeedRun(o.plan().seed(), o.failure() == null, o.digest(), o.plan().draws()));
                 if (o.failure() != null) {
                     final boolean journal = tally.signatures.add(o.failure().signature());
                     tally.failures.add(pool.asOneOfTheRuns(() -> report(o.failure(), o.sc(), options.journals(),
@@ -218,20 +224,22 @@ public final class Explorer {
         try {
             sc = ScenarioLoader.load(scenario, plan.sets());
         } catch (final ScenarioException e) {
-            return new Outcome(plan, null, List.of(), null, e.getMessage());
+            return new Outcome(plan, null, List.of(), null, e.getMessage(), SeedRun.NO_DIGEST);
         }
         final EventKinds kinds = new EventKinds();
         Failure failure;
         List<String> reached = List.of();
+        String digest = SeedRun.NO_DIGEST;
         try {
             final RunReport r = runSeed(sc, plan.seed(), kinds);
             reached = List.copyOf(r.probes().keySet());
+            digest = r.eventDigest();
             failure = r.ok() ? null : Failure.ofViolation(plan.seed(), r.violation(), kinds.last(),
                 ExitCodes.INVARIANT, plan, plan.runCommand(scenario));
         } catch (final RuntimeException e) {
             failure = Failure.ofCrash(plan.seed(), e, kinds.last(), ExitCodes.CRASH, plan, plan.runCommand(scenario));
         }
-        return new Outcome(plan, sc, reached, failure, null);
+        return new Outcome(plan, sc, reached, failure, null, digest);
     }
 
     /**
@@ -283,6 +291,7 @@ public final class Explorer {
     private static final class Tally {
         private final long t0;
         private final List<Failure> failures = new ArrayList<>();
+        private final List<SeedRun> seeds = new ArrayList<>();
         private final Set<String> signatures = new HashSet<>();
         private final SortedMap<String, ProbeReach> probes = new TreeMap<>();
         private long run;
@@ -314,7 +323,7 @@ public final class Explorer {
         Result result(final Scenario base, final Long stoppedAt) {
             final int code = failures.stream().anyMatch(f -> f.exitCode() == ExitCodes.CRASH) ? ExitCodes.CRASH
                 : failures.isEmpty() ? ExitCodes.OK : ExitCodes.INVARIANT;
-            return new Result(code, base.name(), ShardSummary.digest(base), run, stoppedAt, failures, probes,
+            return new Result(code, base.name(), ShardSummary.digest(base), run, stoppedAt, failures, seeds, probes,
                 base.required(), base.requiredMinSeeds(), seconds(),
                 failures.isEmpty() ? null : failures.getFirst().message(), false);
         }
@@ -323,7 +332,8 @@ public final class Explorer {
         Result interrupted(final Scenario base) {
             final Result r = result(base, lastSeed);
             return new Result(r.exitCode(), r.scenarioName(), r.scenarioDigest(), r.seedsRun(), lastSeed,
-                r.failures(), r.probes(), r.required(), r.requiredMinSeeds(), r.wallSeconds(), r.message(), true);
+                r.failures(), r.seeds(), r.probes(), r.required(), r.requiredMinSeeds(), r.wallSeconds(), r.message(),
+                true);
         }
     }
 }

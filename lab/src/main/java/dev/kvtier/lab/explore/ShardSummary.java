@@ -34,6 +34,8 @@ import tools.jackson.databind.json.JsonMapper;
  * @param stoppedAt      the failing seed it stopped at, or null when it ran every planned seed
  * @param wallSeconds    wall-clock time of the seeds
  * @param failures       every failing seed it ran, in seed order
+ * @param seeds          every seed it ran, in seed order: passed or failed, its event digest and its swarm draws
+ *                       (empty in summaries written before kvtier kept them)
  * @param probes         every coverage probe of the catalogue by name, with the seeds that reached it
  * @param required       the probes the scenario requires ({@code [coverage] required}): merge fails (exit 4) when no
  *                       shard reached one, once the shards merged ran at least {@code requiredMinSeeds} seeds
@@ -43,7 +45,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public record ShardSummary(int format, String scenario, String scenarioDigest, List<String> sets, String code,
                            SeedSet range, boolean keepGoing, long seedsPlanned, long seedsRun, Long stoppedAt,
-                           double wallSeconds, List<Failure> failures, SortedMap<String, ProbeReach> probes,
+                           double wallSeconds, List<Failure> failures, List<SeedRun> seeds,
+                           SortedMap<String, ProbeReach> probes,
                            List<String> required, long requiredMinSeeds, boolean interrupted) {
     /** The summary format this CLI writes and reads (2: probes are the coverage catalogue, with required ones). */
     public static final int FORMAT = 2;
@@ -60,6 +63,10 @@ public record ShardSummary(int format, String scenario, String scenarioDigest, L
         Objects.requireNonNull(range, "range");
         sets = List.copyOf(sets);
         failures = List.copyOf(failures);
+        seeds = seeds == null ? List.of() : List.copyOf(seeds);
+        if (!seeds.isEmpty() && seeds.size() != seedsRun) {
+            throw new IllegalArgumentException("the summary lists " + seeds.size() + " seeds, but ran " + seedsRun);
+        }
         probes = Collections.unmodifiableSortedMap(new TreeMap<>(probes));
         required = required == null ? List.of() : List.copyOf(required);
         requiredMinSeeds = Math.max(1, requiredMinSeeds);
