@@ -117,6 +117,10 @@ class SignoffCommandTest {
             hostToml);
         assertTrue(Files.readString(folder.resolve("signoff.md")).contains("Host byte work on the real runs' loop"
             + " thread"), "the report sets the real runs' byte work against the profile");
+        assertTrue(r.get("disk").get("writeBytes").longValue() > 0 && r.get("disk").get("busyNanos").longValue() > 0,
+            "the disk's own figures: " + r.get("disk"));
+        assertTrue(Files.readString(folder.resolve("signoff.md")).contains("prefill time sets it, not the disk. The "
+            + "disk itself (first repetition): busy "), "the report sets the workload's rate apart from the disk's");
         assertTrue(r.get("hostWork").size() >= 4, "copies, checksums, fills, checks: " + r.get("hostWork"));
     }
 

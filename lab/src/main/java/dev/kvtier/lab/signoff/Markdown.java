@@ -2,6 +2,7 @@ package dev.kvtier.lab.signoff;
 
 import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
 import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.realio.run.DiskMeter;
 import java.util.List;
 import java.util.Locale;
 
@@ -39,13 +40,19 @@ public final class Markdown {
         row(b, "L2 writes / reads", r.real().metrics().l2Writes() + " / " + r.real().metrics().l2Reads(),
             r.sim().metrics().l2Writes() + " / " + r.sim().metrics().l2Reads());
         b.append('\n');
+        final DiskMeter.Figures d = r.disk();
+        b.append(String.format(Locale.ROOT, "The store bandwidth above is the workload's rate (bytes stored over the "
+            + "cold phase): prefill time sets it, not the disk. The disk itself (first repetition): busy %.1f %% of "
+            + "%.3f s, mean queue depth %.2f, wrote %s while busy.", 100 * d.busyFraction(), d.elapsedNanos() / 1e9,
+            d.meanQueueDepth(), gbps(d.writeBytesPerSecBusy())));
         if (r.fio() != null) {
-            b.append(String.format(Locale.ROOT, "fio on the same file (sequential 1 MiB, depth 16, O_DIRECT): write "
-                + "%s, read %s; real store bandwidth is %.0f %% of fio's write bandwidth.%n%n",
+            b.append(String.format(Locale.ROOT, " fio on the same file (sequential 1 MiB, depth 16, O_DIRECT): write "
+                + "%s, read %s; like for like, the disk wrote at %.0f %% of fio's write bandwidth while busy (median"
+                + " of the repetitions; the run writes at its own sizes and depth, fio at 1 MiB and 16).%n%n",
                 gbps((double) r.fio().seqWriteBytesPerSec()), gbps((double) r.fio().seqReadBytesPerSec()),
-                100 * r.storeVsFio()));
+                100 * r.diskWriteVsFio()));
         } else {
-            b.append("fio was not installed; no fio comparison.\n\n");
+            b.append(" fio was not installed; no fio comparison.\n\n");
         }
         calibration(b, r);
         if (r.previous() != null) {

@@ -2,6 +2,7 @@ package dev.kvtier.lab.signoff;
 
 import dev.kvtier.core.value.IoOp;
 import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.realio.run.DiskMeter;
 import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.lab.Outputs;
 import dev.kvtier.lab.calibrate.CalibrationChoice;
@@ -190,7 +191,10 @@ public final class Signoff {
             Results.fidelity(real.getFirst(), sim.getFirst()), q.repeat(), figures, runs.cpu(),
             HostWork.lines(p.host(), runs.work()), p.notes(), p.suspect(),
             store,
-            simStore, fio == null ? null : store / fio.seqWriteBytesPerSec(), previous, sc.signoff(),
+            simStore, runs.disk().getFirst(), fio == null ? null : Fidelity.median(runs.disk().stream()
+                .map(DiskMeter.Figures::writeBytesPerSecBusy).toList()) / fio.seqWriteBytesPerSec(),
+            previous,
+            sc.signoff(),
             reasons.isEmpty(), reasons);
         for (final Path f : Results.write(report, folder)) {
             out.println("wrote " + f);

@@ -3,6 +3,7 @@ package dev.kvtier.lab.signoff;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.realio.run.DiskMeter;
 import dev.kvtier.scenarios.Scenario;
 import java.util.List;
 
@@ -31,7 +32,9 @@ import java.util.List;
  * @param suspect          why the calibrated device profile is suspect (empty when it is not)
  * @param storeBytesPerSec real store bandwidth: bytes stored over the cold phase (median of the repetitions)
  * @param simStoreBytesPerSec simulated store bandwidth
- * @param storeVsFio       real store bandwidth over fio's sequential write bandwidth, or null
+ * @param disk             the L2 data disk's own figures in the first real repetition (busy time, depth, bytes)
+ * @param diskWriteVsFio   like for like: the disk's write bandwidth while busy (median of the repetitions) over
+ *                         fio's sequential write bandwidth on the same file, or null without fio
  * @param previous         the newest earlier result for this scenario and host, or null
  * @param thresholds       the scenario's sign-off thresholds
  * @param pass             the verdict
@@ -43,7 +46,8 @@ public record SignoffReport(String scenario, String host, String date, long seed
                             List<CpuShare> cpu, List<String> hostWork, List<String> calibration, List<String> suspect,
                             double storeBytesPerSec,
                             double simStoreBytesPerSec,
-                            Double storeVsFio, Previous previous, Scenario.Signoff thresholds, boolean pass,
+                            DiskMeter.Figures disk, Double diskWriteVsFio, Previous previous,
+                            Scenario.Signoff thresholds, boolean pass,
                             List<String> reasons) {
     public SignoffReport {
         phases = List.copyOf(phases);

@@ -50,6 +50,11 @@ public final class DiskMeter implements Device {
                 writeBytes / (double) (1L << 30), perSecBusy(writeBytes));
         }
 
+        /** Bytes written a second while the disk had an I/O in flight (0 when it never had). */
+        public double writeBytesPerSecBusy() {
+            return busyNanos == 0 ? 0 : writeBytes / (busyNanos / 1e9);
+        }
+
         private double perSecBusy(final long bytes) {
             return busyNanos == 0 ? 0 : bytes / (busyNanos / 1e9) / 1e9;
         }
