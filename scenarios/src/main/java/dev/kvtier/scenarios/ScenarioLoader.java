@@ -243,6 +243,7 @@ public final class ScenarioLoader {
                 1L << 42));
             b.replacement(s.choice("replacement", b.replacement()));
             b.commitMode(s.choice("commitMode", b.commitMode()));
+            b.l2Admission(s.choice("l2Admission", b.l2Admission()));
             s.rejectUnknown();
             try {
                 final CoreConfig c = b.build();
@@ -380,6 +381,7 @@ public final class ScenarioLoader {
             record("core", "stagingPoolBytes", c.stagingPoolBytes());
             record("core", "replacement", c.replacement());
             record("core", "commitMode", c.commitMode());
+            record("core", "l2Admission", c.l2Admission());
         }
 
         private void record(final String table, final String key, final Object value) {

@@ -22,11 +22,12 @@ import dev.kvtier.core.geometry.Alignment;
  * @param stagingPoolBytes       client staging memory; a save waits when it is full (our choice: 2 batches)
  * @param replacement            L1 replacement policy
  * @param commitMode             when a commit becomes visible
+ * @param l2Admission            which keys get L2 slots (and so are stored at all); ref: all
  */
 public record CoreConfig(long slotBytes, long l2Bytes, long l1Bytes, int headroomRatio, long groupedWriteBatchBytes,
                          boolean coalesceStoreSpans, int concurrentIos, int readBatchMax, long maxReadBytes,
                          long stagingBatchBytes, long stagingPoolBytes, ReplacementKind replacement,
-                         CommitMode commitMode) {
+                         CommitMode commitMode, L2Admission l2Admission) {
 
     /** 64 MiB. */
     private static final long MIB_64 = 64L << 20;
@@ -63,6 +64,9 @@ public record CoreConfig(long slotBytes, long l2Bytes, long l1Bytes, int headroo
         if (commitMode == null) {
             throw new IllegalArgumentException("commitMode must be set, got null");
         }
+        if (l2Admission == null) {
+            throw new IllegalArgumentException("l2Admission must be set, got null");
+        }
     }
 
     /** Every knob at its default for a slot size: {@code builder(slotBytes).build()}. */
@@ -81,7 +85,7 @@ public record CoreConfig(long slotBytes, long l2Bytes, long l1Bytes, int headroo
             .groupedWriteBatchBytes(groupedWriteBatchBytes).coalesceStoreSpans(coalesceStoreSpans)
             .concurrentIos(concurrentIos).readBatchMax(readBatchMax).maxReadBytes(maxReadBytes)
             .stagingBatchBytes(stagingBatchBytes).stagingPoolBytes(stagingPoolBytes).replacement(replacement)
-            .commitMode(commitMode);
+            .commitMode(commitMode).l2Admission(l2Admission);
     }
 
     /** Slots in the L2 ring. */
@@ -134,6 +138,7 @@ public record CoreConfig(long slotBytes, long l2Bytes, long l1Bytes, int headroo
         private Long stagingPoolBytes;
         private ReplacementKind replacement = ReplacementKind.LRU;
         private CommitMode commitMode = CommitMode.L1;
+        private L2Admission l2Admission = L2Admission.ALL;
 
         private Builder(final long slotBytes) {
             this.slotBytes = slotBytes;
@@ -143,7 +148,7 @@ public record CoreConfig(long slotBytes, long l2Bytes, long l1Bytes, int headroo
         public CoreConfig build() {
             return new CoreConfig(slotBytes, l2Bytes(), l1Bytes(), headroomRatio, groupedWriteBatchBytes,
                 coalesceStoreSpans, concurrentIos, readBatchMax, maxReadBytes, stagingBatchBytes(),
-                stagingPoolBytes(), replacement, commitMode);
+                stagingPoolBytes(), replacement, commitMode, l2Admission);
         }
 
         /** The slot size this builder was made for. */
@@ -259,6 +264,16 @@ public record CoreConfig(long slotBytes, long l2Bytes, long l1Bytes, int headroo
 
         public ReplacementKind replacement() {
             return replacement;
+        }
+
+        /** Which keys get L2 slots; default {@link L2Admission#ALL}. */
+        public Builder l2Admission(final L2Admission admission) {
+            this.l2Admission = admission;
+            return this;
+        }
+
+        public L2Admission l2Admission() {
+            return l2Admission;
         }
 
         /** When a commit becomes visible; default {@link CommitMode#L1}. */

@@ -43,7 +43,9 @@ public sealed interface CoreEvent {
     enum SkipReason {
         CLAIMED,
         COMMITTED,
-        TOO_LARGE
+        TOO_LARGE,
+        /** First sight of the key under {@code L2Admission.SECOND_SIGHT}. */
+        NOT_ADMITTED
     }
 
     /** Why a chunk left the L2 ring. */

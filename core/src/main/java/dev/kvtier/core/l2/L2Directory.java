@@ -46,6 +46,8 @@ public final class L2Directory {
     private long nextAllocationId = 1;
     private long lateCommits;
     private long evictions;
+    /** The keys seen once, under {@code L2Admission.SECOND_SIGHT}; null when every key is admitted. */
+    private SeenOnce seenOnce;
 
     /** An eviction the listener has not heard of yet. */
     private record Evicted(AllocationRef ref, RingEvictReason reason) {}
@@ -64,6 +66,14 @@ public final class L2Directory {
         this.ring = new SlotRing(slotCount);
         this.byKey = KeyTable.forAtMost(slotCount);
         this.sink = sink;
+    }
+
+    /**
+     * Admits a key only the second time it is asked for ({@code L2Admission.SECOND_SIGHT}), remembering the last
+     * {@code l2Slots} keys seen once; set once, in the composition root.
+     */
+    public void admitOnSecondSight() {
+        this.seenOnce = new SeenOnce(ring.slotCount());
     }
 
     /** Installs the one listener (the tiered store); wiring happens once, in the composition root. */
@@ -131,6 +141,10 @@ public final class L2Directory {
         if (slots <= 0 || slots > ring.slotCount()) {
             sink.emit(new CoreEvent.AllocationSkipped(requestId, key, SkipReason.TOO_LARGE));
             return new AllocationResult.Skipped(key, SkipReason.TOO_LARGE);
+        }
+        if (seenOnce != null && !seenOnce.secondSight(key)) {
+            sink.emit(new CoreEvent.AllocationSkipped(requestId, key, SkipReason.NOT_ADMITTED));
+            return new AllocationResult.Skipped(key, SkipReason.NOT_ADMITTED);
         }
         final int start = ring.makeRoom(slots,
             from -> sink.emit(new CoreEvent.RingWrapped(from, ring.slotCount() - from)),

@@ -1,6 +1,7 @@
 package dev.kvtier.core.server;
 
 import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.config.L2Admission;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RejectReason;
 import dev.kvtier.core.geometry.Alignment;
@@ -66,6 +67,9 @@ public final class KvServer {
                 + config.l2Slots() + " slots needs " + layout.deviceBytes() + " B");
         }
         this.directory = new L2Directory(config.slotBytes(), config.l2Slots(), sink);
+        if (config.l2Admission() == L2Admission.SECOND_SIGHT) {
+            directory.admitOnSecondSight();
+        }
         this.tieredStore = new TieredStore(config, memory, device, indexDevice, sink, directory);
     }
 

@@ -1,5 +1,6 @@
 package dev.kvtier.harness.check;
 
+import dev.kvtier.core.config.L2Admission;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.util.KeyTable;
@@ -54,11 +55,18 @@ public final class DirectoryChecker implements Checker {
     private int slotsPerKey;
     private int head;
     private int ringSlots = -1;
+    /** The keys seen once under {@code L2Admission.SECOND_SIGHT}, or null when every key is admitted. */
+    private SeenOnceModel seenOnce;
+    private boolean admissionKnown;
 
     @Override
     public void onEvent(final CheckContext ctx, final CoreEvent event) {
         if (byKey == null) {
             byKey = new ChunkKeys<>(Math.min(slots(ctx), KeyTable.PRESIZED_KEYS_MAX));
+        }
+        if (!admissionKnown) {
+            admissionKnown = true;
+            seenOnce = ctx.config().l2Admission() == L2Admission.SECOND_SIGHT ? new SeenOnceModel(slots(ctx)) : null;
         }
         switch (event) {
             case CoreEvent.AllocateRequested e -> {
@@ -66,6 +74,10 @@ public final class DirectoryChecker implements Checker {
                 slotsPerKey = e.slotsPerKey();
             }
             case CoreEvent.Allocated e -> {
+                if (seenOnce != null && !seenOnce.admits(e.key())) {
+                    ctx.fail(Invariant.STALE_NOTHING, e.key() + " was allocated at its first sight under second-sight"
+                        + " admission");
+                }
                 placed(ctx, e);
                 allocated(ctx, e, model);
             }
@@ -236,6 +248,8 @@ public final class DirectoryChecker implements Checker {
             case CLAIMED -> p >= 0 && !byKey.committed(p);
             case COMMITTED -> p >= 0 && byKey.committed(p);
             case TOO_LARGE -> p < 0 && (slotsPerKey <= 0 || slotsPerKey > slots(ctx));
+            case NOT_ADMITTED -> p < 0 && slotsPerKey > 0 && slotsPerKey <= slots(ctx) && seenOnce != null
+                && !seenOnce.admits(e.key());
         };
         if (!ok) {
             ctx.fail(Invariant.STALE_NOTHING, "allocation of " + e.key() + " skipped as " + e.reason() + ", but the "

@@ -1,6 +1,7 @@
 package dev.kvtier.journal.replay;
 
 import dev.kvtier.core.config.CommitMode;
+import dev.kvtier.core.config.L2Admission;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.config.ReplacementKind;
 import dev.kvtier.journal.file.JournalException;
@@ -36,6 +37,8 @@ public final class ReplayConfig {
                 .stagingPoolBytes(k.longOf("stagingPoolBytes"))
                 .replacement(k.enumOf("replacement", ReplacementKind.class))
                 .commitMode(k.enumOf("commitMode", CommitMode.class))
+                .l2Admission(k.knobs().containsKey(PREFIX + "l2Admission") ? k.enumOf("l2Admission",
+                    L2Admission.class) : L2Admission.ALL)
                 .build();
         } catch (final IllegalArgumentException e) {
             throw new JournalException(Problem.CORRUPTED, dir, "the header's core knobs do not make a configuration: "
