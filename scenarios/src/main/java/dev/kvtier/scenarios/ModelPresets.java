@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  *       16-token block would not be a multiple of 4096 B).</li>
  * </ul>
  */
-final class ModelPresets {
+public final class ModelPresets {
     private static final Map<String, ModelGeometry> PRESETS = new TreeMap<>(Map.of(
         "qwen3-8b", ModelGeometry.QWEN3_8B_BF16,
         "llama-3.1-8b", new ModelGeometry("Llama-3.1-8B", 8, 128, 32, 16, 2),
@@ -38,6 +38,15 @@ final class ModelPresets {
             return make.get();
         } catch (final IllegalArgumentException e) {
             throw new ScenarioException(source + ": table '[model]': " + e.getMessage());
+        }
+    }
+
+    /** The preset {@code name} (any case), for tools outside the loader; the message lists the presets. */
+    public static ModelGeometry named(final String name) {
+        try {
+            return of("--real-model", name);
+        } catch (final ScenarioException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
     }
 

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * 1024) or kB, MB, GB, TB (powers of 1000), with or without a space, in any case but the {@code i}: {@code 64GiB},
  * {@code 2.25MiB}, {@code 1.5 GB}. The value must come to a whole number of bytes, exactly (decimal arithmetic).
  */
-final class Sizes {
+public final class Sizes {
     private static final Pattern SIZE = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*([A-Za-z]*)");
     private static final Map<String, Long> UNITS = Map.of("b", 1L, "kib", 1L << 10, "mib", 1L << 20, "gib", 1L << 30,
         "tib", 1L << 40, "kb", 1_000L, "mb", 1_000_000L, "gb", 1_000_000_000L, "tb", 1_000_000_000_000L);
@@ -19,7 +19,7 @@ final class Sizes {
     private Sizes() {}
 
     /** The bytes {@code text} says; the message names what is wrong. */
-    static long parse(final String text) {
+    public static long parse(final String text) {
         final Matcher m = SIZE.matcher(text.strip());
         final Long unit = m.matches() ? UNITS.get(m.group(2).isEmpty() ? "b" : m.group(2).toLowerCase(Locale.ROOT))
             : null;

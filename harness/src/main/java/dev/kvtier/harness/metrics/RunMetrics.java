@@ -40,6 +40,7 @@ public final class RunMetrics implements EventSink {
     private long inputTokens;
     private long storeTokens;
     private long prefilledTokens;
+    private final L2Traffic traffic = new L2Traffic();
 
     public RunMetrics(final Clock clock) {
         this.clock = clock;
@@ -67,6 +68,7 @@ public final class RunMetrics implements EventSink {
                 loadAt.remove(e.loadId());
             }
             case CoreEvent.IoSubmitted e -> {
+                traffic.data(e, clock.nowNs());
                 if (e.op() == IoOp.READ) {
                     l2Reads++;
                 } else if (e.op() == IoOp.WRITE) {
@@ -79,6 +81,7 @@ public final class RunMetrics implements EventSink {
             case CoreEvent.RingEvicted e -> ringEvictions++;
             case CoreEvent.EntryEvicted e -> l1Evictions++;
             case CoreEvent.MemoryWait e -> memoryWaits++;
+            case CoreEvent.IndexIoSubmitted e -> traffic.index(e);
             default -> {
                 // not measured
             }
@@ -253,6 +256,11 @@ public final class RunMetrics implements EventSink {
     /** Loaded bytes served from L1, over all loaded bytes (0 when nothing was loaded). */
     public double l1HitRatio() {
         return loadedBytes == 0 ? 0 : (double) hitBytes / loadedBytes;
+    }
+
+    /** The bytes asked of the L2 devices, in total and in the busiest minute. */
+    public L2Traffic.Figures l2Traffic() {
+        return traffic.figures();
     }
 
     public long l2Reads() {

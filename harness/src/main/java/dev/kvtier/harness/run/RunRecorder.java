@@ -123,7 +123,7 @@ public final class RunRecorder implements WorkloadDriver.Observer {
             m.ringEvictions(),
             m.l1Evictions(),
             m.memoryWaits(), extras.serverBusyNanos(), nanos <= 0 ? 0 : (double) extras.serverBusyNanos() / nanos,
-            wrongBytes, extras.injectedIoErrors(), extras.writeErrors());
+            wrongBytes, extras.injectedIoErrors(), extras.writeErrors(), m.l2Traffic());
         return new RunReport(scenario, mode, seed, digest.eventCount(), nanos, digest.finish(),
             violation == null ? 0 : 1, violation, figures, phases, probes.reached());
     }

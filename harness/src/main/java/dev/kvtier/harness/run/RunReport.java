@@ -1,5 +1,6 @@
 package dev.kvtier.harness.run;
 
+import dev.kvtier.harness.metrics.L2Traffic;
 import dev.kvtier.harness.metrics.RunMetrics.EnginePhase;
 import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
 import dev.kvtier.harness.metrics.RunMetrics.RequestPhase;
@@ -46,7 +47,7 @@ public record RunReport(String scenario, RunMode mode, long seed, long events, l
                           TokenSources tokenSources, long loadFailures,
                           long ringEvictions, long l1Evictions,
                           long memoryWaits, long serverBusyNanos, double serverBusyFraction, long wrongBytes,
-                          long injectedIoErrors, long writeErrors) {
+                          long injectedIoErrors, long writeErrors, L2Traffic.Figures l2Traffic) {
         public Metrics {
             ttftNanos = Collections.unmodifiableMap(new LinkedHashMap<>(ttftNanos));
             engine = Collections.unmodifiableMap(new LinkedHashMap<>(engine));

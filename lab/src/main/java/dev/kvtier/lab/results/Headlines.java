@@ -24,6 +24,7 @@ public final class Headlines {
             case SIGNOFF -> signoff(report);
             case FIDELITY -> fidelity(report);
             case SWEEP -> sweep(report);
+            case PLAN -> plan(report);
             case CALIBRATION -> Map.of();
         };
     }
@@ -88,6 +89,29 @@ public final class Headlines {
         if (reg.isObject()) {
             out.put("per-slot / contiguous cold TTFT real / simulated", String.format(Locale.ROOT, "%.3f / %.3f",
                 reg.path("real").asDouble(), reg.path("sim").asDouble()));
+        }
+        return out;
+    }
+
+    static Map<String, String> plan(final JsonNode r) {
+        final Map<String, String> out = new LinkedHashMap<>();
+        final JsonNode rows = r.path("rows");
+        out.put("cells", rows.size() + " (" + r.path("l1").size() + " L1 x " + r.path("l2").size() + " L2 x "
+            + r.path("admissions").size() + " policies)");
+        if (!r.path("idealHitRatio").isNull() && !r.path("idealHitRatio").isMissingNode()) {
+            out.put("ideal hit ratio", String.format(Locale.ROOT, "%.1f %%", 100 * r.path("idealHitRatio").asDouble()));
+        }
+        double best = 0;
+        double wearLo = Double.MAX_VALUE;
+        double wearHi = 0;
+        for (final JsonNode row : rows) {
+            best = Math.max(best, row.path("fromL1").asDouble() + row.path("fromL2").asDouble());
+            wearLo = Math.min(wearLo, row.path("driveWritesPerDay").asDouble());
+            wearHi = Math.max(wearHi, row.path("driveWritesPerDay").asDouble());
+        }
+        if (!rows.isEmpty()) {
+            out.put("best hit ratio", String.format(Locale.ROOT, "%.1f %%", 100 * best));
+            out.put("drive writes a day", String.format(Locale.ROOT, "%.2f .. %.2f", wearLo, wearHi));
         }
         return out;
     }

@@ -5,7 +5,7 @@ import java.util.Set;
 
 /**
  * The kinds of result a results root holds, each in its own folder: sign-offs, fidelity matrices, calibrations and
- * sweeps. ({@code baselines/} and {@code notes/} sit beside them but hold no result folders.)
+ * sweeps and capacity plans. ({@code baselines/} and {@code notes/} sit beside them but hold no result folders.)
  */
 public enum ResultKind {
     /** {@code kvtier signoff}: {@code signoffs/<folder>/signoff.json}, {@code signoff.md}, plots and profiles. */
@@ -17,7 +17,9 @@ public enum ResultKind {
     /** {@code kvtier calibrate --results}: {@code calibrations/<folder>/device.toml} and {@code host.toml}. */
     CALIBRATION("calibration", "calibrations", "Calibrations", "device.toml", "device.toml", "host.toml"),
     /** {@code kvtier sweep --results}: {@code sweeps/<folder>/sweep.json}, {@code sweep.md} and a plot. */
-    SWEEP("sweep", "sweeps", "Sweeps", "sweep.md", "sweep.json", "sweep.md", "sweep.png");
+    SWEEP("sweep", "sweeps", "Sweeps", "sweep.md", "sweep.json", "sweep.md", "sweep.png"),
+    /** {@code kvtier plan --results}: {@code plans/<folder>/plan.json}, {@code plan.md} and two plots. */
+    PLAN("plan", "plans", "Capacity plans", "plan.md", "plan.json", "plan.md", "plan-hits.png", "plan-wear.png");
 
     private final String id;
     private final String dir;

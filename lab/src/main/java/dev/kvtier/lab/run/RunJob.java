@@ -137,7 +137,7 @@ public final class RunJob {
             err.println("reproduce: " + reproduce());
             return ExitCodes.CRASH;
         }
-        RunSummary.summary(out, outcome.report(), System.nanoTime() - t0);
+        RunSummary.summary(out, outcome.report(), System.nanoTime() - t0, DriveWear.of(sc));
         if (q.mode() == RunMode.VIRTUAL) {
             final long allocated1 = ThreadAllocation.bytesSoFar();
             out.println(ThreadAllocation.describe(allocated0 < 0 ? -1 : allocated1 - allocated0,

@@ -20,6 +20,11 @@ public final class RunSummary {
 
     /** Prints the summary of {@code r}, which took {@code wallNs} of wall time with its set-up and tear-down. */
     public static void summary(final PrintStream out, final RunReport r, final long wallNs) {
+        summary(out, r, wallNs, null);
+    }
+
+    /** As {@link #summary(PrintStream, RunReport, long)}, with the L2 drive's bandwidth and wear when {@code drive}. */
+    public static void summary(final PrintStream out, final RunReport r, final long wallNs, final DriveWear drive) {
         final RunReport.Metrics m = r.metrics();
         switch (r.mode()) {
             case REAL -> out.printf("events %,d  run %.3f s of wall time (%.3f s with set-up and tear-down), peak heap "
@@ -47,6 +52,9 @@ public final class RunSummary {
         out.printf("stored %.2f GiB  loaded %.2f GiB  L1 hit %.3f  L2 writes %d (mean %.1f MiB)  L2 reads %d%n",
             m.storedBytes() / (double) (1L << 30), m.loadedBytes() / (double) (1L << 30), m.l1HitRatio(),
             m.writeOps(), m.meanWriteBytes() / (1 << 20), m.l2Reads());
+        if (drive != null) {
+            drive.print(out, r);
+        }
         if (m.coldPhaseNanos() > 0) {
             out.printf("store bandwidth %.2f GB/s (bytes stored / cold phase)%n",
                 m.storedBytes() / (m.coldPhaseNanos() / 1e9) / 1e9);
