@@ -74,7 +74,10 @@ public final class PlanJob {
             l2 = sizes("--l2", q.l2());
             admissions = admissions(q.admissions());
             drive = q.drive() == null ? null : Sizes.parse(q.drive());
-            base = ScenarioLoader.load(q.scenario(), q.sets());
+            // The grid sets L1 and L2; the scenario's own sizes (fractions of a whole trace's KV, say) may not load.
+            final List<String> baseSets = new ArrayList<>(q.sets());
+            baseSets.addAll(List.of("core.l1Bytes=1GiB", "core.l2Bytes=1GiB"));
+            base = ScenarioLoader.load(q.scenario(), baseSets);
             scale = KvScale.of(base, q.realModel() == null ? null : ModelPresets.named(q.realModel()));
         } catch (final ScenarioException | IllegalArgumentException e) {
             return refuse(e.getMessage());
