@@ -32,7 +32,7 @@ import tools.jackson.dataformat.toml.TomlMapper;
 public final class ScenarioLoader {
     /** Names of the bundled scenarios. */
     public static final List<String> LIBRARY = List.of("pr90-evict", "pr90-evict-per-slot", "pr90-evict-small",
-        "prefix-sharing-zipf", "rare-paths", "mooncake-conversation-10min");
+        "prefix-sharing-zipf", "rare-paths", "mooncake-conversation-10min", "mooncake-swarm");
 
     /** The tables a scenario may hold, in the order the loader reads them. */
     private static final List<String> TABLES = List.of("scenario", "model", "workload", "engine", "phase", "core",

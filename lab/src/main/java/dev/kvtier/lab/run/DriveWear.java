@@ -35,9 +35,11 @@ public record DriveWear(long driveBytes, double timeScale) {
     public void print(final PrintStream out, final RunReport r) {
         final L2Traffic.Figures t = r.metrics().l2Traffic();
         final double s = r.elapsedNanos() / 1e9;
+        final double window = Math.min(60.0, s);
         out.printf(Locale.ROOT, "L2 bandwidth  write mean %s, peak minute %s; read mean %s, peak minute %s; index "
-            + "writes %.1f MiB%n", mbps(t.writeBytes() / s), mbps(t.peakMinuteWriteBytes() / 60.0),
-            mbps(t.readBytes() / s), mbps(t.peakMinuteReadBytes() / 60.0), t.indexWriteBytes() / (double) (1 << 20));
+            + "writes %.1f MiB%s%n", mbps(t.writeBytes() / s), mbps(t.peakMinuteWriteBytes() / window),
+            mbps(t.readBytes() / s), mbps(t.peakMinuteReadBytes() / window), t.indexWriteBytes() / (double) (1 << 20),
+            s < 60 ? " (a run shorter than a minute: its peak is its mean)" : "");
         final double dwpd = t.driveWritesPerDay(driveBytes, r.elapsedNanos());
         out.printf(Locale.ROOT, "drive writes per day  %.3f of a %.1f GiB drive at this run's rate (data and index "
             + "writes)%s%n", dwpd, driveBytes / (double) (1L << 30),
