@@ -117,8 +117,8 @@ public final class ScenarioLoader {
         Scenario build() throws ScenarioException {
             for (final String table : root.propertyNames()) {
                 if (!TABLES.contains(table)) {
-                    throw new ScenarioException(source + ": key '" + table + "' is not a known table (known: "
-                        + String.join(", ", TABLES) + ")");
+                    throw new ScenarioException(source + ": key '" + table + "' is not a known table"
+                        + DidYouMean.hint(table, TABLES, t -> t) + " (known: " + String.join(", ", TABLES) + ")");
                 }
             }
             final Section meta = section("scenario");
