@@ -13,7 +13,7 @@ import java.util.regex.Matcher;
  * Bad scenarios for the corpus: TOML syntax errors, a wrong structure, every numeric key of the tiny scenario with
  * values of the wrong type or out of range, names that would escape a directory, profiles, and the same through
  * {@code --set}; mistyped names, whose message says the name meant (issue 35). Each is refused with exit 2 before
- * anything is created.
+ * anything is created; a bad {@code [swarm]} value before any seed runs.
  */
 final class CorpusScenarios {
     private static final String TINY = TinyScenario.text("corpus", "");
@@ -29,6 +29,7 @@ final class CorpusScenarios {
         profiles(cases);
         overrides(cases);
         didYouMean(cases);
+        swarm(cases);
         return cases;
     }
 
@@ -241,5 +242,33 @@ final class CorpusScenarios {
             cases.add(refused("--set " + set[0] + " (mistyped)", BadInput.Setup.SCENARIO, set[1], "run",
                 "{d}/s.toml", "--set", set[0]));
         }
+    }
+
+    /** Bad {@code [swarm]} values and keys: refused when the scenario loads, before any seed, naming the value. */
+    private static void swarm(final List<BadInput> cases) {
+        final String[][] swarms = {
+            {"a value out of its key's range", "\"core.concurrentIos\" = [1, 0]", "'swarm.\"core.concurrentIos\"[1]'"},
+            {"a fraction out of range", "\"core.l1Fraction\" = [0.5, 7000.0]", "'swarm.\"core.l1Fraction\"[1]'"},
+            {"a choice that is none", "\"core.replacement\" = [\"lru\", \"lfu\"]", "'swarm.\"core.replacement\"[1]'"},
+            {"a size that is not one", "\"core.l2Bytes\" = [\"lots\"]", "must be a size"},
+            {"a key that names no key", "\"core.l1Bytez\" = [65536]", "did you mean 'core.l1Bytes'?"},
+            {"a key in a mistyped table", "\"coer.l1Fraction\" = [0.5]", "did you mean 'core.l1Fraction'?"},
+            {"a value that breaks another key", "\"faults.crashPoints\" = [0, 2]", "crashWithinEvents"},
+            {"a phase that does not exist", "\"phase.5.requests\" = [2]", "no phase 5"},
+        };
+        for (final String[] w : swarms) {
+            final BadInput.Setup setup = dir -> {
+                Files.writeString(dir.resolve("s.toml"), TINY + "[swarm]\n" + w[1] + "\n");
+                return null;
+            };
+            cases.add(refused("explore of a swarm with " + w[0], setup, w[2], "explore", "{d}/s.toml", "--seeds",
+                "3"));
+            cases.add(refused("run of a swarm with " + w[0], setup, w[2], "run", "{d}/s.toml"));
+        }
+        cases.add(refused("explore of a swarm value that a --set puts out of range", dir -> {
+            Files.writeString(dir.resolve("s.toml"), TINY + "[swarm]\n\"workload.prefixGroups\" = [1, 3]\n");
+            return null;
+        }, "'swarm.\"workload.prefixGroups\"[1]' must be in [1, 2]", "explore", "{d}/s.toml", "--seeds", "3",
+            "--set", "workload.prompts=2"));
     }
 }

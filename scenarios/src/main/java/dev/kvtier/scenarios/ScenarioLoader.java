@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import tools.jackson.core.JacksonException;
@@ -43,15 +42,28 @@ public final class ScenarioLoader {
     /** Gate metrics: the phase times, and TTFT mean or p99 of a phase ({@code ttft.PHASE.mean|p99}). */
     private static final java.util.regex.Pattern GATE_METRIC = java.util.regex.Pattern.compile(
         "coldPhaseNanos|warmPhaseNanos|ttft\\.[^.]+\\.(mean|p99)");
-    /** A swarm key: a table's key as --set takes it, or a phase's. */
-    private static final java.util.regex.Pattern SWARM_KEY = java.util.regex.Pattern.compile(
-        "(core|workload|engine|sim|host|faults)\\.[A-Za-z][A-Za-z0-9]*|phase\\.\\d+\\.[A-Za-z][A-Za-z0-9]*");
     private static final TomlMapper TOML = new TomlMapper();
 
     private ScenarioLoader() {}
 
-    /** Loads {@code nameOrPath} with overrides like {@code core.coalesceStoreSpans=false}. */
+    /**
+     * Loads {@code nameOrPath} with overrides like {@code core.coalesceStoreSpans=false}; every {@code [swarm]} value
+     * is checked as drawn after them ({@link SwarmTable#check}).
+     */
     public static Scenario load(final String nameOrPath, final List<String> sets) throws ScenarioException {
+        return load(nameOrPath, sets, true);
+    }
+
+    /**
+     * As {@link #load}, for a seed's swarm draws after the user's {@code sets} on a scenario that {@link #load}
+     * accepted with those: its swarm values are not checked again.
+     */
+    public static Scenario loadDrawn(final String nameOrPath, final List<String> sets) throws ScenarioException {
+        return load(nameOrPath, sets, false);
+    }
+
+    private static Scenario load(final String nameOrPath, final List<String> sets,
+                                 final boolean checkSwarm) throws ScenarioException {
         final String text;
         final String source;
         final Path base;
@@ -65,12 +77,20 @@ public final class ScenarioLoader {
             text = Limits.read(p, nameOrPath, LIBRARY);
             base = p.toAbsolutePath().getParent();
         }
-        return parse(source, text, sets, base);
+        return parse(source, text, sets, base, checkSwarm);
     }
 
-    /** Parses scenario text (from {@code source}, for messages); relative profile paths resolve against base. */
+    /**
+     * Parses scenario text (from {@code source}, for messages) as {@link #load} does; relative profile paths resolve
+     * against base.
+     */
     public static Scenario parse(final String source, final String text, final List<String> sets,
                                  final Path base) throws ScenarioException {
+        return parse(source, text, sets, base, true);
+    }
+
+    private static Scenario parse(final String source, final String text, final List<String> sets, final Path base,
+                                  final boolean checkSwarm) throws ScenarioException {
         Limits.text(source, text);
         final ObjectNode root;
         try {
@@ -82,8 +102,17 @@ public final class ScenarioLoader {
         } catch (final JacksonException e) {
             throw new ScenarioException(TomlErrors.describe(source, text, e));
         }
+        final ObjectNode parsed = checkSwarm ? root.deepCopy() : null;
         Overrides.apply(source, root, sets);
-        return new Builder(source, text, root, base).build();
+        final Scenario s = new Builder(source, text, root, base).build();
+        if (checkSwarm) {
+            SwarmTable.check(source, s.swarm(), sets, drawn -> {
+                final ObjectNode variant = parsed.deepCopy();
+                Overrides.apply(source, variant, drawn);
+                new Builder(source, text, variant, base).build();
+            });
+        }
+        return s;
     }
 
     private static String libraryText(final String name) throws ScenarioException {
@@ -136,8 +165,8 @@ public final class ScenarioLoader {
             knobs.put("scenario.name", name);
             final Section cov = section("coverage");
             final long minSeeds = cov.longValue("minSeeds", 1, 1, Long.MAX_VALUE);
-            return new Scenario(name, source, text, model, spec, sim.model(), knobs, gate, swarm(), signoff(),
-                ExtraTables.required(cov), minSeeds);
+            return new Scenario(name, source, text, model, spec, sim.model(), knobs, gate,
+                SwarmTable.read(source, root.get("swarm")), signoff(), ExtraTables.required(cov), minSeeds);
         }
 
         private Section section(final String name) throws ScenarioException {
@@ -344,37 +373,6 @@ public final class ScenarioLoader {
 
         private Scenario.Signoff signoff() throws ScenarioException {
             return SignoffSection.read(section("signoff"), knobs);
-        }
-
-        /** {@code [swarm]}: "table.key" = [values...], each value a TOML scalar as --set would take it. */
-        private SortedMap<String, List<String>> swarm() throws ScenarioException {
-            final SortedMap<String, List<String>> out = new TreeMap<>();
-            final JsonNode node = root.get("swarm");
-            if (node == null) {
-                return out;
-            }
-            if (!node.isObject()) {
-                throw new ScenarioException(source + ": key 'swarm' must be a table");
-            }
-            for (final Map.Entry<String, JsonNode> e : node.properties()) {
-                final String key = e.getKey();
-                if (!SWARM_KEY.matcher(key).matches()) {
-                    throw new ScenarioException(source + ": key 'swarm.\"" + key
-                        + "\"' must name a core, workload, engine, sim, host, faults or phase.N key");
-                }
-                if (!e.getValue().isArray() || e.getValue().isEmpty()) {
-                    throw new ScenarioException(source + ": key 'swarm.\"" + key + "\"' must be a non-empty array");
-                }
-                final List<String> values = new ArrayList<>();
-                for (final JsonNode v : e.getValue()) {
-                    if (!v.isValueNode()) {
-                        throw new ScenarioException(source + ": key 'swarm.\"" + key + "\"' holds a non-scalar");
-                    }
-                    values.add(v.asString());
-                }
-                out.put(key, values);
-            }
-            return out;
         }
 
         private void recordCore(final CoreConfig c) {

@@ -77,6 +77,8 @@ class DidYouMeanTest {
             + " did you mean 'core'? (known: scenario, model, "));
         assertTrue(error(MINIMAL, "wrkload.prompts=3").contains("key 'wrkload' is not a known table; did you mean "
             + "'workload'?"));
+        assertTrue(error(MINIMAL + "[swarm]\n\"cores.l1Fraction\" = [0.5]\n").endsWith("must name a core, workload, "
+            + "engine, sim, host, faults or phase.N key; did you mean 'core.l1Fraction'?"));
     }
 
     @Test

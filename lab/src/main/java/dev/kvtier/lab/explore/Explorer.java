@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -150,8 +149,7 @@ public final class Explorer {
     public Result explore(final List<Long> seeds, final Options options) {
         final Scenario base;
         try {
-            base = ScenarioLoader.load(scenario, userSets);
-            validateSwarm(base);
+            base = ScenarioLoader.load(scenario, userSets); // every swarm value checked: bad ones before any seed
         } catch (final ScenarioException e) {
             err.println("kvtier: " + e.getMessage());
             return Result.badInput(e.getMessage());
@@ -216,7 +214,7 @@ public final class Explorer {
     private Outcome run(final SeedPlan plan) {
         final Scenario sc;
         try {
-            sc = ScenarioLoader.load(scenario, plan.sets());
+            sc = ScenarioLoader.loadDrawn(scenario, plan.sets());
         } catch (final ScenarioException e) {
             return new Outcome(plan, null, List.of(), null, e.getMessage());
         }
@@ -265,17 +263,6 @@ public final class Explorer {
         } catch (final JournalException e) {
             err.println("kvtier: no journal: " + e.getMessage());
             return failure;
-        }
-    }
-
-    /** Every swarm value must load; the error names the key and value. */
-    private void validateSwarm(final Scenario base) throws ScenarioException {
-        for (final Map.Entry<String, List<String>> e : base.swarm().entrySet()) {
-            for (final String v : e.getValue()) {
-                final List<String> sets = new ArrayList<>(userSets);
-                sets.add(e.getKey() + "=" + v);
-                ScenarioLoader.load(scenario, sets);
-            }
         }
     }
 

@@ -190,7 +190,7 @@ public final class RunJob {
         }
         final SeedPlan plan = SeedPlan.draw(q.seed(), base.swarm(), q.sets());
         out.println("swarm draws of seed " + q.seed() + ": " + String.join(" ", plan.draws()));
-        return ScenarioLoader.load(q.scenario(), plan.sets());
+        return ScenarioLoader.loadDrawn(q.scenario(), plan.sets());
     }
 
     private int refuse(final String message) {
