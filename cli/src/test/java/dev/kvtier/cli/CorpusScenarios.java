@@ -270,5 +270,10 @@ final class CorpusScenarios {
             return null;
         }, "'swarm.\"workload.prefixGroups\"[1]' must be in [1, 2]", "explore", "{d}/s.toml", "--seeds", "3",
             "--set", "workload.prompts=2"));
+        cases.add(refused("run --swarm of a swarm value that a --set puts out of range", dir -> {
+            Files.writeString(dir.resolve("s.toml"), TINY + "[swarm]\n\"workload.prefixGroups\" = [1, 3]\n");
+            return null;
+        }, "'swarm.\"workload.prefixGroups\"[1]' must be in [1, 2]", "run", "{d}/s.toml", "--swarm", "--set",
+            "workload.prompts=2"));
     }
 }

@@ -47,23 +47,16 @@ public final class ScenarioLoader {
     private ScenarioLoader() {}
 
     /**
-     * Loads {@code nameOrPath} with overrides like {@code core.coalesceStoreSpans=false}; every {@code [swarm]} value
-     * is checked as drawn after them ({@link SwarmTable#check}).
+     * Loads {@code nameOrPath} with overrides like {@code core.coalesceStoreSpans=false}; its {@code [swarm]} values
+     * checked as {@link SwarmCheck#FILE}.
      */
     public static Scenario load(final String nameOrPath, final List<String> sets) throws ScenarioException {
-        return load(nameOrPath, sets, true);
+        return load(nameOrPath, sets, SwarmCheck.FILE);
     }
 
-    /**
-     * As {@link #load}, for a seed's swarm draws after the user's {@code sets} on a scenario that {@link #load}
-     * accepted with those: its swarm values are not checked again.
-     */
-    public static Scenario loadDrawn(final String nameOrPath, final List<String> sets) throws ScenarioException {
-        return load(nameOrPath, sets, false);
-    }
-
-    private static Scenario load(final String nameOrPath, final List<String> sets,
-                                 final boolean checkSwarm) throws ScenarioException {
+    /** As {@link #load(String, List)}, its {@code [swarm]} values checked as {@code check} says. */
+    public static Scenario load(final String nameOrPath, final List<String> sets,
+                                final SwarmCheck check) throws ScenarioException {
         final String text;
         final String source;
         final Path base;
@@ -77,20 +70,21 @@ public final class ScenarioLoader {
             text = Limits.read(p, nameOrPath, LIBRARY);
             base = p.toAbsolutePath().getParent();
         }
-        return parse(source, text, sets, base, checkSwarm);
+        return parse(source, text, sets, base, check);
+    }
+
+    /** As {@link #parse(String, String, List, Path, SwarmCheck)}, checking swarm values as {@link SwarmCheck#FILE}. */
+    public static Scenario parse(final String source, final String text, final List<String> sets,
+                                 final Path base) throws ScenarioException {
+        return parse(source, text, sets, base, SwarmCheck.FILE);
     }
 
     /**
-     * Parses scenario text (from {@code source}, for messages) as {@link #load} does; relative profile paths resolve
-     * against base.
+     * Parses scenario text (from {@code source}, for messages) as {@link #load(String, List, SwarmCheck)} does;
+     * relative profile paths resolve against base.
      */
-    public static Scenario parse(final String source, final String text, final List<String> sets,
-                                 final Path base) throws ScenarioException {
-        return parse(source, text, sets, base, true);
-    }
-
-    private static Scenario parse(final String source, final String text, final List<String> sets, final Path base,
-                                  final boolean checkSwarm) throws ScenarioException {
+    public static Scenario parse(final String source, final String text, final List<String> sets, final Path base,
+                                 final SwarmCheck check) throws ScenarioException {
         Limits.text(source, text);
         final ObjectNode root;
         try {
@@ -102,11 +96,11 @@ public final class ScenarioLoader {
         } catch (final JacksonException e) {
             throw new ScenarioException(TomlErrors.describe(source, text, e));
         }
-        final ObjectNode parsed = checkSwarm ? root.deepCopy() : null;
+        final ObjectNode parsed = check == SwarmCheck.NONE ? null : root.deepCopy();
         Overrides.apply(source, root, sets);
         final Scenario s = new Builder(source, text, root, base).build();
-        if (checkSwarm) {
-            SwarmTable.check(source, s.swarm(), sets, drawn -> {
+        if (check != SwarmCheck.NONE) {
+            SwarmTable.check(source, s.swarm(), sets, check, drawn -> {
                 final ObjectNode variant = parsed.deepCopy();
                 Overrides.apply(source, variant, drawn);
                 new Builder(source, text, variant, base).build();

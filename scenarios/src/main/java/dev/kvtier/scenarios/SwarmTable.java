@@ -13,7 +13,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * {@code [swarm]}: {@code "table.key" = [values...]}, what {@code kvtier explore} draws per seed, each value a TOML
  * scalar as {@code --set} would take it. Every value is checked when the scenario loads ({@link #check}), as the
- * scenario with that one value drawn, so a bad value is one line before any seed runs, whichever seed would draw it.
+ * scenario with that one value drawn, so a bad value is one line before any seed runs, whichever seed would draw it
+ * ({@link SwarmCheck} says how the command's {@code --set}s count).
  */
 final class SwarmTable {
     /** A swarm key: a table's key as --set takes it, or a phase's. */
@@ -64,10 +65,11 @@ final class SwarmTable {
 
     /**
      * Loads {@code variant} with {@code sets} and one value of one key, for every value of every key (a value listed
-     * twice once): the first that fails is refused with the loader's message, naming it {@code swarm."KEY"[i]}.
+     * twice once): the first that fails (as {@code check} says, {@link SwarmCheck}) is refused with the loader's
+     * message, naming it {@code swarm."KEY"[i]}.
      */
     static void check(final String source, final SortedMap<String, List<String>> swarm, final List<String> sets,
-                      final Variant variant) throws ScenarioException {
+                      final SwarmCheck check, final Variant variant) throws ScenarioException {
         for (final Map.Entry<String, List<String>> e : swarm.entrySet()) {
             final Set<String> checked = new HashSet<>();
             for (int i = 0; i < e.getValue().size(); i++) {
@@ -75,14 +77,27 @@ final class SwarmTable {
                 if (!checked.add(value)) {
                     continue;
                 }
+                final String draw = e.getKey() + "=" + value;
                 final List<String> drawn = new ArrayList<>(sets);
-                drawn.add(e.getKey() + "=" + value);
+                drawn.add(draw);
                 try {
                     variant.load(drawn);
                 } catch (final ScenarioException x) {
+                    if (check == SwarmCheck.FILE && !sets.isEmpty() && loads(variant, List.of(draw))) {
+                        continue; // only the command's --sets break it, and this command draws nothing
+                    }
                     throw new ScenarioException(named(source, e.getKey(), i, value, x.getMessage()));
                 }
             }
+        }
+    }
+
+    private static boolean loads(final Variant variant, final List<String> sets) {
+        try {
+            variant.load(sets);
+            return true;
+        } catch (final ScenarioException e) {
+            return false;
         }
     }
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every value of every {@code [swarm]} list is checked when the scenario loads, as the scenario with that value drawn
- * (after the user's {@code --set}s): the loader's own message, naming the swarm's value.
+ * (after the user's {@code --set}s, as {@link SwarmCheck} says): the loader's own message, naming the swarm's value.
  */
 class SwarmTableTest {
     private static final String MINIMAL = """
@@ -68,12 +68,33 @@ class SwarmTableTest {
     }
 
     @Test
-    void shouldCheckEachValueAfterTheUsersSets() throws ScenarioException {
-        final Scenario s = ScenarioLoader.parse("t.toml", MINIMAL + "\"faults.crashPoints\" = [0, 2]\n",
-            List.of("faults.crashWithinEvents=100"), null);
-        assertEquals(List.of("0", "2"), s.swarm().get("faults.crashPoints"));
-        assertTrue(error("\"workload.prefixGroups\" = [1, 3]\n", "workload.prompts=2").startsWith("t.toml: key "
-            + "'swarm.\"workload.prefixGroups\"[1]' must be in [1, 2], got 3"), "a --set narrows a value's range");
+    void shouldCheckEachValueAfterTheUsersSetsForACommandThatDraws() throws ScenarioException {
+        for (final SwarmCheck check : List.of(SwarmCheck.FILE, SwarmCheck.DRAWS)) {
+            final Scenario s = ScenarioLoader.parse("t.toml", MINIMAL + "\"faults.crashPoints\" = [0, 2]\n",
+                List.of("faults.crashWithinEvents=100"), null, check);
+            assertEquals(List.of("0", "2"), s.swarm().get("faults.crashPoints"), "a --set makes it valid: " + check);
+        }
+        final String swarm = MINIMAL + "\"workload.prefixGroups\" = [1, 3]\n";
+        final List<String> sets = List.of("workload.prompts=2");
+        final String m = assertThrows(ScenarioException.class, () -> ScenarioLoader.parse("t.toml", swarm, sets, null,
+            SwarmCheck.DRAWS)).getMessage();
+        assertEquals("t.toml: key 'swarm.\"workload.prefixGroups\"[1]' must be in [1, 2], got 3", m,
+            "a --set narrows a value's range for every seed that draws it");
+        assertEquals(2, ScenarioLoader.parse("t.toml", swarm, sets, null).spec().workload().prompts(),
+            "a command that draws nothing is not refused over a value only the --set breaks");
+        assertTrue(error("\"core.concurrentIos\" = [0]\n", "workload.prompts=2").contains("'swarm.\"core"
+            + ".concurrentIos\"[0]' must be in [1, 4096]"), "a value bad either way is refused with any --set");
+    }
+
+    /** The library's swarms with --sets a run takes (a larger workload, a smaller staging pool): only explore cares. */
+    @Test
+    void shouldRunALibraryScenarioWithASetThatOnlyItsSwarmWouldTripOn() throws ScenarioException {
+        final List<String> sets = List.of("core.stagingBatchBytes=2304KiB", "core.stagingPoolBytes=4608KiB");
+        assertEquals(4608L << 10, ScenarioLoader.load("pr90-evict-small", sets).spec().core().stagingPoolBytes());
+        final String m = assertThrows(ScenarioException.class, () -> ScenarioLoader.load("pr90-evict-small", sets,
+            SwarmCheck.DRAWS)).getMessage();
+        assertTrue(m.startsWith("library:pr90-evict-small: key 'swarm.\"core.stagingBatchBytes\"[0]' = 9437184: key "
+            + "'core.stagingPoolBytes' must be in [9437184, "), m);
     }
 
     @Test
@@ -82,8 +103,8 @@ class SwarmTableTest {
         final String m = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(file.toString(),
             List.of())).getMessage();
         assertEquals(file + ": key 'swarm.\"core.concurrentIos\"[1]' must be in [1, 4096], got 0", m);
-        assertEquals(4, ScenarioLoader.loadDrawn(file.toString(), List.of("core.concurrentIos=4")).spec().core()
-            .concurrentIos(), "a seed's draws are loaded without checking every value again");
+        assertEquals(4, ScenarioLoader.load(file.toString(), List.of("core.concurrentIos=4"), SwarmCheck.NONE).spec()
+            .core().concurrentIos(), "a seed's draws are loaded without checking every value again");
     }
 
     @Test
@@ -92,7 +113,7 @@ class SwarmTableTest {
             final Scenario s = ScenarioLoader.load(name, List.of());
             for (final var e : s.swarm().entrySet()) {
                 for (final String v : e.getValue()) {
-                    ScenarioLoader.loadDrawn(name, List.of(e.getKey() + "=" + v));
+                    ScenarioLoader.load(name, List.of(e.getKey() + "=" + v), SwarmCheck.NONE);
                 }
             }
         }

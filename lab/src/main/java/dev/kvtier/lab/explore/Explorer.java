@@ -13,6 +13,7 @@ import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
+import dev.kvtier.scenarios.SwarmCheck;
 import dev.kvtier.sim.run.SimRun;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -149,7 +150,7 @@ public final class Explorer {
     public Result explore(final List<Long> seeds, final Options options) {
         final Scenario base;
         try {
-            base = ScenarioLoader.load(scenario, userSets); // every swarm value checked: bad ones before any seed
+            base = ScenarioLoader.load(scenario, userSets, SwarmCheck.DRAWS); // a bad swarm value before any seed
         } catch (final ScenarioException e) {
             err.println("kvtier: " + e.getMessage());
             return Result.badInput(e.getMessage());
@@ -214,7 +215,7 @@ public final class Explorer {
     private Outcome run(final SeedPlan plan) {
         final Scenario sc;
         try {
-            sc = ScenarioLoader.loadDrawn(scenario, plan.sets());
+            sc = ScenarioLoader.load(scenario, plan.sets(), SwarmCheck.NONE);
         } catch (final ScenarioException e) {
             return new Outcome(plan, null, List.of(), null, e.getMessage());
         }
