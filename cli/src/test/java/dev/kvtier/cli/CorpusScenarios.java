@@ -12,7 +12,8 @@ import java.util.regex.Matcher;
 /**
  * Bad scenarios for the corpus: TOML syntax errors, a wrong structure, every numeric key of the tiny scenario with
  * values of the wrong type or out of range, names that would escape a directory, profiles, and the same through
- * {@code --set}. Each is refused with exit 2 before anything is created.
+ * {@code --set}; mistyped names, whose message says the name meant (issue 35). Each is refused with exit 2 before
+ * anything is created; a bad {@code [swarm]} value before any seed runs.
  */
 final class CorpusScenarios {
     private static final String TINY = TinyScenario.text("corpus", "");
@@ -27,6 +28,8 @@ final class CorpusScenarios {
         names(cases);
         profiles(cases);
         overrides(cases);
+        didYouMean(cases);
+        swarm(cases);
         return cases;
     }
 
@@ -219,5 +222,63 @@ final class CorpusScenarios {
         for (final String[] s : sets) {
             cases.add(refused("--set " + s[0], BadInput.Setup.SCENARIO, s[1], "run", "{d}/s.toml", "--set", s[0]));
         }
+    }
+
+    /** Mistyped scenario names, files, tables, keys and presets: the one line names the one meant. */
+    private static void didYouMean(final List<BadInput> cases) {
+        cases.add(refused("a mistyped library scenario", dir -> null, "did you mean 'pr90-evict-small'?", "run",
+            "pr90-evict-smal"));
+        cases.add(refused("a library scenario as a .toml file", dir -> null, "did you mean 'pr90-evict-small'?",
+            "explore", "pr90-evict-small.toml", "--seeds", "3"));
+        cases.add(refused("a mistyped scenario file beside the one meant", BadInput.Setup.SCENARIO,
+            "/s.toml'?", "run", "{d}/ss.toml"));
+        cases.add(edited("a mistyped key in [core]", t -> t.replace("l1Fraction = 0.5", "l1Fractoin = 0.5"),
+            "did you mean 'core.l1Fraction'?"));
+        cases.add(edited("a mistyped key in [workload]", t -> t.replace("prompts = 6", "promts = 6"),
+            "did you mean 'workload.prompts'?"));
+        cases.add(edited("a mistyped table", t -> t.replace("[core]", "[coer]"), "did you mean 'core'?"));
+        final String[][] sets = {
+            {"core.l1Bytez=65536", "did you mean 'core.l1Bytes'?"},
+            {"workload.promts=3", "did you mean 'workload.prompts'?"},
+            {"wrkload.prompts=3", "did you mean 'workload'?"},
+            {"model.preset=qwen3-8", "did you mean 'qwen3-8b'?"},
+        };
+        for (final String[] set : sets) {
+            cases.add(refused("--set " + set[0] + " (mistyped)", BadInput.Setup.SCENARIO, set[1], "run",
+                "{d}/s.toml", "--set", set[0]));
+        }
+    }
+
+    /** Bad {@code [swarm]} values and keys: refused when the scenario loads, before any seed, naming the value. */
+    private static void swarm(final List<BadInput> cases) {
+        final String[][] swarms = {
+            {"a value out of its key's range", "\"core.concurrentIos\" = [1, 0]", "'swarm.\"core.concurrentIos\"[1]'"},
+            {"a fraction out of range", "\"core.l1Fraction\" = [0.5, 7000.0]", "'swarm.\"core.l1Fraction\"[1]'"},
+            {"a choice that is none", "\"core.replacement\" = [\"lru\", \"lfu\"]", "'swarm.\"core.replacement\"[1]'"},
+            {"a size that is not one", "\"core.l2Bytes\" = [\"lots\"]", "must be a size"},
+            {"a key that names no key", "\"core.l1Bytez\" = [65536]", "did you mean 'core.l1Bytes'?"},
+            {"a key in a mistyped table", "\"coer.l1Fraction\" = [0.5]", "did you mean 'core.l1Fraction'?"},
+            {"a value that breaks another key", "\"faults.crashPoints\" = [0, 2]", "crashWithinEvents"},
+            {"a phase that does not exist", "\"phase.5.requests\" = [2]", "no phase 5"},
+        };
+        for (final String[] w : swarms) {
+            final BadInput.Setup setup = dir -> {
+                Files.writeString(dir.resolve("s.toml"), TINY + "[swarm]\n" + w[1] + "\n");
+                return null;
+            };
+            cases.add(refused("explore of a swarm with " + w[0], setup, w[2], "explore", "{d}/s.toml", "--seeds",
+                "3"));
+            cases.add(refused("run of a swarm with " + w[0], setup, w[2], "run", "{d}/s.toml"));
+        }
+        cases.add(refused("explore of a swarm value that a --set puts out of range", dir -> {
+            Files.writeString(dir.resolve("s.toml"), TINY + "[swarm]\n\"workload.prefixGroups\" = [1, 3]\n");
+            return null;
+        }, "'swarm.\"workload.prefixGroups\"[1]' must be in [1, 2]", "explore", "{d}/s.toml", "--seeds", "3",
+            "--set", "workload.prompts=2"));
+        cases.add(refused("run --swarm of a swarm value that a --set puts out of range", dir -> {
+            Files.writeString(dir.resolve("s.toml"), TINY + "[swarm]\n\"workload.prefixGroups\" = [1, 3]\n");
+            return null;
+        }, "'swarm.\"workload.prefixGroups\"[1]' must be in [1, 2]", "run", "{d}/s.toml", "--swarm", "--set",
+            "workload.prompts=2"));
     }
 }

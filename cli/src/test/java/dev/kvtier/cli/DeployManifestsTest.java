@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.kvtier.lab.explore.Explorer;
 import dev.kvtier.lab.explore.Shard;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,8 +18,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import dev.kvtier.scenarios.Scenario;
+import dev.kvtier.scenarios.ScenarioLoader;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine.ParseResult;
+import tools.jackson.databind.MappingIterator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
@@ -39,29 +44,129 @@ class DeployManifestsTest {
         final JsonNode spec = job.get("spec");
         assertEquals("Indexed", spec.get("completionMode").asString());
         assertEquals("Never", spec.at("/template/spec/restartPolicy").asString());
-        final int completions = spec.get("completions").asInt();
         final JsonNode container = spec.at("/template/spec/containers/0");
-        final Map<String, String> env = env(container);
-        assertEquals(Integer.toString(completions), env.get(Shard.COUNT_ENV), "KVTIER_SHARDS must be completions");
         assertEquals(container.get("name").asString(),
             spec.at("/podFailurePolicy/rules/0/onExitCodes/containerName").asString());
-
-        final ParseResult parsed = parse(args(container, env));
-        final ExploreCommand explore = (ExploreCommand) parsed.subcommand().commandSpec().userObject();
+        final ExploreCommand explore = pods(job);
         assertTrue(explore.shardFromEnv && explore.keepGoing, "shards from the Job's index, every failure kept");
         final List<String> mounts = mounts(container);
         assertTrue(onVolume(explore.summary, mounts) && explore.summary.endsWith("/"), explore.summary);
         assertTrue(onVolume(explore.journals.toString(), mounts), explore.journals.toString());
-        final List<Long> seeds = new ArrayList<>();
-        for (int i = 0; i < completions; i++) {
-            final Map<String, String> pod = new HashMap<>(env);
-            pod.put(Shard.INDEX_ENV, Integer.toString(i));
-            final Shard shard = Shard.fromEnv(pod);
-            assertEquals(new Shard(i, completions), shard);
-            seeds.addAll(Explorer.seeds(explore.from, explore.seeds, shard));
+        assertEquals("pr90-evict-small", explore.scenario);
+    }
+
+    /** render.sh: the Job scaled by one number, its completions, parallelism, KVTIER_SHARDS and seeds in agreement. */
+    @Test
+    void shouldRenderTheJobForAnyShardCountWithItsNumbersInAgreement(@TempDir final Path dir) throws Exception {
+        final String template = Files.readString(DEPLOY.resolve("kubernetes/explore-job.yaml"));
+        for (final String[] c : new String[][] {{"1", "7"}, {"3", "100"}, {"16", "5000"}, {"--parallelism", "8",
+            "40", "1000"}}) {
+            final Rendered r = render(dir, c);
+            assertEquals(0, r.exit(), r.err());
+            assertEquals(1, r.docs().size(), "a library scenario ships no ConfigMap");
+            final JsonNode job = r.docs().getFirst();
+            final int shards = Integer.parseInt(c[c.length - 2]);
+            assertEquals(shards, job.at("/spec/completions").asInt());
+            assertEquals(c.length == 2 ? shards : 8, job.at("/spec/parallelism").asInt());
+            final ExploreCommand explore = pods(job);
+            assertEquals(Long.parseLong(c[c.length - 1]), explore.seeds);
+            assertEquals("pr90-evict-small", explore.scenario);
+            assertEquals(template.lines().count(), r.out().lines().count(), "only values change, line for line");
         }
-        assertEquals(Explorer.seeds(explore.from, explore.seeds, Shard.ALL), seeds.stream().sorted().toList(),
-            "the pods cover the range exactly once");
+        final Rendered r = render(dir, "--run", "nightly-7", "2", "10", "rare-paths");
+        final JsonNode container = r.docs().getFirst().at("/spec/template/spec/containers/0");
+        assertEquals("rare-paths", pods(r.docs().getFirst()).scenario);
+        assertEquals("nightly-7", env(container).get("KVTIER_RUN"));
+    }
+
+    /**
+     * render.sh with a scenario file: a ConfigMap holding it (and the profile it names beside it) byte for byte, as
+     * {@code kubectl create configmap --from-file} would, which the pods mount where explore's scenario path points.
+     */
+    @Test
+    void shouldShipACustomScenarioInAConfigMapThePodsMount(@TempDir final Path dir) throws Exception {
+        final String text = TinyScenario.text("k8s", "[sim]\ndevice = \"disk.toml\"\n")
+            + "# \"quoted\", a \\ and a\ttab, \u00e9, no newline at the end";
+        Files.writeString(dir.resolve("my-scenario.toml"), text);
+        Files.writeString(dir.resolve("disk.toml"), TinyScenario.WRONG_PROFILE);
+        final Rendered r = render(dir, "5", "2000", "my-scenario.toml", "disk.toml");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(List.of("ConfigMap", "Job"), r.docs().stream().map(d -> d.get("kind").asString()).toList());
+        final JsonNode map = r.docs().getFirst();
+        final JsonNode job = r.docs().get(1);
+        assertEquals(text, map.at("/data/my-scenario.toml").asString(), "the file, byte for byte");
+        assertEquals(TinyScenario.WRONG_PROFILE, map.at("/data/disk.toml").asString());
+        final ExploreCommand explore = pods(job);
+        assertEquals(2000, explore.seeds);
+        String mounted = null;
+        for (final JsonNode v : job.at("/spec/template/spec/volumes")) {
+            if (v.at("/configMap/name").asString("").equals(map.at("/metadata/name").asString())) {
+                for (final JsonNode m : job.at("/spec/template/spec/containers/0/volumeMounts")) {
+                    mounted = m.get("name").asString().equals(v.get("name").asString()) ? m.get("mountPath")
+                        .asString() : mounted;
+                }
+            }
+        }
+        assertEquals(mounted + "/my-scenario.toml", explore.scenario, "explore reads the mounted ConfigMap");
+        // What a pod sees under the mount: the scenario loads, with its profile beside it.
+        final Path pod = Files.createDirectories(dir.resolve("pod" + mounted));
+        map.get("data").properties().forEach(e -> write(pod.resolve(e.getKey()), e.getValue().asString()));
+        final Scenario loaded = ScenarioLoader.load(pod.resolve("my-scenario.toml").toString(), List.of());
+        assertEquals("k8s", loaded.name());
+        assertEquals("hundred-times-too-slow", loaded.sim().device().name());
+    }
+
+    /** explore.sh with a stand-in kubectl: it applies what render.sh prints for its arguments, then the merge. */
+    @Test
+    void shouldApplyTheRenderedJobThenTheMergeOfTheSameRun(@TempDir final Path dir) throws Exception {
+        final Path kubectl = Files.createDirectories(dir.resolve("bin")).resolve("kubectl");
+        Files.writeString(kubectl, """
+            #!/usr/bin/env bash
+            # A stand-in: applied manifests go to $KUBECTL_LOG; every Job is Complete, and the merge exits 0.
+            case "$1 $2" in
+              "apply -f") { if [[ "$3" == - ]]; then cat; else cat "$3"; fi; echo "---"; } >>"$KUBECTL_LOG" ;;
+              "get job") echo Complete ;;
+              "get pods") echo 0 ;;
+              "logs "*) echo "the merged report" ;;
+            esac
+            """);
+        assertTrue(kubectl.toFile().setExecutable(true));
+        Files.writeString(dir.resolve("s.toml"), TinyScenario.text("k8s", ""));
+        final Path log = dir.resolve("applied.yaml");
+        final ProcessBuilder pb = new ProcessBuilder("bash", DEPLOY.resolve("kubernetes/explore.sh").toAbsolutePath()
+            .toString(), "run-9", "3", "30", "s.toml").directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().put("PATH", kubectl.getParent() + ":" + System.getenv("PATH"));
+        pb.environment().put("KUBECTL_LOG", log.toString());
+        final Process p = pb.start();
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        assertTrue(out.contains("the merged report") && out.contains("merge Complete, exit 0"), out);
+        final List<JsonNode> applied = new ArrayList<>();
+        try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(Files.readString(log))) {
+            it.forEachRemaining(d -> {
+                if (d != null && d.isObject()) {
+                    applied.add(d);
+                }
+            });
+        }
+        assertEquals(List.of("PersistentVolumeClaim", "ConfigMap", "Job", "Job"), applied.stream()
+            .map(d -> d.get("kind").asString()).toList());
+        assertEquals(render(dir, "--run", "run-9", "3", "30", "s.toml").docs(), applied.subList(1, 3));
+        assertEquals("run-9", env(applied.get(3).at("/spec/template/spec/containers/0")).get("KVTIER_RUN"));
+    }
+
+    @Test
+    void shouldRefuseBadRenderArgumentsWithOneLine(@TempDir final Path dir) throws Exception {
+        Files.writeString(dir.resolve("s.toml"), TinyScenario.text("k8s", ""));
+        for (final String[] bad : new String[][] {{"0", "10"}, {"3", "abc"}, {"3"}, {"--parallelism", "4", "3", "10"},
+            {"--run", "a/b", "3", "10"}, {"3", "10", "no-such-scenario"}, {"3", "10", "s.toml", "missing.toml"},
+            {"3", "10", "pr90-evict-small", "s.toml"}, {"100001", "10"}}) {
+            final Rendered r = render(dir, bad);
+            assertEquals(2, r.exit(), String.join(" ", bad));
+            assertEquals("", r.out(), "nothing to apply: " + String.join(" ", bad));
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertTrue(r.err().startsWith("render.sh: "), r.err());
+        }
     }
 
     @Test
@@ -116,6 +221,59 @@ class DeployManifestsTest {
         final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), out);
         assertTrue(Files.isExecutable(DEPLOY.resolve("kubernetes/explore.sh")));
+    }
+
+    /**
+     * The Job's pods, as Kubernetes runs them: KVTIER_SHARDS equals completions, each pod's explore command parses,
+     * and their shards cover its seed range exactly once. The explore command.
+     */
+    private static ExploreCommand pods(final JsonNode job) {
+        final int completions = job.at("/spec/completions").asInt();
+        final JsonNode container = job.at("/spec/template/spec/containers/0");
+        final Map<String, String> env = env(container);
+        assertEquals(Integer.toString(completions), env.get(Shard.COUNT_ENV), "KVTIER_SHARDS must be completions");
+        final ExploreCommand explore = (ExploreCommand) parse(args(container, env)).subcommand().commandSpec()
+            .userObject();
+        final List<Long> seeds = new ArrayList<>();
+        for (int i = 0; i < completions; i++) {
+            final Map<String, String> pod = new HashMap<>(env);
+            pod.put(Shard.INDEX_ENV, Integer.toString(i));
+            final Shard shard = Shard.fromEnv(pod);
+            assertEquals(new Shard(i, completions), shard);
+            seeds.addAll(Explorer.seeds(explore.from, explore.seeds, shard));
+        }
+        assertEquals(Explorer.seeds(explore.from, explore.seeds, Shard.ALL), seeds.stream().sorted().toList(),
+            "the pods cover the range exactly once");
+        return explore;
+    }
+
+    /** What render.sh printed, run in {@code dir}: its documents. */
+    private record Rendered(int exit, String out, String err, List<JsonNode> docs) {}
+
+    private static Rendered render(final Path dir, final String... args) throws IOException, InterruptedException {
+        final List<String> command = new ArrayList<>(List.of("bash", DEPLOY.resolve("kubernetes/render.sh")
+            .toAbsolutePath().toString()));
+        command.addAll(List.of(args));
+        final Path err = Files.createTempFile(dir, "render", ".err");
+        final Process p = new ProcessBuilder(command).directory(dir.toFile())
+            .redirectError(ProcessBuilder.Redirect.to(err.toFile())).start();
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        final int exit = p.waitFor();
+        final List<JsonNode> docs = new ArrayList<>();
+        if (exit == 0) {
+            try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(out)) {
+                it.forEachRemaining(docs::add);
+            }
+        }
+        return new Rendered(exit, out, Files.readString(err), docs);
+    }
+
+    private static void write(final Path file, final String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The one document of a YAML file. */

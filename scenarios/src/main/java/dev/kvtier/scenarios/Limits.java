@@ -33,13 +33,14 @@ final class Limits {
 
     /**
      * The text of the scenario file {@code p} (named {@code nameOrPath} in messages): a regular file of UTF-8 of at
-     * most {@link #TEXT_BYTES_MAX}; else one line that says what it is instead, with the {@code library} names.
+     * most {@link #TEXT_BYTES_MAX}; else one line that says what it is instead, with the {@code library} names (and
+     * the names close to it: {@link DidYouMean#scenario}).
      */
     static String read(final Path p, final String nameOrPath, final List<String> library) throws ScenarioException {
         if (!Files.isRegularFile(p)) {
             throw new ScenarioException(nameOrPath + ": " + (Files.isDirectory(p) ? "a directory, not a scenario file"
-                : "no such scenario file") + ", and not a library scenario (one of " + String.join(", ", library)
-                + ")");
+                : "no such scenario file") + ", and not a library scenario" + DidYouMean.scenario(nameOrPath, library)
+                + " (one of " + String.join(", ", library) + ")");
         }
         try {
             if (Files.size(p) > TEXT_BYTES_MAX) {

@@ -55,7 +55,9 @@ public final class ModelPresets {
         final ModelGeometry g = PRESETS.get(name.toLowerCase(Locale.ROOT));
         if (g == null) {
             throw new ScenarioException(source + ": key 'model.preset' names no bundled model, got \"" + name
-                + "\" (presets: " + String.join(", ", PRESETS.keySet()) + ")");
+                + "\"" + DidYouMean.hint(name, PRESETS.keySet(), p -> p) + " (presets: " + String.join(", ",
+                    PRESETS.keySet())
+                + ")");
         }
         return g;
     }

@@ -14,7 +14,6 @@ import dev.kvtier.sim.run.SimModel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import tools.jackson.core.JacksonException;
@@ -40,15 +39,21 @@ public final class ScenarioLoader {
     /** Gate metrics: the phase times, and TTFT mean or p99 of a phase ({@code ttft.PHASE.mean|p99}). */
     private static final java.util.regex.Pattern GATE_METRIC = java.util.regex.Pattern.compile(
         "coldPhaseNanos|warmPhaseNanos|ttft\\.[^.]+\\.(mean|p99)");
-    /** A swarm key: a table's key as --set takes it, or a phase's. */
-    private static final java.util.regex.Pattern SWARM_KEY = java.util.regex.Pattern.compile(
-        "(core|workload|engine|sim|host|faults)\\.[A-Za-z][A-Za-z0-9]*|phase\\.\\d+\\.[A-Za-z][A-Za-z0-9]*");
     private static final TomlMapper TOML = new TomlMapper();
 
     private ScenarioLoader() {}
 
-    /** Loads {@code nameOrPath} with overrides like {@code core.coalesceStoreSpans=false}. */
+    /**
+     * Loads {@code nameOrPath} with overrides like {@code core.coalesceStoreSpans=false}; its {@code [swarm]} values
+     * checked as {@link SwarmCheck#FILE}.
+     */
     public static Scenario load(final String nameOrPath, final List<String> sets) throws ScenarioException {
+        return load(nameOrPath, sets, SwarmCheck.FILE);
+    }
+
+    /** As {@link #load(String, List)}, its {@code [swarm]} values checked as {@code check} says. */
+    public static Scenario load(final String nameOrPath, final List<String> sets,
+                                final SwarmCheck check) throws ScenarioException {
         final String text;
         final String source;
         final Path base;
@@ -62,12 +67,21 @@ public final class ScenarioLoader {
             text = Limits.read(p, nameOrPath, LIBRARY);
             base = p.toAbsolutePath().getParent();
         }
-        return parse(source, text, sets, base);
+        return parse(source, text, sets, base, check);
     }
 
-    /** Parses scenario text (from {@code source}, for messages); relative profile paths resolve against base. */
+    /** As {@link #parse(String, String, List, Path, SwarmCheck)}, checking swarm values as {@link SwarmCheck#FILE}. */
     public static Scenario parse(final String source, final String text, final List<String> sets,
                                  final Path base) throws ScenarioException {
+        return parse(source, text, sets, base, SwarmCheck.FILE);
+    }
+
+    /**
+     * Parses scenario text (from {@code source}, for messages) as {@link #load(String, List, SwarmCheck)} does;
+     * relative profile paths resolve against base.
+     */
+    public static Scenario parse(final String source, final String text, final List<String> sets, final Path base,
+                                 final SwarmCheck check) throws ScenarioException {
         Limits.text(source, text);
         final ObjectNode root;
         try {
@@ -79,8 +93,17 @@ public final class ScenarioLoader {
         } catch (final JacksonException e) {
             throw new ScenarioException(TomlErrors.describe(source, text, e));
         }
+        final ObjectNode parsed = check == SwarmCheck.NONE ? null : root.deepCopy();
         Overrides.apply(source, root, sets);
-        return new Builder(source, text, root, base).build();
+        final Scenario s = new Builder(source, text, root, base).build();
+        if (check != SwarmCheck.NONE) {
+            SwarmTable.check(source, s.swarm(), sets, check, drawn -> {
+                final ObjectNode variant = parsed.deepCopy();
+                Overrides.apply(source, variant, drawn);
+                new Builder(source, text, variant, base).build();
+            });
+        }
+        return s;
     }
 
     /** What the {@code [sim]} table holds: the simulator's model and the run's bounds (liveness, TTFT; 0 none). */
@@ -103,8 +126,8 @@ public final class ScenarioLoader {
         Scenario build() throws ScenarioException {
             for (final String table : root.propertyNames()) {
                 if (!TABLES.contains(table)) {
-                    throw new ScenarioException(source + ": key '" + table + "' is not a known table (known: "
-                        + String.join(", ", TABLES) + ")");
+                    throw new ScenarioException(source + ": key '" + table + "' is not a known table"
+                        + DidYouMean.hint(table, TABLES, t -> t) + " (known: " + String.join(", ", TABLES) + ")");
                 }
             }
             final Section meta = section("scenario");
@@ -122,8 +145,8 @@ public final class ScenarioLoader {
             knobs.put("scenario.name", name);
             final Section cov = section("coverage");
             final long minSeeds = cov.longValue("minSeeds", 1, 1, Long.MAX_VALUE);
-            return new Scenario(name, source, text, model, spec, sim.model(), knobs, gate, swarm(), signoff(),
-                ExtraTables.required(cov), minSeeds);
+            return new Scenario(name, source, text, model, spec, sim.model(), knobs, gate,
+                SwarmTable.read(source, root.get("swarm")), signoff(), ExtraTables.required(cov), minSeeds);
         }
 
         private Section section(final String name) throws ScenarioException {
@@ -334,37 +357,6 @@ public final class ScenarioLoader {
 
         private Scenario.Signoff signoff() throws ScenarioException {
             return SignoffSection.read(section("signoff"), knobs);
-        }
-
-        /** {@code [swarm]}: "table.key" = [values...], each value a TOML scalar as --set would take it. */
-        private SortedMap<String, List<String>> swarm() throws ScenarioException {
-            final SortedMap<String, List<String>> out = new TreeMap<>();
-            final JsonNode node = root.get("swarm");
-            if (node == null) {
-                return out;
-            }
-            if (!node.isObject()) {
-                throw new ScenarioException(source + ": key 'swarm' must be a table");
-            }
-            for (final Map.Entry<String, JsonNode> e : node.properties()) {
-                final String key = e.getKey();
-                if (!SWARM_KEY.matcher(key).matches()) {
-                    throw new ScenarioException(source + ": key 'swarm.\"" + key
-                        + "\"' must name a core, workload, engine, sim, host, faults or phase.N key");
-                }
-                if (!e.getValue().isArray() || e.getValue().isEmpty()) {
-                    throw new ScenarioException(source + ": key 'swarm.\"" + key + "\"' must be a non-empty array");
-                }
-                final List<String> values = new ArrayList<>();
-                for (final JsonNode v : e.getValue()) {
-                    if (!v.isValueNode()) {
-                        throw new ScenarioException(source + ": key 'swarm.\"" + key + "\"' holds a non-scalar");
-                    }
-                    values.add(v.asString());
-                }
-                out.put(key, values);
-            }
-            return out;
         }
 
         private void recordCore(final CoreConfig c) {

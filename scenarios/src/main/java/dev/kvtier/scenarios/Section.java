@@ -172,7 +172,7 @@ final class Section {
         throw fail(key, "must be " + String.join(" or ", names));
     }
 
-    /** Throws if the table has a key no getter asked for. */
+    /** Throws if the table has a key no getter asked for, naming the known keys close to it (a typo). */
     void rejectUnknown() throws ScenarioException {
         if (node == null) {
             return;
@@ -180,7 +180,9 @@ final class Section {
         final Set<String> unknown = new TreeSet<>(node.propertyNames());
         unknown.removeAll(used);
         if (!unknown.isEmpty()) {
-            throw fail(unknown.iterator().next(), "is not a known key (known: " + String.join(", ", used) + ")");
+            final String key = unknown.iterator().next();
+            throw fail(key, "is not a known key" + DidYouMean.hint(key, used, k -> path + "." + k) + " (known: "
+                + String.join(", ", used) + ")");
         }
     }
 

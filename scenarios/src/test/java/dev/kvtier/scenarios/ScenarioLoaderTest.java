@@ -346,7 +346,8 @@ class ScenarioLoaderTest {
     @Test
     void shouldRejectUnknownFaultKeys() {
         final String m = error(MINIMAL + "[faults]\ncorruptionPerMillion = 5\n");
-        assertTrue(m.startsWith("t.toml: key 'faults.corruptionPerMillion' is not a known key (known: "), m);
+        assertTrue(m.startsWith("t.toml: key 'faults.corruptionPerMillion' is not a known key; did you mean "
+            + "'faults.corruptionsPerMillion'? (known: "), m);
         assertTrue(m.contains("corruptionsPerMillion") && m.contains("volatileWriteCache")
             && m.contains("crashAtEvent"), m);
     }

@@ -13,6 +13,7 @@ import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
+import dev.kvtier.scenarios.SwarmCheck;
 import dev.kvtier.sim.run.SimRun;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -20,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -155,8 +155,7 @@ public final class Explorer {
     public Result explore(final List<Long> seeds, final Options options) {
         final Scenario base;
         try {
-            base = ScenarioLoader.load(scenario, userSets);
-            validateSwarm(base);
+            base = ScenarioLoader.load(scenario, userSets, SwarmCheck.DRAWS); // a bad swarm value before any seed
         } catch (final ScenarioException e) {
             err.println("kvtier: " + e.getMessage());
             return Result.badInput(e.getMessage());
@@ -222,7 +221,7 @@ public final class Explorer {
     private Outcome run(final SeedPlan plan) {
         final Scenario sc;
         try {
-            sc = ScenarioLoader.load(scenario, plan.sets());
+            sc = ScenarioLoader.load(scenario, plan.sets(), SwarmCheck.NONE);
         } catch (final ScenarioException e) {
             return new Outcome(plan, null, List.of(), null, e.getMessage(), SeedRun.NO_DIGEST);
         }
@@ -273,17 +272,6 @@ public final class Explorer {
         } catch (final JournalException e) {
             err.println("kvtier: no journal: " + e.getMessage());
             return failure;
-        }
-    }
-
-    /** Every swarm value must load; the error names the key and value. */
-    private void validateSwarm(final Scenario base) throws ScenarioException {
-        for (final Map.Entry<String, List<String>> e : base.swarm().entrySet()) {
-            for (final String v : e.getValue()) {
-                final List<String> sets = new ArrayList<>(userSets);
-                sets.add(e.getKey() + "=" + v);
-                ScenarioLoader.load(scenario, sets);
-            }
         }
     }
 

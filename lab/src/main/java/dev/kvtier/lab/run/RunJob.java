@@ -15,6 +15,7 @@ import dev.kvtier.realio.run.RealTarget;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
+import dev.kvtier.scenarios.SwarmCheck;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -182,7 +183,8 @@ public final class RunJob {
      * exploration runs that seed (it says which it drew).
      */
     private Scenario load() throws ScenarioException {
-        final Scenario base = ScenarioLoader.load(q.scenario(), q.sets());
+        final Scenario base = ScenarioLoader.load(q.scenario(), q.sets(), q.swarm() ? SwarmCheck.DRAWS
+            : SwarmCheck.FILE);
         if (!q.swarm()) {
             return base;
         }
@@ -191,7 +193,7 @@ public final class RunJob {
         }
         final SeedPlan plan = SeedPlan.draw(q.seed(), base.swarm(), q.sets());
         out.println("swarm draws of seed " + q.seed() + ": " + String.join(" ", plan.draws()));
-        return ScenarioLoader.load(q.scenario(), plan.sets());
+        return ScenarioLoader.load(q.scenario(), plan.sets(), SwarmCheck.NONE);
     }
 
     private int refuse(final String message) {
