@@ -16,6 +16,7 @@ import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.span.StoreSpan;
 import dev.kvtier.core.value.AllocationRef;
 import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.SpanPiece;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -204,6 +205,14 @@ public final class TieredStore {
 
     public CoreConfig config() {
         return config;
+    }
+
+    /**
+     * True when {@code piece} writes again, whole slot by whole slot, the bytes its allocation holds (by their
+     * checksums): the server boundary lets no other store into a committed allocation.
+     */
+    public boolean sameAsKept(final SpanPiece piece, final MemoryRegion source) {
+        return checksums.sameAsKept(piece, source);
     }
 
     // ---------------------------------------------------------------- the pump (for operations)

@@ -1,6 +1,7 @@
 package dev.kvtier.harness.check;
 
 import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.RejectReason;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.util.KeyTable;
 import dev.kvtier.core.util.SlotTable;
@@ -8,7 +9,8 @@ import dev.kvtier.core.value.PrefixKey;
 
 /**
  * Invariants 11 (which includes: an uncommitted allocation is never visible), 13 (commits only of current
- * allocations, one writer per key) and 14, against a reference model of the directory and of the FIFO slot ring built
+ * allocations, one writer per key; a span the boundary refuses as COMMITTED is of a current, committed allocation)
+ * and 14, against a reference model of the directory and of the FIFO slot ring built
  * from events and docs/design/STORAGE-CORE.md section 2: Allocated adds a claim (one writer per key; slot ranges
  * disjoint from every live chunk) at the model's head, Committed publishes it (only a current allocation),
  * ClaimReleased removes an uncommitted claim. The ring: an allocation of n slots takes the slots at head; when {@code
@@ -98,6 +100,14 @@ public final class DirectoryChecker implements Checker {
                 }
             }
             case CoreEvent.Lookup e -> lookup(ctx, e);
+            case CoreEvent.SpanRejected e when e.reason() == RejectReason.COMMITTED -> {
+                final int p = find(e.key());
+                if (!(p >= 0 && byKey.allocationId(p) == e.allocationId() && byKey.committed(p))) {
+                    ctx.fail(Invariant.STALE_NOTHING, "span of allocation " + e.allocationId() + " of " + e.key()
+                        + " rejected as COMMITTED, but the model has it "
+                        + (p < 0 || byKey.allocationId(p) != e.allocationId() ? "not current" : "uncommitted"));
+                }
+            }
             case CoreEvent.ChunkRecovered e -> {
                 byKey.commit(allocated(ctx, new CoreEvent.Allocated(0, e.key(), e.allocationId(), e.startSlot(),
                     e.slotCount()), e.modelId()));

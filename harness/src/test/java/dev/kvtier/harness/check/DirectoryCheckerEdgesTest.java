@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.RejectReason;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.event.CoreEvent.SkipReason;
 import dev.kvtier.core.value.AllocationRef;
@@ -164,5 +165,17 @@ class DirectoryCheckerEdgesTest {
         assertEquals(Invariant.RING, fired(new CoreEvent.ChunkRecovered(k(1), 1, 1, 0, 10),
             new CoreEvent.ChunkRecovered(k(2), 1, 2, 5, 10)), "overlapping from below");
         assertEquals(Invariant.RING, fired(new CoreEvent.ChunkRecovered(k(1), 1, 1, 60, 10)), "past the end");
+    }
+
+    @Test
+    void aSpanRejectedAsCommittedMustNameACurrentCommittedAllocation() {
+        final CoreEvent committed = new CoreEvent.Committed(k(1), 1);
+        final CoreEvent refused = new CoreEvent.SpanRejected(9, k(1), 1, 0, 4096, RejectReason.COMMITTED);
+        feed(seq(alloc(1, 0, 1), committed, refused));
+        assertEquals(Invariant.STALE_NOTHING, fired(seq(alloc(1, 0, 1), refused)), "a claim, not committed");
+        assertEquals(Invariant.STALE_NOTHING, fired(seq(alloc(1, 0, 1), committed,
+            new CoreEvent.SpanRejected(9, k(1), 2, 0, 4096, RejectReason.COMMITTED))), "another allocation");
+        assertEquals(Invariant.STALE_NOTHING, fired(seq(alloc(1, 0, 1), committed,
+            evicted(1, 0, 1, RingEvictReason.CORRUPT), refused)), "no longer current");
     }
 }
