@@ -327,6 +327,8 @@ final class CorpusFiles {
     private static void held(final List<BadInput> cases) {
         cases.add(real("the device held by another run", dir -> hold(dir.resolve("l2.bin"), FileKind.DATA),
             "in use by", "--device", "{d}/l2.bin"));
+        cases.add(real("the device held by another run, a journal asked for", dir -> hold(dir.resolve("l2.bin"),
+            FileKind.DATA), "in use by", "--device", "{d}/l2.bin", "--journal", "{d}/j"));
         cases.add(real("the index held by another run", dir -> hold(dir.resolve("l2.bin.index"), FileKind.INDEX),
             "in use by", "--device", "{d}/l2.bin"));
         cases.add(real("--index-device held by another run", dir -> hold(dir.resolve("idx"), FileKind.INDEX),

@@ -1,20 +1,14 @@
 package dev.kvtier.cli;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.journal.file.JournalNotes;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,16 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
  * merges as a partial one. A run that lost its journal, or a summary not written, fails here.
  */
 class SignalTest {
-    private static final List<String> JVM_FLAGS = List.of("-ea", "-Xmx1g", "-XX:+UseSerialGC",
-        "--enable-native-access=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
-        "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
-        "-Dchronicle.analytics.disable=true");
     /** A virtual run far longer than the test waits: 40,000 requests of pr90-evict. */
     private static final List<String> LONG_RUN = List.of("run", "pr90-evict", "--set", "workload.prompts=20000",
         "--set", "phase.0.requests=20000", "--set", "phase.1.requests=20000", "--set", "core.l2Fraction=0.05");
-    private static final Duration LIMIT = Duration.ofMinutes(2);
+    private static final Duration LIMIT = ChildCli.LIMIT;
     /** pr90-evict-small with 4 layers (512 MiB of KV) and small staging, for real runs on this machine. */
-    private static final List<String> REAL_SMALL = List.of("model.layers=4", "core.stagingBatchBytes=4194304",
+    static final List<String> REAL_SMALL = List.of("model.layers=4", "core.stagingBatchBytes=4194304",
         "core.stagingPoolBytes=8388608");
 
     @TempDir(factory = TargetTempDir.class)
@@ -51,7 +41,7 @@ class SignalTest {
         final Path journal = dir.resolve("j");
         final List<String> args = new ArrayList<>(LONG_RUN);
         args.addAll(List.of("--journal", journal.toString()));
-        final Child child = Child.start(args, dir);
+        final ChildCli child = ChildCli.start(args, dir);
         child.awaitLine("progress: virtual run");
         child.signal(signal);
         assertEquals(status, child.exit(), child.describe());
@@ -72,7 +62,7 @@ class SignalTest {
         final List<String> args = new ArrayList<>(List.of("run", "pr90-evict-small", "--mode", "real", "--device",
             device.toString(), "--journal", journal.toString()));
         args.addAll(sets(REAL_SMALL, "phase.0.requests=4000", "phase.1.requests=4000"));
-        final Child child = Child.start(args, dir);
+        final ChildCli child = ChildCli.start(args, dir);
         child.awaitLine(" formatted in ");
         child.signal("INT");
         assertEquals(130, child.exit(), child.describe());
@@ -89,7 +79,7 @@ class SignalTest {
     void shouldWriteAPartialSummaryOfAnExplorationInterruptedBySigterm() throws Exception {
         final Path summaries = dir.resolve("summaries");
         Files.createDirectories(summaries);
-        final Child child = Child.start(List.of("explore", "pr90-evict-small", "--seeds", "100000", "--summary",
+        final ChildCli child = ChildCli.start(List.of("explore", "pr90-evict-small", "--seeds", "100000", "--summary",
             summaries + "/"), dir);
         child.awaitLine("seeds/s");
         child.signal("TERM");
@@ -108,7 +98,7 @@ class SignalTest {
         final Path journal = dir.resolve("killed");
         final List<String> args = new ArrayList<>(LONG_RUN);
         args.addAll(List.of("--journal", journal.toString()));
-        final Child child = Child.start(args, dir);
+        final ChildCli child = ChildCli.start(args, dir);
         child.awaitLine("progress: virtual run");
         child.process().toHandle().destroyForcibly();
         assertTrue(child.process().waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS), "the killed child exited");
@@ -124,7 +114,7 @@ class SignalTest {
     }
 
     /** {@code --set} for each of {@code common} and {@code more}. */
-    private static List<String> sets(final List<String> common, final String... more) {
+    static List<String> sets(final List<String> common, final String... more) {
         final List<String> out = new ArrayList<>();
         for (final String s : common) {
             out.addAll(List.of("--set", s));
@@ -133,58 +123,5 @@ class SignalTest {
             out.addAll(List.of("--set", s));
         }
         return out;
-    }
-
-    /** The CLI in a child JVM, its output lines collected as they come. */
-    private record Child(Process process, List<String> lines) {
-        static Child start(final List<String> args, final Path dir) throws IOException {
-            final List<String> cmd = new ArrayList<>();
-            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            cmd.addAll(JVM_FLAGS);
-            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
-            cmd.addAll(args);
-            final Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-            final List<String> lines = new CopyOnWriteArrayList<>();
-            Thread.ofPlatform().daemon().name("signal-test-child").start(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                    for (String line = in.readLine(); line != null; line = in.readLine()) {
-                        lines.add(line);
-                    }
-                } catch (final IOException e) {
-                    lines.add("READ-ERROR " + e);
-                }
-            });
-            return new Child(p, lines);
-        }
-
-        void awaitLine(final String part) {
-            await().atMost(LIMIT).pollInterval(Duration.ofMillis(20))
-                .until(() -> has(part) || !process.isAlive());
-            assertTrue(process.isAlive(), () -> "the child ended before '" + part + "': " + describe());
-        }
-
-        void signal(final String name) throws IOException, InterruptedException {
-            final Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
-            assertEquals(0, kill.waitFor(), "kill -" + name);
-        }
-
-        int exit() throws InterruptedException {
-            assertTrue(process.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS), () -> "the child did not exit: "
-                + describe());
-            // The reader may still be draining the pipe: wait for its last line (the child has exited).
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-                .until(() -> lines.stream().anyMatch(l -> l.startsWith("kvtier: interrupted")) || lines.isEmpty());
-            return process.exitValue();
-        }
-
-        boolean has(final String part) {
-            return lines.stream().anyMatch(l -> l.contains(part));
-        }
-
-        String describe() {
-            final int from = Math.max(0, lines.size() - 15);
-            return "child output (last lines):\n" + String.join("\n", lines.subList(from, lines.size()));
-        }
     }
 }

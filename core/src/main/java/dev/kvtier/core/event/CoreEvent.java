@@ -77,7 +77,9 @@ public sealed interface CoreEvent {
         STALE,
         MISALIGNED,
         OUTSIDE_ALLOCATION,
-        LARGER_THAN_L1
+        LARGER_THAN_L1,
+        /** Into a committed allocation, with bytes other than those committed (or part of a slot). */
+        COMMITTED
     }
 
     /** Why a load failed. */

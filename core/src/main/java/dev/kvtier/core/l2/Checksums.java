@@ -78,6 +78,26 @@ public final class Checksums {
     }
 
     /**
+     * True when {@code piece} covers whole slots of its live allocation, each with a kept checksum that
+     * {@code source}'s bytes for it have: a store that writes again exactly the bytes the allocation holds. The one
+     * store the server boundary lets into a committed allocation (docs/design/STORAGE-CORE.md 4.2).
+     */
+    public boolean sameAsKept(final SpanPiece piece, final MemoryRegion source) {
+        final Chunk c = directory.current(piece.alloc());
+        if (c == null || piece.fileOffset() % slotBytes != 0 || piece.lengthBytes() % slotBytes != 0) {
+            return false;
+        }
+        for (long at = 0; at < piece.lengthBytes(); at += slotBytes) {
+            final int i = Math.toIntExact((piece.fileOffset() + at) / slotBytes) - c.startSlot;
+            if (i < 0 || i >= c.slotCount || !c.known(i)
+                || c.sum(i) != memory.checksum(source, piece.srcOffset() + at, slotBytes)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * The checksums the slots of {@code [fileOffset, +lengthBytes)} must have now: slot i's in {@code sums[i]} where
      * {@code known[i]} (both arrays hold exactly the read's slots).
      */

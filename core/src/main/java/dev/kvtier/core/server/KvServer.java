@@ -170,9 +170,9 @@ public final class KvServer {
     }
 
     /**
-     * The server boundary for one staging batch: spans that are misaligned, outside their allocation or stale are
-     * dropped (their allocations reported rejected); the rest are coalesced (when on) or passed in the order sent,
-     * then stored as one group.
+     * The server boundary for one staging batch: spans that are misaligned, outside their allocation or stale, or
+     * that would change the bytes of a committed allocation, are dropped (their allocations reported rejected); the
+     * rest are coalesced (when on) or passed in the order sent, then stored as one group.
      */
     public void store(final long storeId, final MemoryRegion source, final List<SpanPiece> sent,
                       final Consumer<StoreResult> done) {
@@ -230,6 +230,9 @@ public final class KvServer {
         }
         if (!directory.isCurrent(p.alloc())) {
             return RejectReason.STALE;
+        }
+        if (directory.isCommitted(p.alloc()) && !tieredStore.sameAsKept(p, source)) {
+            return RejectReason.COMMITTED; // a committed allocation's bytes never change (4.2)
         }
         if (p.lengthBytes() > tieredStore.l1().pool().capacityBytes()) {
             return RejectReason.LARGER_THAN_L1;

@@ -6,6 +6,8 @@ package dev.kvtier.core.store;
  */
 abstract class Op {
     final long id;
+    /** True while the operation is in the tiered store's memory queue (it is there once at most). */
+    boolean waitingForMemory;
 
     Op(final long id) {
         this.id = id;

@@ -16,6 +16,7 @@ import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.span.StoreSpan;
 import dev.kvtier.core.value.AllocationRef;
 import dev.kvtier.core.value.LoadRange;
+import dev.kvtier.core.value.SpanPiece;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -206,28 +207,43 @@ public final class TieredStore {
         return config;
     }
 
+    /**
+     * True when {@code piece} writes again, whole slot by whole slot, the bytes its allocation holds (by their
+     * checksums): the server boundary lets no other store into a committed allocation.
+     */
+    public boolean sameAsKept(final SpanPiece piece, final MemoryRegion source) {
+        return checksums.sameAsKept(piece, source);
+    }
+
     // ---------------------------------------------------------------- the pump (for operations)
 
     /**
      * Parks {@code op} until memory may have been freed. Fails loudly if nothing could ever free it.
      *
-     * <p>A load can be queued here twice: while it waits for memory, one of its reads completes and resumes it; it
-     * then finds itself waiting (so the reservation queues behind the waiters) and parks again. Both entries step on
-     * the next wake-up (the second continues where the first stopped, or parks again). Kept as it is: removing the
-     * duplicate changes the event stream (a MemoryWait fewer).
+     * <p>An operation waits in the queue once. A load is stepped while it waits when one of its reads lands; it then
+     * finds others waiting (itself among them), so its reservation queues again: it keeps the place it has, and no
+     * second wait is reported. (It used to be queued twice, and a load that failed while queued twice left one place
+     * behind it.)
      */
     void parkForMemory(final Op op, final long neededBytes) {
+        if (op.waitingForMemory) {
+            return;
+        }
         if (writes.isEmpty() && io.idle() && ready.isEmpty() && memoryWaiters.isEmpty()) {
             throw new IllegalStateException("op " + op.id + " waits for " + neededBytes
                 + " B but no write or read is pending: " + l1.describe());
         }
         sink.emit(new CoreEvent.MemoryWait(op.id, neededBytes));
+        op.waitingForMemory = true;
         memoryWaiters.add(op);
     }
 
     /** A finished operation leaves the memory queue (a load can fail while it waits). */
     void leaveMemoryQueue(final Op op) {
-        memoryWaiters.remove(op);
+        if (op.waitingForMemory) {
+            op.waitingForMemory = false;
+            memoryWaiters.remove(op);
+        }
     }
 
     /** Resumes a parked operation at the next pump. */
@@ -240,7 +256,9 @@ public final class TieredStore {
     /** After a write or a memory change: every memory waiter retries, in order. */
     private void wakeMemoryWaiters() {
         while (!memoryWaiters.isEmpty()) {
-            ready.add(memoryWaiters.poll());
+            final Op op = memoryWaiters.poll();
+            op.waitingForMemory = false;
+            ready.add(op);
         }
     }
 

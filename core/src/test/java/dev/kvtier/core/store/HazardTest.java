@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.port.IoRequest;
+import dev.kvtier.core.span.StoreSpan;
 import dev.kvtier.core.testkit.Rig;
 import dev.kvtier.core.value.AllocationRef;
 import dev.kvtier.core.value.IoOp;
+import dev.kvtier.core.value.SpanPiece;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The two hazards of docs/design/STORAGE-CORE.md section 6 that the reference had and kvtier must not. */
@@ -29,7 +32,13 @@ class HazardTest {
 
         final Rig.Loaded first = rig.load(a);
         final IoRequest read = rig.device.oldest(IoOp.READ);
-        rig.storeValue(a, 9); // a newer store of the same range lands while the read is in flight
+        // A newer store of the same range lands while the read is in flight. The server boundary refuses other bytes
+        // into a committed allocation (CommittedRewriteTest), and a rewrite of the same bytes (which it lets through)
+        // cannot show which store won: this one goes to the tiered store directly, to test its own defence.
+        final AtomicReference<StoreResult> newer = new AtomicReference<>();
+        rig.server.tieredStore().store(800, rig.source(9), List.of(new StoreSpan(List.of(new SpanPiece(a, 0,
+            a.fileOffset(SLOT), SLOT)))), List.of(), newer::set);
+        assertEquals(List.of(a), newer.get().accepted());
         rig.device.complete(read.ioId());
         assertTrue(first.result().get().ok());
         assertEquals(1, rig.events.of(CoreEvent.PromotionDiscarded.class).size());

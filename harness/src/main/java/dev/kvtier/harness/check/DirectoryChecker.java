@@ -2,15 +2,20 @@ package dev.kvtier.harness.check;
 
 import dev.kvtier.core.config.L2Admission;
 import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.RejectReason;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.util.KeyTable;
 import dev.kvtier.core.util.SlotTable;
 import dev.kvtier.core.value.PrefixKey;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Invariants 11 (which includes: an uncommitted allocation is never visible), 13 (commits only of current
- * allocations, one writer per key) and 14, against a reference model of the directory and of the FIFO slot ring built
- * from events and docs/design/STORAGE-CORE.md section 2: Allocated adds a claim (one writer per key; slot ranges
+ * Invariants 11 (which includes: an uncommitted allocation is never visible), 12 (a slot that fails its checksum
+ * takes the chunk holding it out of the ring before the next input), 13 (commits only of current allocations, one
+ * writer per key; a span the boundary refuses as COMMITTED is of a current, committed allocation) and 14, against a
+ * reference model of the directory and of the FIFO slot ring built from events and docs/design/STORAGE-CORE.md
+ * section 2: Allocated adds a claim (one writer per key; slot ranges
  * disjoint from every live chunk) at the model's head, Committed publishes it (only a current allocation),
  * ClaimReleased removes an uncommitted claim. The ring: an allocation of n slots takes the slots at head; when {@code
  * head + n} would cross the ring's end (and only then) the tail from head is marked SKIP (RingWrapped from head, to the
@@ -58,6 +63,11 @@ public final class DirectoryChecker implements Checker {
     /** The keys seen once under {@code L2Admission.SECOND_SIGHT}, or null when every key is admitted. */
     private SeenOnceModel seenOnce;
     private boolean admissionKnown;
+    /** Chunks a checksum mismatch was found in, which must leave the ring before the next input (rare: a list). */
+    private final List<CorruptSlot> corrupt = new ArrayList<>();
+
+    /** A slot that failed its checksum in a load, and the live chunk holding it. */
+    private record CorruptSlot(long allocationId, long loadId, long slot) {}
 
     @Override
     public void onEvent(final CheckContext ctx, final CoreEvent event) {
@@ -67,6 +77,9 @@ public final class DirectoryChecker implements Checker {
         if (!admissionKnown) {
             admissionKnown = true;
             seenOnce = ctx.config().l2Admission() == L2Admission.SECOND_SIGHT ? new SeenOnceModel(slots(ctx)) : null;
+        }
+        if (!corrupt.isEmpty() && event instanceof CoreEvent.Input) {
+            corruptNotEvicted(ctx, "before the next input");
         }
         switch (event) {
             case CoreEvent.AllocateRequested e -> {
@@ -110,6 +123,15 @@ public final class DirectoryChecker implements Checker {
                 }
             }
             case CoreEvent.Lookup e -> lookup(ctx, e);
+            case CoreEvent.ChecksumMismatch e -> mismatched(ctx, e);
+            case CoreEvent.SpanRejected e when e.reason() == RejectReason.COMMITTED -> {
+                final int p = find(e.key());
+                if (!(p >= 0 && byKey.allocationId(p) == e.allocationId() && byKey.committed(p))) {
+                    ctx.fail(Invariant.STALE_NOTHING, "span of allocation " + e.allocationId() + " of " + e.key()
+                        + " rejected as COMMITTED, but the model has it "
+                        + (p < 0 || byKey.allocationId(p) != e.allocationId() ? "not current" : "uncommitted"));
+                }
+            }
             case CoreEvent.ChunkRecovered e -> {
                 byKey.commit(allocated(ctx, new CoreEvent.Allocated(0, e.key(), e.allocationId(), e.startSlot(),
                     e.slotCount()), e.modelId()));
@@ -120,6 +142,34 @@ public final class DirectoryChecker implements Checker {
                 // no effect on the directory
             }
         }
+    }
+
+    @Override
+    public void atEnd(final CheckContext ctx) {
+        if (!corrupt.isEmpty()) {
+            corruptNotEvicted(ctx, "by the end of the run");
+        }
+    }
+
+    /**
+     * A slot failed its checksum: the chunk holding it must leave the ring (docs/design/STORAGE-CORE.md 10, CORRUPT;
+     * FAULTS-AND-CRASH-SAFETY.md: a corrupt slot is a miss from then on), before the core takes its next input (it
+     * does so in the same call, once the failed load is told). Left committed, the key would go on being looked up and
+     * loaded, though L2 no longer holds the bytes last stored for it (invariant 12).
+     */
+    private void mismatched(final CheckContext ctx, final CoreEvent.ChecksumMismatch e) {
+        final long slot = e.fileOffset() / ctx.config().slotBytes();
+        final Chunk c = highestStartIn(ctx, Math.toIntExact(slot), Math.toIntExact(slot));
+        if (c != null && c.startSlot + c.slotCount > slot) {
+            corrupt.add(new CorruptSlot(c.allocationId, e.loadId(), slot));
+        }
+    }
+
+    private void corruptNotEvicted(final CheckContext ctx, final String when) {
+        final CorruptSlot s = corrupt.getFirst();
+        ctx.fail(Invariant.LOAD_BYTES, "slot " + s.slot() + " failed its checksum in load " + s.loadId()
+            + ", but allocation " + s.allocationId() + ", which holds it, did not leave the ring " + when
+            + ": a corrupt chunk stays committed");
     }
 
     /** Adds the allocation's chunk to the model; returns its key's position. */
@@ -294,6 +344,9 @@ public final class DirectoryChecker implements Checker {
     private void remove(final int position) {
         final Chunk c = byKey.chunk(position);
         byKey.remove(position);
+        if (!corrupt.isEmpty()) {
+            corrupt.removeIf(s -> s.allocationId() == c.allocationId);
+        }
         if (c.older == null) {
             oldest = c.newer;
         } else {

@@ -4,7 +4,7 @@ package dev.kvtier.harness.check;
 public enum Invariant {
     CAPACITY(1, "resident <= l1Bytes and resident + pending-write-owned <= pool"),
     ENTRIES_DISJOINT(2, "entries pairwise disjoint; the entry map holds exactly the resident entries"),
-    TRIM_BOUND(3, "after a store, resident <= max(stored, saveTarget); saveTarget + H = l1"),
+    TRIM_BOUND(3, "after a store, resident <= max(stored, saveTarget), the trim stopping at it; saveTarget + H = l1"),
     HEADROOM_FIRST(4, "no normal entry evicted while a headroom entry is resident"),
     VICTIM_ORDER(5, "within a class the policy's order (LRU, or suffix first in a group)"),
     SLICE_OWNERSHIP(6, "a slice owned by a pending write is never reused before it completes; freed exactly once"),

@@ -26,7 +26,7 @@ import java.util.Set;
  *   rejects exactly the spans docs/design/STORAGE-CORE.md calls bad, for the reason it names: a span not 4096-aligned
  * in file   offset, length or source offset is MISALIGNED, an aligned one not inside its allocation's slots is
  *   OUTSIDE_ALLOCATION, and one longer than L1's pool (not stale) LARGER_THAN_L1 (this checker's own arithmetic, not
- *   the server's).</li>
+ *   the server's). STALE and COMMITTED are the directory's to say ({@link DirectoryChecker} checks COMMITTED).</li>
  * </ul>
  * Skips: the bytes themselves (invariant 12 checks them on load). Maps are used for point look-ups only.
  */
@@ -240,10 +240,10 @@ public final class SpanChecker implements Checker {
             }
             final RejectReason want = badReason(ctx, p);
             final RejectReason seen = got == null ? null : got.get(pieceId(p));
-            // A span fit to store may still be stale (the directory knows); one larger than L1's pool, if not stale,
-            // must be rejected as such, and no other span may be.
+            // A span fit to store may still be stale or into a committed allocation (the directory knows); one larger
+            // than L1's pool, if neither, must be rejected as such, and no other span may be.
             final boolean larger = want == null && p.lengthBytes() > SpecModel.poolBytes(ctx.config());
-            final boolean staleOrLarger = seen == RejectReason.STALE
+            final boolean staleOrLarger = seen == RejectReason.STALE || seen == RejectReason.COMMITTED
                 || (larger && seen == RejectReason.LARGER_THAN_L1);
             final boolean ok = want != null ? seen == want : seen == null ? !larger : staleOrLarger;
             if (!ok) {

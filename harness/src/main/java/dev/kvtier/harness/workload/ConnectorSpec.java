@@ -14,7 +14,8 @@ package dev.kvtier.harness.workload;
  *                       whose widened read is copied out but never promoted
  * @param storeLoaded    in {@code l1} commit mode, a request's save also stores again the blocks it loaded, to the
  *                       allocations it loaded them from (a connector that saves every block it holds); the same bytes
- *                       overwrite a committed chunk, superseding reads of it in flight
+ *                       overwrite a committed chunk, superseding reads of it in flight (the server accepts a store
+ *                       into a committed allocation only of the bytes committed, docs/design/STORAGE-CORE.md 4.2)
  * @param duplicateSpecs every save queues its first spec twice (staging writes it once)
  * @param abortEvery     every request whose id is a multiple of this is cancelled when its prefill ends: its claims
  *                       are released and nothing is saved; 0 = none

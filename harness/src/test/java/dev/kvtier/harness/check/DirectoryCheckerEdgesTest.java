@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.event.CoreEvent.RejectReason;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.event.CoreEvent.SkipReason;
 import dev.kvtier.core.value.AllocationRef;
@@ -16,8 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The directory checker at the edges its firing cases in {@link CheckerFiresTest} left open (each found by mutating the
  * checker with PIT): a key at the key map's first position, chunks that touch without overlapping, evictions by a
- * wrap, wraps and skips at the ring's exact fit, and recovered chunks. Each case is a right sequence that must pass or
- * a wrong one that must fire. The ring has 64 slots.
+ * wrap, wraps and skips at the ring's exact fit, recovered chunks, refusals as COMMITTED and the eviction a checksum
+ * mismatch owes. Each case is a right sequence that must pass or a wrong one that must fire. The ring has 64 slots.
  */
 class DirectoryCheckerEdgesTest {
 
@@ -164,5 +165,34 @@ class DirectoryCheckerEdgesTest {
         assertEquals(Invariant.RING, fired(new CoreEvent.ChunkRecovered(k(1), 1, 1, 0, 10),
             new CoreEvent.ChunkRecovered(k(2), 1, 2, 5, 10)), "overlapping from below");
         assertEquals(Invariant.RING, fired(new CoreEvent.ChunkRecovered(k(1), 1, 1, 60, 10)), "past the end");
+    }
+
+    @Test
+    void aSpanRejectedAsCommittedMustNameACurrentCommittedAllocation() {
+        final CoreEvent committed = new CoreEvent.Committed(k(1), 1);
+        final CoreEvent refused = new CoreEvent.SpanRejected(9, k(1), 1, 0, 4096, RejectReason.COMMITTED);
+        feed(seq(alloc(1, 0, 1), committed, refused));
+        assertEquals(Invariant.STALE_NOTHING, fired(seq(alloc(1, 0, 1), refused)), "a claim, not committed");
+        assertEquals(Invariant.STALE_NOTHING, fired(seq(alloc(1, 0, 1), committed,
+            new CoreEvent.SpanRejected(9, k(1), 2, 0, 4096, RejectReason.COMMITTED))), "another allocation");
+        assertEquals(Invariant.STALE_NOTHING, fired(seq(alloc(1, 0, 1), committed,
+            evicted(1, 0, 1, RingEvictReason.CORRUPT), refused)), "no longer current");
+    }
+
+    @Test
+    void aChecksumMismatchMustTakeItsChunkOutOfTheRingBeforeTheNextInput() {
+        // Key 1 holds slots [2, 5); slot 3 (file offset 3 x 4096) fails its checksum in load 40.
+        final CoreEvent mismatch = new CoreEvent.ChecksumMismatch(40, 3 * 4096, 4096, 1);
+        final CoreEvent next = new CoreEvent.DrainRequested();
+        final CoreEvent[] before = seq(alloc(9, 0, 2), alloc(1, 2, 3), new CoreEvent.Committed(k(1), 1));
+        feed(seq(before, mismatch, new CoreEvent.LoadFailed(40, CoreEvent.LoadFailure.CORRUPT),
+            evicted(1, 2, 3, RingEvictReason.CORRUPT), next));
+        feed(seq(before, mismatch, evicted(1, 2, 3, RingEvictReason.WRITE_FAILED), next)); // gone for any reason
+        final InvariantViolation v = assertThrows(InvariantViolation.class, () -> feed(seq(before, mismatch,
+            new CoreEvent.LoadFailed(40, CoreEvent.LoadFailure.CORRUPT), next)));
+        assertEquals(Invariant.LOAD_BYTES, v.invariant());
+        assertEquals(Invariant.LOAD_BYTES, fired(seq(before, mismatch)), "nor by the end of the run");
+        assertEquals(Invariant.LOAD_BYTES, fired(seq(before, mismatch, evicted(9, 0, 2, RingEvictReason.CORRUPT),
+            next)), "another chunk's eviction does not count");
     }
 }

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The span checker's own arithmetic at the boundary (SpansCoalesced): a span's source offset counts for alignment
  * like its file offset, a span below its allocation is outside it, a span ending exactly at the staging pool's end is
- * still the client's, and a span of exactly L1 fits while a longer one must be rejected as LARGER_THAN_L1.
+ * still the client's, and a span of exactly L1 fits while a longer one must be rejected as LARGER_THAN_L1; a span the
+ * boundary may drop as COMMITTED (the directory knows) is one it could drop as stale.
  */
 class SpanBoundaryTest {
     /** L1 of 4 slots, a staging pool of 8: a span may be longer than L1 and still come from staging. */
@@ -78,6 +79,14 @@ class SpanBoundaryTest {
         assertEquals(Invariant.STALE_NOTHING, v.invariant());
         assertTrue(v.getMessage().contains("is larger than L1 but the boundary said null"), v.getMessage());
         assertEquals(Invariant.STALE_NOTHING, fires(WIDE, span(0, 8, 0, 0, 4 * S), RejectReason.LARGER_THAN_L1)
+            .invariant());
+    }
+
+    @Test
+    void aSpanFitToStoreMayBeRejectedAsIntoACommittedAllocationButNotABadOne() {
+        boundary(CONFIG, span(2, 2, 0, 2 * S, 2 * S), RejectReason.COMMITTED); // the directory checker's to say
+        boundary(WIDE, span(0, 8, 0, 0, 5 * S), RejectReason.COMMITTED);
+        assertEquals(Invariant.STALE_NOTHING, fires(CONFIG, span(2, 2, 100, 2 * S, S), RejectReason.COMMITTED)
             .invariant());
     }
 }

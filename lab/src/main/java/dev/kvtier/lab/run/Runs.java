@@ -65,7 +65,9 @@ public final class Runs {
 
     /**
      * Runs {@code sc} on the real devices of {@code target} with {@code seed}, {@code journal} beside it and
-     * {@code observers} (progress) seeing every event after the journal; progress lines go to {@code out}.
+     * {@code observers} (progress) seeing every event after the journal; progress lines go to {@code out}. A run whose
+     * devices are refused gives its journal up (it is removed, docs/what-kvtier-writes.md): it used to be sealed here
+     * first, and kept.
      */
     public static RealRun.Result real(final Scenario sc, final long seed, final RealTarget target,
                                       final JournalRecording journal, final List<EventSink> observers,
@@ -73,6 +75,9 @@ public final class Runs {
         try (RealRun run = RealRun.open(sc.spec(), seed, target, with(journal.sinks(), observers), out)) {
             journal.start(run.eventClock());
             return run.run();
+        } catch (final BadDevice e) {
+            journal.discard();
+            throw e;
         } finally {
             journal.close();
         }
