@@ -40,6 +40,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "FILE", description = "write the run report as JSON")
     Path report;
 
+    @Option(names = "--requests", paramLabel = "FILE", description = "write one CSV line per request: where its input "
+        + "tokens came from (L1, L2, prefilled) and why each prefilled token was not loaded")
+    Path requests;
+
     @Option(names = "--journal", paramLabel = "DIR",
         description = "write a journal of the run to DIR (absent or empty)")
     Path journal;
@@ -102,8 +106,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         final RunJob.Real real = device == null ? null : new RunJob.Real(device, indexDevice, recover, io,
             timeoutSeconds, forceOptions.force(), forceOptions.any() ? forceOptions.flag() : null);
-        return new RunJob(new RunJob.Request(scenario, sets, seed, mode, report, journal, journalMaxBytes, repeat, real,
-            invoked.holder(), true, swarm), System.out, System.err).run();
+        return new RunJob(
+            new RunJob.Request(scenario, sets, seed, mode, report, requests, journal, journalMaxBytes, repeat, real,
+                invoked.holder(), true, swarm),
+            System.out, System.err).run();
     }
 
     /** Null, or what is wrong with the options' combination (each option parsed on its own already). */

@@ -23,8 +23,13 @@ class RunCommandTest {
     @Test
     void shouldRunTheSmallScenarioAndWriteTheReport(@TempDir final Path dir) throws IOException {
         final Path report = dir.resolve("r.json");
+        final Path requests = dir.resolve("r.csv");
         assertEquals(ExitCodes.OK, Main.execute("run", "pr90-evict-small", "--seed", "3", "--report",
-            report.toString()));
+            report.toString(), "--requests", requests.toString()));
+        final List<String> lines = Files.readAllLines(requests);
+        assertEquals(33, lines.size(), "a header and 32 requests");
+        assertTrue(lines.getFirst().startsWith("requestId,phase,arrivalNs,ttftNs,input,fromL1,fromL2,prefilled,"),
+            lines.getFirst());
         final JsonNode r = ReportJson.mapper().readTree(Files.readString(report));
         for (final String field : new String[] {"scenario", "mode", "seed", "events", "elapsedNanos", "eventDigest",
             "invariantViolations"}) {
@@ -43,6 +48,18 @@ class RunCommandTest {
         assertEquals(0, r.get("invariantViolations").intValue());
         assertEquals(32, r.get("eventDigest").stringValue().length());
         assertTrue(m.get("coldPhaseNanos").longValue() > 0 && m.get("warmPhaseNanos").longValue() > 0);
+        final JsonNode tokens = m.get("tokenSources");
+        assertEquals(32 * 2048, tokens.get("input").longValue());
+        assertEquals(16 * 2048, tokens.get("prefilledBy").get("firstSight").longValue());
+        assertEquals(tokens.get("prefilled").longValue(), tokens.get("prefilledBy").get("firstSight").longValue()
+            + tokens.get("prefilledBy").get("alwaysComputed").longValue());
+    }
+
+    @Test
+    void shouldRefuseARequestsFileThatIsAlsoTheReport(@TempDir final Path dir) {
+        final String same = dir.resolve("r.json").toString();
+        assertEquals(ExitCodes.BAD_INPUT, Main.execute("run", "pr90-evict-small", "--report", same, "--requests",
+            same));
     }
 
     @Test

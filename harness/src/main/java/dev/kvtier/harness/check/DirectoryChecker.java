@@ -74,10 +74,6 @@ public final class DirectoryChecker implements Checker {
         if (byKey == null) {
             byKey = new ChunkKeys<>(Math.min(slots(ctx), KeyTable.PRESIZED_KEYS_MAX));
         }
-        if (!admissionKnown) {
-            admissionKnown = true;
-            seenOnce = ctx.config().l2Admission() == L2Admission.SECOND_SIGHT ? new SeenOnceModel(slots(ctx)) : null;
-        }
         if (!corrupt.isEmpty() && event instanceof CoreEvent.Input) {
             corruptNotEvicted(ctx, "before the next input");
         }
@@ -87,10 +83,7 @@ public final class DirectoryChecker implements Checker {
                 slotsPerKey = e.slotsPerKey();
             }
             case CoreEvent.Allocated e -> {
-                if (seenOnce != null && !seenOnce.admits(e.key())) {
-                    ctx.fail(Invariant.STALE_NOTHING, e.key() + " was allocated at its first sight under second-sight"
-                        + " admission");
-                }
+                admitted(ctx, e);
                 placed(ctx, e);
                 allocated(ctx, e, model);
             }
@@ -291,6 +284,22 @@ public final class DirectoryChecker implements Checker {
         head = 0;
     }
 
+    /** The model of second-sight admission (made at the first allocation): an allocation must be a second sight. */
+    private void admitted(final CheckContext ctx, final CoreEvent.Allocated e) {
+        if (seenOnce(ctx) != null && !seenOnce.admits(e.key())) {
+            ctx.fail(Invariant.STALE_NOTHING,
+                e.key() + " was allocated at its first sight under second-sight admission");
+        }
+    }
+
+    private SeenOnceModel seenOnce(final CheckContext ctx) {
+        if (!admissionKnown) {
+            admissionKnown = true;
+            seenOnce = ctx.config().l2Admission() == L2Admission.SECOND_SIGHT ? new SeenOnceModel(slots(ctx)) : null;
+        }
+        return seenOnce;
+    }
+
     /** A skip must be for the reason the model sees: the key is claimed, or committed, or n exceeds the ring. */
     private void skipped(final CheckContext ctx, final CoreEvent.AllocationSkipped e) {
         final int p = find(e.key());
@@ -298,7 +307,7 @@ public final class DirectoryChecker implements Checker {
             case CLAIMED -> p >= 0 && !byKey.committed(p);
             case COMMITTED -> p >= 0 && byKey.committed(p);
             case TOO_LARGE -> p < 0 && (slotsPerKey <= 0 || slotsPerKey > slots(ctx));
-            case NOT_ADMITTED -> p < 0 && slotsPerKey > 0 && slotsPerKey <= slots(ctx) && seenOnce != null
+            case NOT_ADMITTED -> p < 0 && slotsPerKey > 0 && slotsPerKey <= slots(ctx) && seenOnce(ctx) != null
                 && !seenOnce.admits(e.key());
         };
         if (!ok) {

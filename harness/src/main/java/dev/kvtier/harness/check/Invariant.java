@@ -12,7 +12,8 @@ public enum Invariant {
     SPAN_COALESCE_ON(8, "coalescing on: outputs are concatenations of contiguous inputs, mapping preserved"),
     STAGING(9, "staging spans in prefix order; batch bounds hold; duplicates once"),
     WRITE_ORDER(10, "for any byte range, L2 writes complete in store order"),
-    LOOKUP_PREFIX(11, "lookup returns only committed keys of the caller's model, as a contiguous prefix"),
+    LOOKUP_PREFIX(11, "lookup returns only committed keys of the caller's model, as a contiguous prefix; a committed "
+        + "hit is never silently shortened"),
     LOAD_BYTES(12, "a load of a committed key returns exactly the bytes last stored for it"),
     STALE_NOTHING(13, "stale spans write and commit nothing; an uncommitted allocation is never visible"),
     RING(14, "ring chunks disjoint; ring eviction follows allocation order"),

@@ -37,9 +37,6 @@ public final class RunMetrics implements EventSink {
     private long ringEvictions;
     private long l1Evictions;
     private long memoryWaits;
-    private long inputTokens;
-    private long storeTokens;
-    private long prefilledTokens;
     private final L2Traffic traffic = new L2Traffic();
 
     public RunMetrics(final Clock clock) {
@@ -91,27 +88,6 @@ public final class RunMetrics implements EventSink {
     /** A request ended (the workload's account of it): its latencies go to its phase's figures. */
     public void request(final RequestTiming t) {
         requests.computeIfAbsent(t.phase(), k -> new RequestCounters()).add(t);
-        inputTokens += t.tokens().input();
-        storeTokens += t.tokens().loaded();
-        prefilledTokens += t.tokens().prefilled();
-    }
-
-    /**
-     * Where the run's input tokens came from (issue 33 item 4, per run): loaded from L1, loaded from L2, or prefilled
-     * (recomputed, or computed for the first time). The tokens loaded are split between the tiers by the bytes each
-     * served (exact with whole-slot loads; with {@code engine.partialLoads} a load's last slot is part-read).
-     *
-     * @param input     input tokens of every request that ended
-     * @param fromL1    tokens whose KV came from L1
-     * @param fromL2    tokens whose KV came from L2
-     * @param prefilled tokens the engine computed
-     */
-    public record TokenSources(long input, long fromL1, long fromL2, long prefilled) {}
-
-    /** Where the run's input tokens came from. */
-    public TokenSources tokenSources() {
-        final long fromL1 = Math.round(storeTokens * l1HitRatio());
-        return new TokenSources(inputTokens, fromL1, storeTokens - fromL1, prefilledTokens);
     }
 
     private EngineCounters engine(final String phase) {

@@ -4,6 +4,8 @@ import dev.kvtier.core.port.Clock;
 import dev.kvtier.core.value.PrefixKey;
 import dev.kvtier.harness.check.Invariant;
 import dev.kvtier.harness.check.InvariantChecker;
+import dev.kvtier.harness.check.ProvenanceChecker;
+import dev.kvtier.harness.metrics.RequestTokens;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.probe.ProbeRecorder;
 import dev.kvtier.harness.workload.RequestTiming;
@@ -21,6 +23,7 @@ import java.util.List;
 public final class RunRecorder implements WorkloadDriver.Observer {
     private final InvariantChecker checker;
     private final RunMetrics metrics;
+    private final ProvenanceChecker provenance;
     private final Clock eventClock;
     private final EventDigest digest = new EventDigest();
     private final ProbeRecorder probes;
@@ -32,13 +35,28 @@ public final class RunRecorder implements WorkloadDriver.Observer {
     private long ttftBoundFromNs;
 
     /**
+     * A recorder of a core driven without a workload: its token account stays empty.
+     *
      * @param checker    the run's invariant checker
      * @param metrics    the run's metrics
      * @param eventClock the clock that stamps every event in the digest (the server's: virtual or wall)
      */
     public RunRecorder(final InvariantChecker checker, final RunMetrics metrics, final Clock eventClock) {
+        this(checker, metrics, eventClock, new ProvenanceChecker(1, 1));
+    }
+
+    /**
+     * @param checker    the run's invariant checker
+     * @param metrics    the run's metrics
+     * @param eventClock the clock that stamps every event in the digest (the server's: virtual or wall)
+     * @param provenance where every token came from: one of {@code checker}'s checkers (the recorder tells it of each
+     *                   load sent and each request's end, and takes the run's token account from it)
+     */
+    public RunRecorder(final InvariantChecker checker, final RunMetrics metrics, final Clock eventClock,
+                       final ProvenanceChecker provenance) {
         this.checker = checker;
         this.metrics = metrics;
+        this.provenance = provenance;
         this.eventClock = eventClock;
         this.probes = new ProbeRecorder(checker.context().config());
     }
@@ -86,11 +104,22 @@ public final class RunRecorder implements WorkloadDriver.Observer {
     @Override
     public void requestDone(final RequestTiming t) {
         metrics.request(t);
+        provenance.requestDone(t);
         if (ttftBoundNs > 0 && t.arrivalNs() >= ttftBoundFromNs && t.ttftNs() > ttftBoundNs) {
             checker.report(Invariant.LIVENESS, "request " + t.requestId() + " (phase " + t.phase() + ") gave its "
                 + "first token " + t.ttftNs() + " ns after it arrived (queueing included), TTFT bound " + ttftBoundNs
                 + " ns");
         }
+    }
+
+    @Override
+    public void loadSent(final long requestId, final long loadId) {
+        provenance.loadSent(requestId, loadId);
+    }
+
+    /** Where each request's input tokens came from, in the order the requests ended. */
+    public List<RequestTokens> requestTokens() {
+        return provenance.requests();
     }
 
     @Override
@@ -119,7 +148,7 @@ public final class RunRecorder implements WorkloadDriver.Observer {
         final RunMetrics m = metrics;
         final RunReport.Metrics figures = new RunReport.Metrics(m.storedBytes(), m.loadedBytes(), m.l1HitRatio(),
             m.l2Reads(), m.l2Writes(), m.writeOps(), m.meanWriteBytes(), phaseNanos("cold"), phaseNanos("warm"),
-            m.storeAck(), m.load(), m.ttft(), m.engine(), m.requests(), m.tokenSources(), m.loadFailures(),
+            m.storeAck(), m.load(), m.ttft(), m.engine(), m.requests(), provenance.tokenSources(), m.loadFailures(),
             m.ringEvictions(),
             m.l1Evictions(),
             m.memoryWaits(), extras.serverBusyNanos(), nanos <= 0 ? 0 : (double) extras.serverBusyNanos() / nanos,

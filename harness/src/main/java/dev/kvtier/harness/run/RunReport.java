@@ -4,7 +4,7 @@ import dev.kvtier.harness.metrics.L2Traffic;
 import dev.kvtier.harness.metrics.RunMetrics.EnginePhase;
 import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
 import dev.kvtier.harness.metrics.RunMetrics.RequestPhase;
-import dev.kvtier.harness.metrics.RunMetrics.TokenSources;
+import dev.kvtier.harness.metrics.TokenSources;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

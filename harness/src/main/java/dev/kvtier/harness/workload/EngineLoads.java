@@ -58,6 +58,7 @@ final class EngineLoads {
         loadsNow++;
         final List<LoadRange> ranges = connector.loadRanges(r.prefix, i -> memory.blockOffset(r.lane, i));
         final long loadId = nextLoadId++;
+        parts.observer().loadSent(r.id, loadId);
         parts.transport().toServer(-1, () -> parts.server().load(loadId, ranges, parts.gpu(),
             result -> parts.transport().toClient(-1, () -> landed(r, result))));
     }

@@ -45,6 +45,9 @@ public final class WorkloadDriver {
 
         /** A request ended; {@code t} says when it passed each point of its life. */
         default void requestDone(final RequestTiming t) {}
+
+        /** Load {@code loadId} is sent for request {@code requestId}'s cached prefix (before the server sees it). */
+        default void loadSent(final long requestId, final long loadId) {}
     }
 
     /** The parts a driver is wired to; built by a composition root. */

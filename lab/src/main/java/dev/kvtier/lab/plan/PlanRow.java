@@ -3,6 +3,7 @@ package dev.kvtier.lab.plan;
 import dev.kvtier.harness.metrics.L2Traffic;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
+import dev.kvtier.harness.metrics.TokenSources;
 import dev.kvtier.harness.run.RunReport;
 import java.util.Map;
 
@@ -42,7 +43,7 @@ public record PlanRow(long l1Bytes, long l2Bytes, String admission, double fromL
     static PlanRow of(final PlanCell cell, final RunReport r, final KvScale scale, final double timeScale,
                       final long driveBytes, final double wallSeconds) {
         final RunReport.Metrics m = r.metrics();
-        final RunMetrics.TokenSources t = m.tokenSources();
+        final TokenSources t = m.tokenSources();
         final double input = Math.max(1, t.input());
         final String phase = busiest(m.requests());
         final Percentiles ttft = m.ttftNanos().get(phase);

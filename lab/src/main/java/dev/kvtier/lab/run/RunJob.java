@@ -1,6 +1,7 @@
 package dev.kvtier.lab.run;
 
 import dev.kvtier.core.port.EventSink;
+import dev.kvtier.harness.metrics.RequestTokens;
 import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.journal.file.JournalException;
@@ -47,6 +48,7 @@ public final class RunJob {
      * @param seed            the root seed
      * @param mode            virtual or real
      * @param report          where the JSON report goes, or null
+     * @param requests        where the requests' CSV goes ({@link RequestsCsv}), or null
      * @param journal         the journal's directory, or null
      * @param journalMaxBytes the journal disk's size (a full journal disk past it)
      * @param repeat          runs in this JVM (virtual mode)
@@ -56,9 +58,9 @@ public final class RunJob {
      * @param swarm           run with the knobs an exploration draws for this seed from the scenario's {@code [swarm]}
      *                        ({@link SeedPlan}): an explored seed, re-run alone
      */
-    public record Request(String scenario, List<String> sets, long seed, RunMode mode, Path report, Path journal,
-                          long journalMaxBytes, int repeat, Real real, Holder holder, boolean interruptible,
-                          boolean swarm) {
+    public record Request(String scenario, List<String> sets, long seed, RunMode mode, Path report, Path requests,
+                          Path journal, long journalMaxBytes, int repeat, Real real, Holder holder,
+                          boolean interruptible, boolean swarm) {
         public Request {
             sets = List.copyOf(sets);
         }
@@ -85,8 +87,11 @@ public final class RunJob {
         this.err = err;
     }
 
-    /** What a run of either mode returned: its report, and in real mode what only the real root knows. */
-    private record Outcome(RunReport report, RealRun.Result real) {}
+    /**
+     * What a run of either mode returned: its report, where each request's tokens came from, and in real mode what
+     * only the real root knows.
+     */
+    private record Outcome(RunReport report, List<RequestTokens> requests, RealRun.Result real) {}
 
     /** Runs it; the exit code. SIGINT or SIGTERM stop it at its next event, keeping what it did ({@link #kept}). */
     public int run() {
@@ -223,27 +228,35 @@ public final class RunJob {
                 }
             }
         }
-        if (q.report() != null) {
-            final List<Path> all = new ArrayList<>(inputs);
-            if (journal != null) {
-                all.add(journal);
-            }
-            return OutputFile.check(q.report(), "--report", all);
+        final List<Path> all = new ArrayList<>(inputs);
+        if (journal != null) {
+            all.add(journal);
         }
-        return null;
+        final String report = q.report() == null ? null : OutputFile.check(q.report(), "--report", all);
+        if (report != null || q.requests() == null) {
+            return report;
+        }
+        if (q.report() != null && q.report().toAbsolutePath().normalize().equals(q.requests().toAbsolutePath()
+            .normalize())) {
+            return "--requests " + q.requests() + " is also the --report file; name another file";
+        }
+        return OutputFile.check(q.requests(), "--requests", all);
     }
 
     /** Hands the run to the root of its mode, {@code observers} seeing every event after the journal. */
     private Outcome dispatch(final Scenario sc, final JournalRecording recording,
                              final List<EventSink> observers) throws BadDevice {
         return switch (q.mode()) {
-            case VIRTUAL -> new Outcome(Runs.virtual(sc, q.seed(), recording, observers, out), null);
+            case VIRTUAL -> {
+                final Runs.Virtual v = Runs.virtualWithRequests(sc, q.seed(), recording, observers, out);
+                yield new Outcome(v.report(), v.requests(), null);
+            }
             case REAL -> {
                 final Real d = q.real();
                 final RealRun.Result real = Runs.real(sc, q.seed(), new RealTarget(d.device(), d.indexDevice(),
                     d.recover(), d.io(), d.timeoutSeconds() * 1_000_000_000L, d.force(), q.holder()), recording,
                     observers, out);
-                yield new Outcome(real.report(), real);
+                yield new Outcome(real.report(), real.requests(), real);
             }
         };
     }
@@ -260,6 +273,14 @@ public final class RunJob {
                 ReportJson.write(q.report(), r, real == null ? Map.of() : RunSummary.realMetrics(real));
             } catch (final IOException e) {
                 err.println("kvtier: " + OutputFile.describe(q.report(), e));
+                return ExitCodes.BAD_INPUT;
+            }
+        }
+        if (q.requests() != null) {
+            try {
+                RequestsCsv.write(q.requests(), outcome.requests());
+            } catch (final IOException e) {
+                err.println("kvtier: " + OutputFile.describe(q.requests(), e));
                 return ExitCodes.BAD_INPUT;
             }
         }

@@ -1,7 +1,9 @@
 package dev.kvtier.lab.run;
 
+import dev.kvtier.harness.metrics.MissReason;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.metrics.RunMetrics.Percentiles;
+import dev.kvtier.harness.metrics.TokenSources;
 import dev.kvtier.harness.probe.ProbeCatalogue;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.realio.run.RealRun;
@@ -103,12 +105,24 @@ public final class RunSummary {
         return String.format(Locale.ROOT, ns >= 1e7 ? "%.1f ms" : "%.3f ms", ns / 1e6);
     }
 
-    /** Where the run's input tokens came from: L1, L2, or prefilled by the engine. */
-    private static void tokens(final PrintStream out, final RunMetrics.TokenSources t) {
+    /**
+     * Where the run's input tokens came from: a table of tokens and per cent of the input, loaded from L1, from L2, or
+     * prefilled by the engine, and the prefilled ones by why they were not loaded.
+     */
+    static void tokens(final PrintStream out, final TokenSources t) {
         final double in = Math.max(1, t.input());
-        out.printf("tokens input %,d: from L1 %,d (%.1f %%), from L2 %,d (%.1f %%), prefilled %,d (%.1f %%)%n",
-            t.input(), t.fromL1(), 100 * t.fromL1() / in, t.fromL2(), 100 * t.fromL2() / in, t.prefilled(),
-            100 * t.prefilled() / in);
+        out.printf("%-58s %14s  %7s%n", "tokens from", "tokens", "% input");
+        row(out, "  L1", t.fromL1(), in);
+        row(out, "  L2", t.fromL2(), in);
+        row(out, "  prefilled", t.prefilled(), in);
+        for (final MissReason m : MissReason.values()) {
+            row(out, "    " + m.label(), t.prefilledBy().get(m), in);
+        }
+        row(out, "  input", t.input(), in);
+    }
+
+    private static void row(final PrintStream out, final String label, final long tokens, final double input) {
+        out.printf("%-58s %,14d  %5.1f %%%n", label, tokens, 100 * tokens / input);
     }
 
     /** Per phase: queueing, time per output token, end-to-end latency and throughput. */

@@ -1,6 +1,7 @@
 package dev.kvtier.lab.run;
 
 import dev.kvtier.core.port.EventSink;
+import dev.kvtier.harness.metrics.RequestTokens;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.realio.run.BadDevice;
 import dev.kvtier.realio.run.RealRun;
@@ -50,6 +51,19 @@ public final class Runs {
      */
     public static RunReport virtual(final Scenario sc, final long seed, final JournalRecording journal,
                                     final List<EventSink> observers, final PrintStream out) {
+        return virtualWithRequests(sc, seed, journal, observers, out).report();
+    }
+
+    /** A virtual run's report, and where each request's input tokens came from (in the order the requests ended). */
+    public record Virtual(RunReport report, List<RequestTokens> requests) {
+        public Virtual {
+            requests = List.copyOf(requests);
+        }
+    }
+
+    /** As {@link #virtual(Scenario, long, JournalRecording, List, PrintStream)}, with each request's token account. */
+    public static Virtual virtualWithRequests(final Scenario sc, final long seed, final JournalRecording journal,
+                                              final List<EventSink> observers, final PrintStream out) {
         final SimRun sim = new SimRun(sc.spec(), sc.sim(), seed, with(journal.sinks(), observers));
         journal.start(sim.serverClock());
         try {
@@ -57,7 +71,7 @@ public final class Runs {
             if (sim.stoppedEarly() != null) {
                 out.println("stopped early (not a violation): " + sim.stoppedEarly());
             }
-            return r;
+            return new Virtual(r, sim.requestTokens());
         } finally {
             journal.close();
         }

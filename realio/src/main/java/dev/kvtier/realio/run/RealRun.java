@@ -11,8 +11,10 @@ import dev.kvtier.core.server.KvServer;
 import dev.kvtier.harness.check.Invariant;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.check.InvariantViolation;
+import dev.kvtier.harness.check.ProvenanceChecker;
 import dev.kvtier.harness.entropy.SeedStream;
 import dev.kvtier.harness.entropy.SeededEntropy;
+import dev.kvtier.harness.metrics.RequestTokens;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.run.FanOutSink;
 import dev.kvtier.harness.run.RunMode;
@@ -97,9 +99,14 @@ public final class RealRun implements AutoCloseable {
      * @param index          how the index opened
      * @param durableCommits commits made durable before they became visible (durable mode)
      * @param shutdownError  null when the shutdown made everything durable, else one line saying what failed
+     * @param requests       where each request's input tokens came from, in the order the requests ended
      */
     public record Result(RunReport report, IndexOpen index, long durableCommits, String shutdownError,
-                         ByteWork work, DiskMeter.Figures disk) {}
+                         ByteWork work, DiskMeter.Figures disk, List<RequestTokens> requests) {
+        public Result {
+            requests = List.copyOf(requests);
+        }
+    }
 
     /** The last {@link CoreEvent.IndexOpened} the core emitted: what opening the index found. */
     private static final class OpenedEvent implements EventSink {
@@ -131,10 +138,12 @@ public final class RealRun implements AutoCloseable {
         this.server = new KvServer(spec.core(), memory, disk, devices.index(), sink);
         this.loop = RealLoop.over(devices, this::onIoComplete);
         this.transport = new RealTransport(loop);
+        final ProvenanceChecker provenance = new ProvenanceChecker(spec.workload().blockTokens(),
+            spec.workload().engine().connector().blocksPerKey());
         this.checker = InvariantChecker.standard(spec.core(), loop, () -> server.tieredStore().l1().entries().size(),
-            () -> server.tieredStore().residentBytes(), spec.livenessBoundNs());
+            () -> server.tieredStore().residentBytes(), spec.livenessBoundNs(), 0, List.of(provenance));
         // Latencies are measured on the live wall clock: a step's own work (copies, stamping) takes real time.
-        this.recorder = new RunRecorder(checker, new RunMetrics(System::nanoTime), loop);
+        this.recorder = new RunRecorder(checker, new RunMetrics(System::nanoTime), loop, provenance);
         recorder.ttftBound(spec.ttftBoundNs(), 0);
         recorder.observe(sink).add(openedEvent);
         for (final EventSink extra : extraSinks) {
@@ -232,7 +241,7 @@ public final class RealRun implements AutoCloseable {
         final RunReport report = recorder.report(spec.scenario(), RunMode.REAL, seed, end - startNs, violation,
             new RunRecorder.Extras(transport.busyNs(), 0, server.tieredStore().writeErrors()));
         return new Result(report, index, server.tieredStore().durableCommits(), shutdownError,
-            memory.work().minus(before), disk.figures());
+            memory.work().minus(before), disk.figures(), recorder.requestTokens());
     }
 
     /** A device completion: a server input, timed as the server thread's work. */

@@ -11,8 +11,10 @@ import dev.kvtier.harness.check.CrashChecker;
 import dev.kvtier.harness.check.Invariant;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.check.InvariantViolation;
+import dev.kvtier.harness.check.ProvenanceChecker;
 import dev.kvtier.harness.entropy.SeedStream;
 import dev.kvtier.harness.entropy.SeededEntropy;
+import dev.kvtier.harness.metrics.RequestTokens;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.probe.ProbeCatalogue;
 import dev.kvtier.harness.probe.ProbeRecorder;
@@ -74,6 +76,7 @@ public final class SimRun {
     private final SimDevice device;
     private final SimMetaDevice indexDevice;
     private final CrashChecker crashChecker;
+    private final ProvenanceChecker provenance;
     private final InvariantChecker checker;
     private final RunRecorder recorder;
     private final SeededEntropy root;
@@ -107,11 +110,14 @@ public final class SimRun {
             root.child(SeedStream.INDEX_FAULTS), oneDisk);
         this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice,
             () -> indexDevice.injectedFlips() > 0);
+        this.provenance = new ProvenanceChecker(spec.workload().blockTokens(),
+            spec.workload().engine().connector().blocksPerKey());
         this.eventClock = new EventClock(serverThread);
         this.checker = InvariantChecker.standard(spec.core(), eventClock,
             () -> server.tieredStore().l1().entries().size(), () -> server.tieredStore().residentBytes(),
-            spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0, List.of(crashChecker));
-        this.recorder = new RunRecorder(checker, new RunMetrics(eventClock), eventClock);
+            spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0,
+            List.of(crashChecker, provenance));
+        this.recorder = new RunRecorder(checker, new RunMetrics(eventClock), eventClock, provenance);
         recorder.ttftBound(spec.ttftBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0);
         this.server = newServer();
         this.crashes = new CrashSchedule(model.faults(), root);
@@ -245,6 +251,11 @@ public final class SimRun {
             }
 
             @Override
+            public void loadSent(final long requestId, final long loadId) {
+                recorder.loadSent(requestId, loadId);
+            }
+
+            @Override
             public void finished(final long timeNs) {
                 recorder.finished(timeNs);
                 // The run ends as a real one does: durably (a crash after this loses nothing committed).
@@ -292,6 +303,11 @@ public final class SimRun {
     /** The current core (after a crash, the restarted one). */
     public KvServer kvServer() {
         return server;
+    }
+
+    /** Where each request's input tokens came from (after {@link #run}), in the order the requests ended. */
+    public List<RequestTokens> requestTokens() {
+        return recorder.requestTokens();
     }
 
     /** Invariant 15's checker: crashes seen and durable commits checked after restarts. */

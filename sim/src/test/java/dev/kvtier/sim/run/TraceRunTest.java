@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.port.Clock;
+import dev.kvtier.harness.metrics.PrefilledBy;
 import dev.kvtier.harness.metrics.RunMetrics;
+import dev.kvtier.harness.metrics.TokenSources;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.RunReport;
@@ -119,9 +121,11 @@ class TraceRunTest {
         final Run r = run(t);
         assertEquals(List.of(0, 62, 0), List.copyOf(r.cached().values()));
         // Where the 4000 input tokens came from: request 2's 62 slots of 16 from L1 (it holds all of L2), the rest
-        // prefilled.
-        assertEquals(new RunMetrics.TokenSources(4000, 62 * 16, 0, 4000 - 62 * 16), r.report().metrics()
-            .tokenSources());
+        // prefilled: request 1's 62 slots and request 3's 93 at first sight; request 2's 31st slot of block 2 (never
+        // stored: request 1's was partial) and its block 3 at first sight; a partial slot each (8, 12, 12 tokens).
+        final TokenSources sources = r.report().metrics().tokenSources();
+        assertEquals(new TokenSources(4000, 62 * 16, 0, 4000 - 62 * 16, new PrefilledBy((62 + 31 + 93) * 16, 0, 0,
+            0, 0, 0, 8 + 12 + 12)), sources);
     }
 
     @Test
