@@ -5,20 +5,32 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.event.CoreEvent;
+import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.harness.check.ProvenanceChecker;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.check.InvariantViolation;
 import dev.kvtier.harness.metrics.RunMetrics;
 import dev.kvtier.harness.workload.RequestTiming;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RunRecorderTest {
     private static final long MS = 1_000_000;
 
+    /** A recorder whose run looked request 7 up (32 blocks of 16 tokens, none cached), as the engine does. */
     private static RunRecorder recorder(final long boundNs, final long fromNs) {
         final CoreConfig config = CoreConfig.builder(65_536).l1Bytes(1 << 24).l2Bytes(1 << 24).build();
-        final RunRecorder r = new RunRecorder(new InvariantChecker(config, () -> 0, List.of()),
-            new RunMetrics(() -> 0), () -> 0);
+        final ProvenanceChecker provenance = new ProvenanceChecker(16, 1);
+        final InvariantChecker checker = new InvariantChecker(config, () -> 0, List.of(provenance));
+        final RunRecorder r = new RunRecorder(checker, new RunMetrics(() -> 0), () -> 0, provenance);
+        final List<PrefixKey> keys = new ArrayList<>();
+        for (int i = 0; i < 32; i++) {
+            keys.add(new PrefixKey(7, i));
+        }
+        checker.emit(new CoreEvent.Lookup(1, keys, 0));
+        checker.emit(new CoreEvent.RequestArrived(7, "cold", 32, 0));
         r.ttftBound(boundNs, fromNs);
         return r;
     }
