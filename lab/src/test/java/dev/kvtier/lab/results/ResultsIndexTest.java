@@ -59,7 +59,7 @@ class ResultsIndexTest {
         result(root, "s", "h3", "2026-12-05T09:00:00Z", "PASS", "2026-12-01-0000-s-h3", null);
         ResultsIndex.write(root);
         assertEquals(List.of("2026-12-05-s-h.json: not part of the layout (README.md and [baselines, calibrations, "
-            + "fidelity, notes, signoffs, sweeps])",
+            + "fidelity, notes, plans, signoffs, sweeps])",
             "signoffs/2026-12-03-0900-s-h/signoff-wrong-disk.md: not one of a "
                 + "signoff's files [device.toml, fidelity.png, host.toml, latency.png, signoff.json, signoff.md, "
                 + "throughput.png]",
