@@ -66,7 +66,7 @@ class ConcurrentRunsTest {
         final Matcher recovered = Pattern.compile("recovered: ([0-9]+) chunks").matcher(again.out());
         assertTrue(recovered.find() && Integer.parseInt(recovered.group(1)) > 0, again.out());
         assertTrue(again.out().contains("OK: all invariants held"), "every loaded byte is its key's: " + again.out());
-        final Matcher fromL2 = Pattern.compile("from L2 ([0-9,]+) ").matcher(again.out());
+        final Matcher fromL2 = Pattern.compile("(?m)^  L2 +([0-9,]+) ").matcher(again.out());
         assertTrue(fromL2.find() && !fromL2.group(1).equals("0"), "the first run's keys were loaded: " + again.out());
     }
 
