@@ -27,7 +27,7 @@ class FidelityMatrixTest {
     void shouldReportMapeSignedErrorTheRegressionAndTheThresholds(@TempDir final Path dir) throws Exception {
         final Matrix.HeldOut contiguous = Matrix.DEFAULT.get(0);
         final Matrix.HeldOut perSlot = Matrix.DEFAULT.get(1);
-        assertEquals(List.of("contiguous", "per-slot", "small-l1", "zipf"),
+        assertEquals(List.of("contiguous", "per-slot", "small-l1", "zipf", "trace"),
             Matrix.DEFAULT.stream().map(Matrix.HeldOut::label).toList());
         final Matrix.Entry exact = entry(contiguous, List.of(), List.of());
         final Matrix.Entry off = entry(perSlot, List.of(), List.of("sim.device=datacenter-nvme"));

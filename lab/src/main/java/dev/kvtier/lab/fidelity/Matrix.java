@@ -53,8 +53,9 @@ public final class Matrix {
 
     /**
      * The default matrix, sized for a machine with about 20 GB of free memory: pr90-evict-small as it is, per slot
-     * (coalescing off), with a small L1 (25 %: evicts and reads L2 heavily), and a prefix-sharing Zipf workload of
-     * 16 prompts of 2048 tokens.
+     * (coalescing off), with a small L1 (25 %: evicts and reads L2 heavily), a prefix-sharing Zipf workload of
+     * 16 prompts of 2048 tokens, and real traffic: the first 40 requests of the Mooncake conversation trace at its
+     * recorded rate, in an open loop with decode (one phase, so it has no store or load bandwidth figure).
      */
     public static final List<HeldOut> DEFAULT = List.of(
         new HeldOut("contiguous", "pr90-evict-small", List.of()),
@@ -62,7 +63,9 @@ public final class Matrix {
         new HeldOut("small-l1", "pr90-evict-small", List.of("core.l1Fraction=0.25")),
         new HeldOut("zipf", "prefix-sharing-zipf", List.of("workload.prompts=16", "workload.inputTokens=2048",
             "workload.sharedPrefixTokens=1024", "workload.prefixGroups=4", "phase.0.requests=16",
-            "phase.1.requests=64", "core.stagingBatchBytes=301989888", "core.stagingPoolBytes=603979776")));
+            "phase.1.requests=64", "core.stagingBatchBytes=301989888", "core.stagingPoolBytes=603979776")),
+        new HeldOut("trace", "mooncake-conversation-10min", List.of("workload.traceRequests=40",
+            "workload.traceTimeScale=1")));
 
     /** One scenario's figures, and how much of the machine each real run had. */
     public record Entry(HeldOut heldOut, List<Fidelity.Figure> figures, List<CpuShare> cpu, List<ByteWork> work) {
