@@ -55,8 +55,9 @@ class SignalTest {
         assertTrue(replay.out().contains("interrupted: SIGINT or SIGTERM after "), replay.out());
     }
 
-    @Test
-    void shouldCloseARealRunInterruptedBySigintAndKeepItsJournal() throws Exception {
+    @ParameterizedTest
+    @CsvSource({"INT, 130", "TERM, 143"})
+    void shouldCloseAnInterruptedRealRunAndKeepItsJournal(final String signal, final int status) throws Exception {
         final Path journal = dir.resolve("real-j");
         final Path device = dir.resolve("l2.bin");
         final List<String> args = new ArrayList<>(List.of("run", "pr90-evict-small", "--mode", "real", "--device",
@@ -64,8 +65,8 @@ class SignalTest {
         args.addAll(sets(REAL_SMALL, "phase.0.requests=4000", "phase.1.requests=4000"));
         final ChildCli child = ChildCli.start(args, dir);
         child.awaitLine(" formatted in ");
-        child.signal("INT");
-        assertEquals(130, child.exit(), child.describe());
+        child.signal(signal);
+        assertEquals(status, child.exit(), child.describe());
         assertTrue(child.has("kvtier: interrupted after "), child.describe());
         assertTrue(JournalNotes.read(journal, JournalNotes.INTERRUPTED).isPresent(), child.describe());
         final List<String> again0 = new ArrayList<>(List.of("run", "pr90-evict-small", "--mode", "real", "--device",
@@ -75,15 +76,16 @@ class SignalTest {
         assertEquals(0, again.exitCode(), "the device was closed and unlocked: a new run takes it\n" + again.err());
     }
 
-    @Test
-    void shouldWriteAPartialSummaryOfAnExplorationInterruptedBySigterm() throws Exception {
+    @ParameterizedTest
+    @CsvSource({"INT, 130", "TERM, 143"})
+    void shouldWriteAPartialSummaryOfAnInterruptedExploration(final String signal, final int status) throws Exception {
         final Path summaries = dir.resolve("summaries");
         Files.createDirectories(summaries);
         final ChildCli child = ChildCli.start(List.of("explore", "pr90-evict-small", "--seeds", "100000", "--summary",
             summaries + "/"), dir);
         child.awaitLine("seeds/s");
-        child.signal("TERM");
-        assertEquals(143, child.exit(), child.describe());
+        child.signal(signal);
+        assertEquals(status, child.exit(), child.describe());
         assertTrue(child.has("kvtier: interrupted after "), child.describe());
         assertTrue(child.has("marked partial"), child.describe());
         final CliRun merge = CliRun.of("explore", "merge", summaries.toString());
