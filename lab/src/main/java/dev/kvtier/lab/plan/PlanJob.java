@@ -15,6 +15,7 @@ import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
 import dev.kvtier.scenarios.Sizes;
 import java.io.PrintStream;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -63,6 +64,7 @@ public final class PlanJob {
 
     /** Runs the shard's cells; the exit code. */
     public int run() {
+        final Instant at = Instant.now();
         final List<Long> l1;
         final List<Long> l2;
         final List<L2Admission> admissions;
@@ -113,7 +115,7 @@ public final class PlanJob {
         final PlanResult r = new PlanResult(PlanResult.FORMAT, base.name(), ShardSummary.digest(base), q.sets(),
             BuildInfo.commit(), command(), scale.format(), DriveWear.timeScale(base), ideal, drive, q.seed(), l1, l2,
             admissions.stream().map(x -> new PlanCell(0, 0, x).admissionName()).toList(), q.shard().toString(), rows);
-        return q.output().write(r, q.shard().count() > 1, out, err);
+        return q.output().write(r, q.shard().count() > 1, at, out, err);
     }
 
     private PlanRow cell(final PlanCell cell, final KvScale scale, final Long drive) throws ScenarioException {

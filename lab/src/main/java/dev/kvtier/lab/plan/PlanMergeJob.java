@@ -4,6 +4,7 @@ import dev.kvtier.lab.ExitCodes;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -19,6 +20,7 @@ public final class PlanMergeJob {
     /** Merges {@code files} and writes the plan to {@code where}; the exit code. */
     public static int run(final List<Path> files, final PlanOutput.Where where, final PrintStream out,
                           final PrintStream err) {
+        final Instant at = Instant.now();
         PlanResult first = null;
         final List<PlanRow> rows = new ArrayList<>();
         final Set<String> cells = new HashSet<>();
@@ -60,6 +62,6 @@ public final class PlanMergeJob {
             err.println("kvtier: " + bad);
             return ExitCodes.BAD_INPUT;
         }
-        return where.write(first.with(rows, "0/1"), false, out, err);
+        return where.write(first.with(rows, "0/1"), false, at, out, err);
     }
 }

@@ -53,8 +53,12 @@ public final class PlanOutput {
             return null;
         }
 
-        /** Writes {@code r} (a shard's rows when {@code shard}); the exit code: 1 when a cell failed an invariant. */
-        int write(final PlanResult r, final boolean shard, final PrintStream stdout, final PrintStream stderr) {
+        /**
+         * Writes {@code r} (a shard's rows when {@code shard}), a result's folder named for {@code at} (when the
+         * command started); the exit code: 1 when a cell failed an invariant.
+         */
+        int write(final PlanResult r, final boolean shard, final Instant at, final PrintStream stdout,
+                  final PrintStream stderr) {
             try {
                 if (shard) {
                     r.write(out);
@@ -68,7 +72,7 @@ public final class PlanOutput {
                         }
                     }
                     if (results != null) {
-                        result(r, stdout);
+                        result(r, at.truncatedTo(ChronoUnit.SECONDS), stdout);
                     }
                 }
             } catch (final IOException e) {
@@ -83,8 +87,7 @@ public final class PlanOutput {
             return ExitCodes.OK;
         }
 
-        private void result(final PlanResult r, final PrintStream stdout) throws IOException {
-            final Instant at = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        private void result(final PlanResult r, final Instant at, final PrintStream stdout) throws IOException {
             final String host = Outputs.hostName();
             final Path folder = ResultFolders.create(results, ResultKind.PLAN, r.scenario(), host, at);
             for (final Path p : PlanReport.write(r, folder.resolve(PlanReport.BASE))) {
