@@ -62,7 +62,9 @@ public final class PlanReport {
     }
 
     static String markdown(final PlanResult p) {
-        return "# Capacity plan: " + p.scenario() + "\n\n"
+        return "# Capacity plan: " + p.scenario() + p.sets().stream().filter(x -> x.startsWith("workload.trace="))
+            .map(x -> " on " + Path.of(x.substring("workload.trace=".length())).getFileName()).findFirst().orElse("")
+            + "\n\n"
             + "Command (every shard): `" + p.command() + "`; code " + p.code() + ", seed " + p.seed() + ".\n\n"
             + "Sizes are the real model's: " + p.scale() + ". The simulated run keeps the scenario's shrunk KV, "
             + "so each size holds as many slots as the real model's would, and the simulated disk and host move bytes "
@@ -82,7 +84,9 @@ public final class PlanReport {
     private static Path plot(final PlanResult p, final Path png, final String y,
                              final ToDoubleFunction<PlanRow> value, final Double ideal) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        final XYChart c = new XYChartBuilder().width(900).height(520).title(p.scenario() + ": " + y)
+        final XYChart c = new XYChartBuilder().width(900).height(520).title(p.scenario() + p.sets().stream()
+            .filter(x -> x.startsWith("workload.trace=")).map(x -> " on " + Path.of(x.substring(15)).getFileName())
+            .findFirst().orElse("") + ": " + y)
             .xAxisTitle("L2 (GiB)").yAxisTitle(y).build();
         c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         for (final String admission : p.admissions()) {
