@@ -1,6 +1,5 @@
 package dev.kvtier.lab.crash;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -97,21 +96,13 @@ public record KillPoint(String anchor, int occurrence, long offset) {
         };
     }
 
-    /** A phase, drawn in proportion to its events, and an event within it. */
+    /**
+     * A phase, each as likely as the others (a short warm phase is as much of the life to kill as a long cold one),
+     * and an event within it.
+     */
     private static KillPoint phase(final SplittableRandom rng, final Life life) {
-        final List<Life.Phase> phases = new ArrayList<>(life.phases());
-        long total = 0;
-        for (final Life.Phase p : phases) {
-            total += p.events();
-        }
-        long pick = below(rng, total);
-        for (final Life.Phase p : phases) {
-            if (pick < p.events()) {
-                return new KillPoint(p.name(), 0, pick);
-            }
-            pick -= p.events();
-        }
-        return new KillPoint(phases.getLast().name(), 0, 0);
+        final Life.Phase p = life.phases().get(rng.nextInt(life.phases().size()));
+        return new KillPoint(p.name(), 0, below(rng, p.events()));
     }
 
     private static long below(final SplittableRandom rng, final long bound) {

@@ -50,7 +50,7 @@ class KillPointTest {
             assertTrue(p.offset() < bound, p + " lies within its part of the life");
         }
         assertEquals(List.of("checkpoint", "cold", "end", "setup", "shutdown", "warm"), List.copyOf(byAnchor.keySet()));
-        assertTrue(byAnchor.get("cold") > byAnchor.get("warm"), "phases in proportion to their events: " + byAnchor);
+        assertTrue(Math.abs(byAnchor.get("cold") - byAnchor.get("warm")) < 80, "each phase as likely: " + byAnchor);
         assertTrue(byAnchor.get("checkpoint") > 150 && byAnchor.get("setup") > 60, byAnchor.toString());
     }
 
