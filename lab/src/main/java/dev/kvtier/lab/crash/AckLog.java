@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * A killed run's acknowledgement log ({@link AckWriter}), read back: every allocation the run made with the events at
- * which it was claimed, acknowledged and evicted, the markers of its life, and where it was killed. A log cut short by
- * the kill in the middle of a line (it never is: each line goes to the kernel whole) ends at its last whole line.
+ * which it was claimed, acknowledged and evicted, the markers of its life, and where it was killed. A kill never
+ * leaves half a line: each line goes to the kernel whole, in one {@code write(2)}, before the core goes on.
  *
  * @param allocations      every allocation, by allocation id, in the order made
  * @param markers          the life markers ({@code opened}, {@code ready}, {@code phase}, {@code ckpt},
