@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
     subcommands = {RunCommand.class, ExploreCommand.class, ReplayCommand.class, JournalCommand.class,
         TraceCommand.class, GateCommand.class, SweepCommand.class, BaselineCommand.class, SignoffCommand.class,
         FidelityCommand.class, CalibrateCommand.class, BenchIoCommand.class, ResultsCommand.class,
-        BenchRecoveryCommand.class, ProbesCommand.class, PlanCommand.class})
+        BenchRecoveryCommand.class, ProbesCommand.class, PlanCommand.class, CrashCampaignCommand.class})
 public final class Main implements Runnable {
 
     public static void main(final String[] args) {
@@ -37,6 +37,7 @@ public final class Main implements Runnable {
         // explore's own subcommand, registered here so that no command refers to another (CliRulesTest).
         cl.getSubcommands().get("explore").addSubcommand("merge", new ExploreMergeCommand());
         cl.getSubcommands().get("plan").addSubcommand("merge", new PlanMergeCommand());
+        cl.getSubcommands().get("crash-campaign").addSubcommand("merge", new CrashCampaignMergeCommand());
         return cl;
     }
 

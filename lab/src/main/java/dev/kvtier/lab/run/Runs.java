@@ -100,7 +100,16 @@ public final class Runs {
     /** Runs {@code sc} on the real devices of {@code target} with {@code seed} and no journal. */
     public static RealRun.Result real(final Scenario sc, final long seed, final RealTarget target,
                                       final PrintStream out) throws BadDevice {
-        try (RealRun run = RealRun.open(sc.spec(), seed, target, List.of(), out)) {
+        return real(sc, seed, target, List.of(), out);
+    }
+
+    /**
+     * Runs {@code sc} on the real devices of {@code target} with {@code seed}, no journal, and {@code observers} seeing
+     * every event after the run's own checks (a crash campaign's acknowledgement log).
+     */
+    public static RealRun.Result real(final Scenario sc, final long seed, final RealTarget target,
+                                      final List<EventSink> observers, final PrintStream out) throws BadDevice {
+        try (RealRun run = RealRun.open(sc.spec(), seed, target, observers, out)) {
             return run.run();
         }
     }

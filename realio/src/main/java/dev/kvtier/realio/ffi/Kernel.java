@@ -61,4 +61,12 @@ public interface Kernel {
 
     /** libc {@code unlink(path)}: 0 or -errno. */
     int unlink(String path);
+
+    /**
+     * libc {@code kill(pid, signal)}: 0 or -errno (ENOSYS where a kernel layer lacks it). A {@code SIGKILL} sent to
+     * this process does not return: the kernel ends it at once, as it would any process killed from outside.
+     */
+    default int kill(final long pid, final int signal) {
+        return -38;
+    }
 }

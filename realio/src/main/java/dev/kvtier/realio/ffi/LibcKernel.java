@@ -54,6 +54,7 @@ public final class LibcKernel implements Kernel {
         JAVA_LONG, JAVA_LONG));
     private static final MethodHandle FSYNC = libc("fsync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle UNLINK = libc("unlink", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle KILL = libc("kill", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle LSEEK = libc("lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG,
         JAVA_INT));
 
@@ -248,6 +249,15 @@ public final class LibcKernel implements Kernel {
     public int unlink(final String path) {
         try (Arena arena = Arena.ofConfined()) {
             return checked((int) UNLINK.invokeExact(capture, arena.allocateFrom(path)));
+        } catch (final Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int kill(final long pid, final int signal) {
+        try {
+            return checked((int) KILL.invokeExact(capture, Math.toIntExact(pid), signal));
         } catch (final Throwable t) {
             throw rethrow(t);
         }
