@@ -5,8 +5,9 @@ import java.util.function.Consumer;
 /**
  * A map from a 128-bit key, given as its two longs, to a value, for point look-ups only: open addressing with linear
  * probing over two parallel arrays, the keys' two halves side by side in one (a probe touches two cache lines, not
- * three) and the values in the other (no entry objects, no boxing, no key objects), at most half full, and removal by
- * shifting back the entries after the removed one (no tombstones, so look-ups never slow down as keys come and go).
+ * three) and the values in the other (no entry objects, no boxing, no key objects), at most three quarters full, and
+ * removal by shifting back the entries after the removed one (no tombstones, so look-ups never slow down as keys come
+ * and go).
  * Only {@link #forEachValue} iterates it, in table order (which follows a fixed hash of the keys, so it is the same in
  * every JVM but means nothing): a caller that needs an order sorts by something of its own first, so hash order never
  * leaks into a run. Used by the core's L2 directory for its key map and,
@@ -18,8 +19,8 @@ public final class KeyTable<V> {
     private static final int MIN_CAPACITY = 16;
     /**
      * Most keys {@link #forAtMost} makes room for at once (a table of 2^18 positions: 4 MiB of keys, 1 MiB of
-     * references); a table bounded by more keys grows past it by doubling, so a bound in the millions costs nothing
-     * until the keys come.
+     * references, at most three quarters full); a table bounded by more keys grows past it by doubling, so a bound in
+     * the millions costs nothing until the keys come.
      */
     public static final int PRESIZED_KEYS_MAX = 1 << 17;
 
@@ -39,7 +40,19 @@ public final class KeyTable<V> {
         if (expectedKeys < 0 || expectedKeys > 1 << 28) {
             throw new IllegalArgumentException("expectedKeys " + expectedKeys + " not in [0, 2^28]");
         }
-        allocate(Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(1, 2 * expectedKeys - 1)) << 1));
+        allocate(capacityFor(expectedKeys));
+    }
+
+    /**
+     * The fewest positions, a power of two of at least {@code MIN_CAPACITY}, that hold {@code keys} keys at most three
+     * quarters full (a half-full table of a whole trace's 1.4 million-slot ring was a third full, 84 MiB where 42 do).
+     */
+    public static int capacityFor(final int keys) {
+        int capacity = MIN_CAPACITY;
+        while (4L * keys > 3L * capacity) {
+            capacity *= 2;
+        }
+        return capacity;
     }
 
     /**
@@ -86,7 +99,7 @@ public final class KeyTable<V> {
         keys[2 * i + 1] = lo;
         values[i] = value;
         size++;
-        if (size * 2 > values.length) {
+        if (4L * size > 3L * values.length) {
             grow();
         }
         return null;

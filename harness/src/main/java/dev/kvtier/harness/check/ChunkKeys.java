@@ -7,9 +7,9 @@ import dev.kvtier.core.util.KeyTable;
  * committed, side by side in one {@code long[]} (four longs a position: key high, key low, allocation id, state), so
  * that what most events ask of a key (is it live, of which allocation, committed, of which model) costs one place in
  * one array; the checker's chunk for the key (its slots and its place in the age order) sits at the same position of
- * a second array, read only by the events that change it. Open addressing with linear probing, at most half full,
- * backward-shift removal (no tombstones), the home position from {@link KeyTable#mix}. Positions are valid until the
- * next insert or removal; not thread-safe.
+ * a second array, read only by the events that change it. Open addressing with linear probing, at most three quarters
+ * full ({@link KeyTable#capacityFor}), backward-shift removal (no tombstones), the home position from
+ * {@link KeyTable#mix}. Positions are valid until the next insert or removal; not thread-safe.
  *
  * @param <C> the checker's chunk
  */
@@ -31,7 +31,7 @@ final class ChunkKeys<C> {
         if (expectedKeys < 0 || expectedKeys > 1 << 26) {
             throw new IllegalArgumentException("expectedKeys " + expectedKeys + " not in [0, 2^26]");
         }
-        allocate(Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(1, 2 * expectedKeys - 1)) << 1));
+        allocate(Math.max(MIN_CAPACITY, KeyTable.capacityFor(expectedKeys)));
     }
 
     /** Keys held. */
@@ -85,7 +85,7 @@ final class ChunkKeys<C> {
         if (chunk == null) {
             throw new IllegalArgumentException("null chunk");
         }
-        if (2 * (size + 1) > chunks.length) {
+        if (4L * (size + 1) > 3L * chunks.length) {
             grow();
         }
         int i = KeyTable.mix(hi, lo) & mask;

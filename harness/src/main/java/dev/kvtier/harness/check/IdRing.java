@@ -14,8 +14,12 @@ import java.util.Map;
  */
 final class IdRing<V> {
     private static final int MIN_POSITIONS = 16;
-    /** Most positions: 2^20 (12 MiB); beyond it, ids overflow. */
-    private static final int MAX_POSITIONS = 1 << 20;
+    /**
+     * Most positions: 2^22 (48 MiB); beyond it, ids overflow. A ring of more than 2^20 slots (a whole trace's) needs
+     * more than 2^20: an overflowing id costs a boxed key and a map node (about 64 B), so a 1.4 M-slot ring's 400,000
+     * overflowing ids took more heap than positions for all of them.
+     */
+    private static final int MAX_POSITIONS = 1 << 22;
 
     private final long[] ids;
     private final Object[] values;
@@ -23,12 +27,15 @@ final class IdRing<V> {
     private final Map<Long, V> overflow = new HashMap<>();
     private int size;
 
-    /** An empty ring with room for {@code expectedIds} consecutive ids (twice as many positions, a power of two). */
+    /**
+     * An empty ring with room for {@code expectedIds} consecutive ids (at least a quarter more positions, a power
+     * of two: room for the gaps that released and skipped allocations leave between live ids).
+     */
     IdRing(final int expectedIds) {
         if (expectedIds < 0) {
             throw new IllegalArgumentException("expectedIds " + expectedIds + " is negative");
         }
-        final long wanted = Math.max(MIN_POSITIONS, 2L * expectedIds);
+        final long wanted = Math.max(MIN_POSITIONS, expectedIds + expectedIds / 4L);
         final int positions = (int) Math.min(MAX_POSITIONS, Long.highestOneBit(wanted - 1) << 1);
         ids = new long[positions];
         values = new Object[positions];

@@ -40,6 +40,18 @@ class CrashCheckerTest {
     }
 
     @Test
+    void aCheckerToldTheRunNeverCrashesKeepsNothingAndRefusesACrash() {
+        final CrashChecker c = new CrashChecker(true, ref -> false);
+        c.neverCrashes();
+        final CheckContext ctx = committed(c);
+        assertThrows(IllegalStateException.class, c::crashed);
+        assertDoesNotThrow(() -> c.recovered(ctx, ref -> false));
+        final CrashChecker late = new CrashChecker(true, ref -> false);
+        committed(late);
+        assertThrows(IllegalStateException.class, late::neverCrashes);
+    }
+
+    @Test
     void shouldNotExpectL1CommitsOrEvictedKeysToSurvive() {
         final CrashChecker l1 = new CrashChecker(false, ref -> false);
         final CheckContext ctx = committed(l1);

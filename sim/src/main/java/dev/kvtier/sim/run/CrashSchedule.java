@@ -104,6 +104,11 @@ final class CrashSchedule {
         return after;
     }
 
+    /** Whether the power can fail at all in this run: a crash point, or a crash during or after the final shutdown. */
+    boolean mayCrash() {
+        return points.length > 0 || faults.crashDuringShutdown() || faults.crashAfterShutdown();
+    }
+
     /** Core events counted so far (across every life of the core). */
     long events() {
         return events;

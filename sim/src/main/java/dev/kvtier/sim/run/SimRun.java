@@ -121,6 +121,9 @@ public final class SimRun {
         recorder.ttftBound(spec.ttftBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0);
         this.server = newServer();
         this.crashes = new CrashSchedule(model.faults(), root);
+        if (!crashes.mayCrash()) {
+            crashChecker.neverCrashes();
+        }
         this.crashStreams = new CrashStreams(root);
         sink.add(crashes.sink(recorder::done));
         sink.add(costs);
