@@ -14,18 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** "Did you mean" in the loader's one-line errors: mistyped keys, tables, library scenarios, files and presets. */
 class DidYouMeanTest {
-    private static final String MINIMAL = """
-        [scenario]
-        name = "t"
-        [model]
-        name = "m"
-        [workload]
-        prompts = 4
-        inputTokens = 64
-        [[phase]]
-        name = "cold"
-        requests = 4
-        """;
+    private static final String MINIMAL = MinimalScenario.TEXT;
     private static final List<String> CORE = List.of("l2Bytes", "l2Fraction", "l1Bytes", "l1Fraction",
         "concurrentIos", "commitMode");
 

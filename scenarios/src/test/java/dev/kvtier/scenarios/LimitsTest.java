@@ -9,18 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /** Limits a run would hit later are refused when the scenario loads, with the key, the value and the limit. */
 class LimitsTest {
-    private static final String MINIMAL = """
-        [scenario]
-        name = "t"
-        [model]
-        name = "m"
-        [workload]
-        prompts = 4
-        inputTokens = 64
-        [[phase]]
-        name = "cold"
-        requests = 4
-        """;
+    private static final String MINIMAL = MinimalScenario.TEXT;
 
     private static String error(final String text, final String... sets) {
         final String m = assertThrows(ScenarioException.class, () -> ScenarioLoader.parse("t.toml", text,

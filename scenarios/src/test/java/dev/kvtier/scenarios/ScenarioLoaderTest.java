@@ -32,18 +32,7 @@ class ScenarioLoaderTest {
         memcpyBytesPerSec = 1000
         dmaBytesPerSec = 1000
         """;
-    private static final String MINIMAL = """
-        [scenario]
-        name = "t"
-        [model]
-        name = "m"
-        [workload]
-        prompts = 4
-        inputTokens = 64
-        [[phase]]
-        name = "cold"
-        requests = 4
-        """;
+    private static final String MINIMAL = MinimalScenario.TEXT;
 
     private static String error(final String text, final String... sets) {
         return assertThrows(ScenarioException.class, () -> ScenarioLoader.parse("t.toml", text, List.of(sets), null))

@@ -16,19 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (after the user's {@code --set}s, as {@link SwarmCheck} says): the loader's own message, naming the swarm's value.
  */
 class SwarmTableTest {
-    private static final String MINIMAL = """
-        [scenario]
-        name = "t"
-        [model]
-        name = "m"
-        [workload]
-        prompts = 4
-        inputTokens = 64
-        [[phase]]
-        name = "cold"
-        requests = 4
-        [swarm]
-        """;
+    private static final String MINIMAL = MinimalScenario.TEXT + "[swarm]\n";
 
     private static String error(final String swarm, final String... sets) {
         return assertThrows(ScenarioException.class, () -> ScenarioLoader.parse("t.toml", MINIMAL + swarm,
