@@ -39,9 +39,22 @@ public final class L2Traffic {
          * over a drive of {@code driveBytes}; 0 for an empty run.
          */
         public double driveWritesPerDay(final long driveBytes, final long elapsedNs) {
-            return elapsedNs <= 0 || driveBytes <= 0 ? 0
-                : (writeBytes + indexWriteBytes) * (DAY_NS / elapsedNs) / driveBytes;
+            return driveWritesPerDay(driveBytes, elapsedNs, 1);
         }
+
+        /**
+         * As {@link #driveWritesPerDay(long, long)}, with the data bytes times {@code dataScale} (a run of a shrunk
+         * KV standing for the real one; index records are per slot and are not scaled).
+         */
+        public double driveWritesPerDay(final long driveBytes, final long elapsedNs, final double dataScale) {
+            return elapsedNs <= 0 || driveBytes <= 0 ? 0
+                : (writeBytes * dataScale + indexWriteBytes) * (DAY_NS / elapsedNs) / driveBytes;
+        }
+    }
+
+    /** The window a peak is over for a run of {@code runSeconds}: a minute, or the whole of a shorter run. */
+    public static double peakWindowSeconds(final double runSeconds) {
+        return Math.min(WINDOW_NS / 1e9, runSeconds);
     }
 
     void data(final CoreEvent.IoSubmitted e, final long nowNs) {

@@ -4,9 +4,7 @@ import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.lab.Outputs;
 import dev.kvtier.lab.explore.Shard;
 import dev.kvtier.lab.results.ResultFolders;
-import dev.kvtier.lab.results.ResultInfo;
 import dev.kvtier.lab.results.ResultKind;
-import dev.kvtier.lab.results.ResultsIndex;
 import dev.kvtier.realio.files.OutputFile;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -88,19 +86,8 @@ public final class PlanOutput {
         }
 
         private void result(final PlanResult r, final Instant at, final PrintStream stdout) throws IOException {
-            final String host = Outputs.hostName();
-            final Path folder = ResultFolders.create(results, ResultKind.PLAN, r.scenario(), host, at);
-            for (final Path p : PlanReport.write(r, folder.resolve(PlanReport.BASE))) {
-                stdout.println("wrote " + p);
-            }
-            final String previous = ResultFolders.previous(results, ResultKind.PLAN, r.scenario(), host, at, folder)
-                .map(ResultFolders.Result::name).orElse(null);
-            stdout.println("wrote " + ResultInfo.of(ResultKind.PLAN, r.scenario(), host, at, r, previous, why)
-                .write(folder));
-            final Path index = ResultsIndex.refreshIfIndexed(results);
-            if (index != null) {
-                stdout.println("wrote " + index);
-            }
+            ResultFolders.publish(results, ResultKind.PLAN, r.scenario(), Outputs.hostName(), at, r, why,
+                folder -> PlanReport.write(r, folder.resolve(PlanReport.BASE)), stdout);
         }
     }
 }

@@ -62,9 +62,7 @@ public final class PlanReport {
     }
 
     static String markdown(final PlanResult p) {
-        return "# Capacity plan: " + p.scenario() + p.sets().stream().filter(x -> x.startsWith("workload.trace="))
-            .map(x -> " on " + Path.of(x.substring("workload.trace=".length())).getFileName()).findFirst().orElse("")
-            + "\n\n"
+        return "# Capacity plan: " + p.scenario() + onTrace(p) + "\n\n"
             + "Command (every shard): `" + p.command() + "`; code " + p.code() + ", seed " + p.seed() + ".\n\n"
             + "Sizes are the real model's: " + p.scale() + ". The simulated run keeps the scenario's shrunk KV, "
             + "so each size holds as many slots as the real model's would, and the simulated disk and host move bytes "
@@ -84,9 +82,7 @@ public final class PlanReport {
     private static Path plot(final PlanResult p, final Path png, final String y,
                              final ToDoubleFunction<PlanRow> value, final Double ideal) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        final XYChart c = new XYChartBuilder().width(900).height(520).title(p.scenario() + p.sets().stream()
-            .filter(x -> x.startsWith("workload.trace=")).map(x -> " on " + Path.of(x.substring(15)).getFileName())
-            .findFirst().orElse("") + ": " + y)
+        final XYChart c = new XYChartBuilder().width(900).height(520).title(p.scenario() + onTrace(p) + ": " + y)
             .xAxisTitle("L2 (GiB)").yAxisTitle(y).build();
         c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         for (final String admission : p.admissions()) {
@@ -114,6 +110,13 @@ public final class PlanReport {
             }
         });
         return png;
+    }
+
+    /** {@code " on FILE"} when the plan's overrides replay another trace ({@code workload.trace=PATH}), else "". */
+    private static String onTrace(final PlanResult p) {
+        final String key = "workload.trace=";
+        return p.sets().stream().filter(x -> x.startsWith(key))
+            .map(x -> " on " + Path.of(x.substring(key.length())).getFileName()).findFirst().orElse("");
     }
 
     static String size(final long bytes) {

@@ -51,9 +51,8 @@ public record PlanRow(long l1Bytes, long l2Bytes, String admission, double fromL
         final L2Traffic.Figures l2 = m.l2Traffic();
         final double f = scale.factor();
         final double secs = r.elapsedNanos() / 1e9;
-        final double window = Math.min(60.0, secs);
-        final double dayNs = 86_400e9 / timeScale;
-        final double dwpd = (l2.writeBytes() * f + l2.indexWriteBytes()) * (dayNs / r.elapsedNanos()) / driveBytes;
+        final double window = L2Traffic.peakWindowSeconds(secs);
+        final double dwpd = l2.driveWritesPerDay(driveBytes, r.elapsedNanos(), f) / timeScale;
         return new PlanRow(cell.l1Bytes(), cell.l2Bytes(), cell.admissionName(), t.fromL1() / input,
             t.fromL2() / input, ttft.p50() / 1e6, ttft.p99() / 1e6, e2e.p50() / 1e6, e2e.p99() / 1e6,
             l2.writeBytes() * f / secs, l2.peakMinuteWriteBytes() * f / window, l2.readBytes() * f / secs,

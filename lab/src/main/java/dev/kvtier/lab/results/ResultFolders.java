@@ -1,6 +1,7 @@
 package dev.kvtier.lab.results;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +44,33 @@ public final class ResultFolders {
     /** {@code <YYYY-MM-DD>-<HHMM>-<scenario>-<host>} for a command started {@code at}. */
     public static String name(final Instant at, final String scenario, final String host) {
         return STAMP.format(at) + "-" + scenario + "-" + host;
+    }
+
+    /** What writes a result's own files into its new folder; returns the files written. */
+    @FunctionalInterface
+    public interface FolderFiles {
+        List<Path> write(Path folder) throws IOException;
+    }
+
+    /**
+     * A new result of {@code kind} for {@code scenario} on {@code host}, started {@code at}: a new folder under
+     * {@code root} with the files {@code files} writes, its metadata built from {@code report} and superseding the
+     * newest earlier result of the same scenario and host, and the root's index rewritten if it has one. Prints
+     * {@code wrote FILE} for each file on {@code out}.
+     */
+    public static void publish(final Path root, final ResultKind kind, final String scenario, final String host,
+                               final Instant at, final Object report, final String why, final FolderFiles files,
+                               final PrintStream out) throws IOException {
+        final Path folder = create(root, kind, scenario, host, at);
+        for (final Path p : files.write(folder)) {
+            out.println("wrote " + p);
+        }
+        final String previous = previous(root, kind, scenario, host, at, folder).map(Result::name).orElse(null);
+        out.println("wrote " + ResultInfo.of(kind, scenario, host, at, report, previous, why).write(folder));
+        final Path index = ResultsIndex.refreshIfIndexed(root);
+        if (index != null) {
+            out.println("wrote " + index);
+        }
     }
 
     /**

@@ -26,16 +26,11 @@ public record DriveWear(long driveBytes, double timeScale) {
         return s == null ? 1 : Double.parseDouble(s);
     }
 
-    /** Drive writes per day of {@code r} at the trace's own rate (the run's rate over the time scale). */
-    public double atTraceRate(final RunReport r) {
-        return r.metrics().l2Traffic().driveWritesPerDay(driveBytes, r.elapsedNanos()) / timeScale;
-    }
-
     /** Prints the two lines: L2 bandwidth, and drive writes per day. */
     public void print(final PrintStream out, final RunReport r) {
         final L2Traffic.Figures t = r.metrics().l2Traffic();
         final double s = r.elapsedNanos() / 1e9;
-        final double window = Math.min(60.0, s);
+        final double window = L2Traffic.peakWindowSeconds(s);
         out.printf(Locale.ROOT, "L2 bandwidth  write mean %s, peak minute %s; read mean %s, peak minute %s; index "
             + "writes %.1f MiB%s%n", mbps(t.writeBytes() / s), mbps(t.peakMinuteWriteBytes() / window),
             mbps(t.readBytes() / s), mbps(t.peakMinuteReadBytes() / window), t.indexWriteBytes() / (double) (1 << 20),

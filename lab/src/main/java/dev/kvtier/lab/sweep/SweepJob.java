@@ -5,7 +5,6 @@ import dev.kvtier.lab.Outputs;
 import dev.kvtier.lab.results.ResultFolders;
 import dev.kvtier.lab.results.ResultInfo;
 import dev.kvtier.lab.results.ResultKind;
-import dev.kvtier.lab.results.ResultsIndex;
 import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
@@ -126,18 +125,8 @@ public final class SweepJob {
 
     /** The sweep's files and metadata in a new folder under the results root, and the root's index. */
     private void result(final Sweep.Result r, final String name, final Instant at) throws IOException {
-        final String host = Outputs.hostName();
-        final Path folder = ResultFolders.create(results, ResultKind.SWEEP, name, host, at);
-        for (final Path p : SweepReport.write(r, folder.resolve(SweepReport.BASE), command())) {
-            stdout.println("wrote " + p);
-        }
-        final String previous = ResultFolders.previous(results, ResultKind.SWEEP, name, host, at, folder)
-            .map(ResultFolders.Result::name).orElse(null);
-        stdout.println("wrote " + ResultInfo.of(ResultKind.SWEEP, name, host, at, r, previous, why).write(folder));
-        final Path index = ResultsIndex.refreshIfIndexed(results);
-        if (index != null) {
-            stdout.println("wrote " + index);
-        }
+        ResultFolders.publish(results, ResultKind.SWEEP, name, Outputs.hostName(), at, r, why,
+            folder -> SweepReport.write(r, folder.resolve(SweepReport.BASE), command()), stdout);
     }
 
     /** Null, or why the files of {@code --out PREFIX} cannot be written (a directory, the scenario, below a file). */
