@@ -34,8 +34,13 @@ public final class FidelityCommand implements Callable<Integer> {
     @Option(names = "--repeat", description = "repetitions of each scenario in each mode (default 3)")
     int repeat = 3;
 
+    @Option(names = "--held-out", paramLabel = "N", description = "instead of the fixed matrix, N shapes drawn at "
+        + "random with --seed (prompt lengths, concurrency, tiers, spans, commit mode, replacement, staging, trace "
+        + "windows), fitted to this machine and judged on the held-out thresholds")
+    int heldOut;
+
     @Option(names = "--only", paramLabel = "LABEL",
-        description = "run only these entries of the matrix: contiguous, per-slot, small-l1, zipf")
+        description = "run only these entries of the matrix: contiguous, per-slot, small-l1, zipf, trace")
     List<String> only = new ArrayList<>();
 
     @Option(names = "--set", paramLabel = "KEY=VALUE",
@@ -67,6 +72,10 @@ public final class FidelityCommand implements Callable<Integer> {
             System.err.println("kvtier: --seed must be 0 or more, got " + seed);
             return ExitCodes.BAD_INPUT;
         }
+        if (heldOut < 0) {
+            System.err.println("kvtier: --held-out must be 1 or more, got " + heldOut);
+            return ExitCodes.BAD_INPUT;
+        }
         try {
             calibration.check();
         } catch (final ScenarioException e) {
@@ -74,6 +83,6 @@ public final class FidelityCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         return new FidelityMatrixJob(new FidelityMatrixJob.Request(device, io, seed, repeat, only, sets, results,
-            calibration.choice(), forceOptions.force(), invoked.holder(), why), System.out, System.err).run();
+            calibration.choice(), forceOptions.force(), invoked.holder(), why, heldOut), System.out, System.err).run();
     }
 }

@@ -1,5 +1,6 @@
 package dev.kvtier.lab.calibrate;
 
+import dev.kvtier.lab.run.Conditions;
 import dev.kvtier.lab.run.Repeats;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
@@ -14,6 +15,7 @@ import dev.kvtier.scenarios.ScenarioException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -69,8 +71,10 @@ public record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, H
 
     /** Calibrates or loads; empty (with the reason on {@code out} or stderr) when that failed. */
     public static Optional<Calibrated> of(final Request r, final PrintStream out) throws IOException {
+        final Conditions.Sampler sampler = Conditions.start(r.scratch() != null ? r.scratch().path()
+            : r.hostRun() != null ? r.hostRun().device() : null);
         final Path deviceToml = r.deviceProfile() != null ? r.deviceProfile() : r.deviceOut();
-        List<String> notes = List.of();
+        List<String> notes = new ArrayList<>();
         List<String> suspect = List.of();
         List<SideBySide.Comparison> comparisons = List.of();
         if (r.deviceProfile() == null) {
@@ -85,7 +89,7 @@ public record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, H
             if (o.code() != CalibrationRun.OK) {
                 return Optional.empty();
             }
-            notes = o.calibration().notes();
+            notes.addAll(o.calibration().notes());
             suspect = o.calibration().suspect();
             comparisons = o.calibration().comparisons();
         }
@@ -94,6 +98,15 @@ public record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, H
             && !HostRun.measure(r.name() + "-core", r.shape().slotBytes(), r.quick(), r.hostRun(), hostToml, out)) {
             return Optional.empty();
         }
+        final Conditions now = sampler.end();
+        notes.add("calibrated on " + now.describe());
+        notes.addAll(ConditionsStamp.apply(r.deviceProfile() == null ? deviceToml : null, r.deviceProfile(), now));
+        notes.addAll(ConditionsStamp.apply(r.hostProfile() == null ? hostToml : null, r.hostProfile(), now));
+        notes.forEach(n -> {
+            if (n.startsWith("WARNING")) {
+                out.println(n);
+            }
+        });
         try {
             return Optional.of(new Calibrated(deviceToml, hostToml, Profiles.device("calibration", "--profile",
                 deviceToml.toAbsolutePath().toString(), null),
@@ -108,7 +121,7 @@ public record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, H
 
     /** {@code sets} plus the overrides that point a scenario's simulation at these profiles. */
     public List<String> simSets(final List<String> sets) {
-        final List<String> out = new java.util.ArrayList<>(sets);
+        final List<String> out = new ArrayList<>(sets);
         out.add("sim.device=" + deviceToml.toAbsolutePath());
         out.add("sim.host=" + hostToml.toAbsolutePath());
         return out;

@@ -9,6 +9,7 @@ import dev.kvtier.lab.results.ResultFolders;
 import dev.kvtier.lab.results.ResultInfo;
 import dev.kvtier.lab.results.ResultKind;
 import dev.kvtier.lab.results.ResultsIndex;
+import dev.kvtier.lab.run.Conditions;
 import dev.kvtier.lab.run.Repeats;
 import dev.kvtier.lab.signoff.Fidelity;
 import dev.kvtier.realio.calibrate.RunShape;
@@ -22,6 +23,7 @@ import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -58,6 +60,7 @@ public final class FidelityMatrixJob {
     private final Force force;
     private final Holder holder;
     private final String why;
+    private final int heldOut;
     private final PrintStream stdout;
     private final PrintStream stderr;
 
@@ -75,12 +78,21 @@ public final class FidelityMatrixJob {
      * @param force       what may be written over
      * @param holder      who runs it, for the locks
      * @param why         why this matrix is measured, for its metadata, or null
+     * @param heldOut     0 for the fixed matrix, else how many shapes to draw ({@link HeldOutDraw}) with {@code seed}
      */
     public record Request(Path device, IoChoice io, long seed, int repeat, List<String> only, List<String> sets,
-                          Path results, CalibrationChoice calibration, Force force, Holder holder, String why) {
+                          Path results, CalibrationChoice calibration, Force force, Holder holder, String why,
+                          int heldOut) {
         public Request {
             only = List.copyOf(only);
             sets = List.copyOf(sets);
+        }
+
+        /** The fixed matrix. */
+        public Request(final Path device, final IoChoice io, final long seed, final int repeat, final List<String> only,
+                       final List<String> sets, final Path results, final CalibrationChoice calibration,
+                       final Force force, final Holder holder, final String why) {
+            this(device, io, seed, repeat, only, sets, results, calibration, force, holder, why, 0);
         }
     }
 
@@ -97,6 +109,7 @@ public final class FidelityMatrixJob {
         this.force = q.force();
         this.holder = q.holder();
         this.why = q.why();
+        this.heldOut = q.heldOut();
         this.stdout = stdout;
         this.stderr = stderr;
     }
@@ -104,7 +117,16 @@ public final class FidelityMatrixJob {
     /** Runs it; the exit code. */
     public int run() throws IOException {
         final PrintStream out = stdout;
-        final List<Matrix.HeldOut> matrix = Matrix.DEFAULT.stream().filter(h -> only.isEmpty()
+        if (heldOut > 0 && !only.isEmpty()) {
+            return refuse("--only picks entries of the fixed matrix; --held-out draws its own shapes");
+        }
+        final List<Matrix.HeldOut> drawn;
+        try {
+            drawn = heldOut > 0 ? HeldOutDraw.draw(heldOut, seed, budget()) : Matrix.DEFAULT;
+        } catch (final IllegalArgumentException e) {
+            return refuse(e.getMessage());
+        }
+        final List<Matrix.HeldOut> matrix = drawn.stream().filter(h -> only.isEmpty()
             || only.contains(h.label())).map(h -> h.with(sets)).toList();
         final List<String> labels = Matrix.DEFAULT.stream().map(Matrix.HeldOut::label).toList();
         final String unknown = only.stream().filter(l -> !labels.contains(l)).findFirst().orElse(null);
@@ -140,6 +162,7 @@ public final class FidelityMatrixJob {
                        final PrintStream out) throws IOException {
         final String host = Outputs.hostName();
         final Instant at = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        final Conditions.Sampler sampler = Conditions.start(device);
         final List<Scenario> scenarios = new ArrayList<>();
         for (final Matrix.HeldOut h : matrix) {
             try {
@@ -169,21 +192,44 @@ public final class FidelityMatrixJob {
             entries.add(e.get().entry());
             invariants &= e.get().ok();
         }
-        final List<Matrix.KindError> errors = Matrix.errors(entries);
-        final List<String> reasons = Matrix.reasons(entries, errors);
-        final Matrix.Report report = new Matrix.Report(host, LocalDate.ofInstant(at, ZoneOffset.UTC).toString(), seed,
-            repeat, device.toString(), p.get().device(), p.get().host(), p.get().notes(), p.get().comparisons(),
-            entries, errors, Matrix.regression(entries).orElse(null), reasons, reasons.isEmpty());
+        final Matrix.Report report = judge(entries, p.get(), host, at, folder, sampler.end());
         write(report, folder, at, out);
-        for (final Matrix.KindError e : errors) {
+        for (final Matrix.KindError e : report.errors()) {
             out.printf("%-10s %2d figures: MAPE %.1f %%, mean signed %+.1f %%%n", e.kind(), e.figures(),
                 100 * e.mape(), 100 * e.meanSigned());
         }
-        out.println(report.pass() ? "FIDELITY PASS" : "FIDELITY FAIL: " + String.join("; ", reasons));
+        report.judged().gate().forEach(g -> out.println("against the previous matrix: " + g.describe()));
+        report.judged().biases().forEach(b -> out.println("bias: " + b));
+        out.println("conditions: " + report.judged().conditions().describe());
+        out.println("FIDELITY " + report.judged().verdict(report.pass()) + (report.pass() ? ""
+            : ": " + String.join("; ", report.reasons())));
         if (!invariants) {
             return ExitCodes.INVARIANT;
         }
         return report.pass() ? ExitCodes.OK : ExitCodes.GATE;
+    }
+
+    /**
+     * The report: errors per kind against this matrix's thresholds (the fixed matrix's, or the held-out ones), the
+     * biases, the gate against the previous matrix on this host, and the conditions.
+     */
+    private Matrix.Report judge(final List<Matrix.Entry> entries, final Calibrated p, final String host,
+                                final Instant at, final Path folder, final Conditions conditions) throws IOException {
+        final Matrix.Thresholds t = heldOut > 0 ? Matrix.Thresholds.HELD_OUT : Matrix.Thresholds.MATRIX;
+        final List<Matrix.KindError> errors = Matrix.errors(entries);
+        final List<String> reasons = new ArrayList<>(Matrix.reasons(entries, errors, t));
+        final Optional<ResultFolders.Result> previous = ResultFolders.previous(results, ResultKind.FIDELITY, SCENARIO,
+            host, at, folder);
+        final List<FidelityGate.Kind> gate = previous.isPresent()
+            && Files.isRegularFile(previous.get().folder().resolve(MatrixFiles.JSON))
+                ? FidelityGate.compare(previous.get().folder().resolve(MatrixFiles.JSON), entries) : List.of();
+        gate.stream().filter(FidelityGate.Kind::flagged).forEach(g -> reasons.add("worse than "
+            + previous.get().name() + ": " + g.describe()));
+        final String matrix = heldOut > 0 ? heldOut + " held-out shapes drawn with seed " + seed : "the fixed matrix";
+        return new Matrix.Report(host, LocalDate.ofInstant(at, ZoneOffset.UTC).toString(), seed, repeat,
+            device.toString(), p.device(), p.host(), p.notes(), p.comparisons(), entries, errors,
+            Matrix.regression(entries).orElse(null), reasons, reasons.isEmpty(),
+            new Matrix.Judged(matrix, t, Matrix.biases(errors, t), gate, conditions));
     }
 
     /** An entry of the matrix, and whether every invariant held in its runs. */
@@ -225,6 +271,22 @@ public final class FidelityMatrixJob {
         if (index != null) {
             out.println("wrote " + index);
         }
+    }
+
+    /** What a held-out shape may use: 45 % of the memory available now, half the free space of the L2 file's disk. */
+    private HeldOutDraw.Budget budget() throws IOException {
+        long available = 0;
+        for (final String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+            if (line.startsWith("MemAvailable:")) {
+                available = Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        }
+        Path dir = device.toAbsolutePath().getParent();
+        while (dir != null && !Files.isDirectory(dir)) {
+            dir = dir.getParent();
+        }
+        final long free = dir == null ? 0 : Files.getFileStore(dir).getUsableSpace();
+        return new HeldOutDraw.Budget((long) (0.45 * available), free / 2);
     }
 
     private int refuse(final String message) {

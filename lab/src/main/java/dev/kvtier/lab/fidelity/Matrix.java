@@ -2,6 +2,7 @@ package dev.kvtier.lab.fidelity;
 
 import dev.kvtier.lab.signoff.CpuShare;
 import dev.kvtier.lab.signoff.Fidelity;
+import dev.kvtier.lab.run.Conditions;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.realio.calibrate.SideBySide;
@@ -118,11 +119,53 @@ public final class Matrix {
      * @param regression  per-slot / contiguous, or null when the matrix lacks one of them
      * @param reasons     the thresholds missed
      * @param pass        whether none was
+     * @param judged      how it was judged: which matrix, its thresholds, the named biases, the gate against the
+     *                    previous matrix on this host, and the conditions it ran on
      */
     public record Report(String host, String date, long seed, int repeats, String device, DeviceProfile deviceProfile,
                          HostCostProfile hostProfile, List<String> calibration,
                          List<SideBySide.Comparison> diskSpread, List<Entry> entries, List<KindError> errors,
-                         Regression regression, List<String> reasons, boolean pass) {}
+                         Regression regression, List<String> reasons, boolean pass, Judged judged) {
+        /** A report judged against the fixed matrix's thresholds, with no gate and no recorded conditions. */
+        public Report(final String host, final String date, final long seed, final int repeats, final String device,
+                      final DeviceProfile deviceProfile, final HostCostProfile hostProfile,
+                      final List<String> calibration, final List<SideBySide.Comparison> diskSpread,
+                      final List<Entry> entries, final List<KindError> errors, final Regression regression,
+                      final List<String> reasons, final boolean pass) {
+            this(host, date, seed, repeats, device, deviceProfile, hostProfile, calibration, diskSpread, entries,
+                errors, regression, reasons, pass, new Judged("the fixed matrix", Thresholds.MATRIX,
+                    biases(errors, Thresholds.MATRIX), List.of(), null));
+        }
+    }
+
+    /**
+     * How a matrix was judged.
+     *
+     * @param matrix     {@code the fixed matrix}, or {@code N held-out shapes drawn with seed S}
+     * @param thresholds its thresholds
+     * @param biases     the kinds whose mean signed error is beyond the bias allowed (named in the verdict)
+     * @param gate       each kind against the previous matrix on this host, on the figures both predicted
+     * @param conditions the CPUs, the disk's write cache and the other load it ran on (null: not recorded)
+     */
+    public record Judged(String matrix, Thresholds thresholds, List<String> biases, List<FidelityGate.Kind> gate,
+                         Conditions conditions) {
+        public Judged {
+            biases = List.copyOf(biases);
+            gate = List.copyOf(gate);
+        }
+
+        /** The verdict's words: PASS or FAIL, and what qualifies it (a bias named, a busy machine). */
+        public String verdict(final boolean pass) {
+            final List<String> notes = new ArrayList<>();
+            if (!biases.isEmpty() && !thresholds.biasFails()) {
+                notes.add("biased");
+            }
+            if (conditions != null && conditions.busy()) {
+                notes.add("measured on a busy machine");
+            }
+            return (pass ? "PASS" : "FAIL") + (notes.isEmpty() ? "" : " (" + String.join(", ", notes) + ")");
+        }
+    }
 
     /** The kind of a figure, by its name. */
     static String kind(final Fidelity.Figure f) {
@@ -199,23 +242,79 @@ public final class Matrix {
             .filter(f -> f.name().equals("TTFT cold mean")).findFirst();
     }
 
-    /** The thresholds missed, one line each. */
+    /**
+     * What a matrix must meet.
+     *
+     * @param name         {@code matrix} or {@code held-out}, for the report
+     * @param phaseMape    phase-time MAPE allowed
+     * @param ttftMeanMape TTFT-mean MAPE allowed
+     * @param ttftP99Mape  TTFT-p99 MAPE allowed (infinite: not judged)
+     * @param phaseWorst   every phase time within this
+     * @param bias         the mean signed error of each kind within this, else the verdict names the bias
+     * @param biasFails    whether a named bias fails the verdict (held-out) or only names it (the fixed matrix)
+     */
+    public record Thresholds(String name, double phaseMape, double ttftMeanMape, double ttftP99Mape,
+                             double phaseWorst, double bias, boolean biasFails) {
+        /** The fixed matrix's: phase 15 %, TTFT mean 20 %, every phase within 25 %; a bias beyond 3 % is named. */
+        public static final Thresholds MATRIX = new Thresholds("matrix", PHASE_MAPE, TTFT_MEAN_MAPE,
+            Double.POSITIVE_INFINITY, PHASE_WORST, 0.03, false);
+        /** Held-out shapes': phase 5 %, TTFT mean 8 %, TTFT p99 12 %, every phase within 25 %, no bias beyond 3 %. */
+        public static final Thresholds HELD_OUT = new Thresholds("held-out", 0.05, 0.08, 0.12, PHASE_WORST, 0.03,
+            true);
+
+        /** The MAPE allowed for {@code kind} (infinite when the kind is not judged by its MAPE). */
+        public double mapeLimit(final String kind) {
+            return switch (kind) {
+                case "phase time" -> phaseMape;
+                case "TTFT mean" -> ttftMeanMape;
+                case "TTFT p99" -> ttftP99Mape;
+                default -> Double.POSITIVE_INFINITY;
+            };
+        }
+    }
+
+    /** The thresholds missed, one line each, against the fixed matrix's thresholds. */
     public static List<String> reasons(final List<Entry> entries, final List<KindError> errors) {
+        return reasons(entries, errors, Thresholds.MATRIX);
+    }
+
+    /** The thresholds missed, one line each (a bias only when {@code t} fails on it). */
+    public static List<String> reasons(final List<Entry> entries, final List<KindError> errors, final Thresholds t) {
         final List<String> out = new ArrayList<>();
         for (final KindError e : errors) {
-            final double limit = e.kind().equals("phase time") ? PHASE_MAPE : e.kind().equals("TTFT mean")
-                ? TTFT_MEAN_MAPE : Double.POSITIVE_INFINITY;
+            final double limit = t.mapeLimit(e.kind());
             if (e.mape() > limit) {
                 out.add(String.format(Locale.ROOT, "%s MAPE %.1f %% is above %.0f %%", e.kind(), 100 * e.mape(),
                     100 * limit));
             }
         }
+        if (t.biasFails()) {
+            out.addAll(biases(errors, t));
+        }
         for (final Entry e : entries) {
             for (final Fidelity.Figure f : e.figures()) {
-                if (kind(f).equals("phase time") && f.judged() && Math.abs(f.deviation()) > PHASE_WORST) {
+                if (kind(f).equals("phase time") && f.judged() && Math.abs(f.deviation()) > t.phaseWorst()) {
                     out.add(String.format(Locale.ROOT, "%s: %s (beyond +-%.0f %%)", e.heldOut().label(),
-                        f.describe(), 100 * PHASE_WORST));
+                        f.describe(), 100 * t.phaseWorst()));
                 }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The kinds whose mean signed error is beyond {@code t}'s bias, one line each: the simulator errs one way on that
+     * kind of figure ("optimistic": it predicts less time or more bandwidth than the real runs had).
+     */
+    public static List<String> biases(final List<KindError> errors, final Thresholds t) {
+        final List<String> out = new ArrayList<>();
+        for (final KindError e : errors) {
+            if (e.figures() > 0 && Math.abs(e.meanSigned()) > t.bias()) {
+                final boolean fast = e.kind().equals("bandwidth") ? e.meanSigned() > 0 : e.meanSigned() < 0;
+                out.add(String.format(Locale.ROOT, "%s biased: mean signed error %+.1f %% (beyond +-%.0f %%), the "
+                    + "simulator is %s", e.kind(), 100 * e.meanSigned(), 100 * t.bias(),
+                    fast ? "optimistic"
+                        : "pessimistic"));
             }
         }
         return out;

@@ -55,10 +55,11 @@ public final class MatrixFiles {
     static String markdown(final Matrix.Report r, final String plot) {
         final StringBuilder b = new StringBuilder();
         b.append("# Fidelity matrix on ").append(r.host()).append(", ").append(r.date()).append("\n\n**Verdict: ")
-            .append(r.pass() ? "PASS" : "FAIL").append("**\n");
+            .append(r.judged().verdict(r.pass())).append("**\n");
         for (final String reason : r.reasons()) {
             b.append("- ").append(reason).append('\n');
         }
+        judged(r.judged(), b);
         b.append(String.format(Locale.ROOT, "%nDevice `%s`; device profile `%s`, host profile `%s`; %d "
             + "repetition(s) of each scenario in each mode (seed %d + i); median (min .. max).%n%n", r.device(),
             r.deviceProfile().name(), r.hostProfile().name(), r.repeats(), r.seed()));
@@ -116,6 +117,34 @@ public final class MatrixFiles {
             b.append("- ").append(note).append('\n');
         }
         return b.append("\n![").append(plot).append("](").append(plot).append(")\n").toString();
+    }
+
+    /** Which matrix, its thresholds, the biases it did not fail on, the gate and the conditions. */
+    private static void judged(final Matrix.Judged j, final StringBuilder b) {
+        final Matrix.Thresholds t = j.thresholds();
+        b.append(String.format(Locale.ROOT, "%n%s, judged on the %s thresholds: phase-time MAPE at most %.0f %%, "
+            + "TTFT-mean MAPE at most %.0f %%%s, every phase time within %.0f %%, mean signed error of each kind within"
+            + " +-%.0f %% (%s).%n", capital(j.matrix()), t.name(), 100 * t.phaseMape(), 100 * t.ttftMeanMape(),
+            Double.isInfinite(t.ttftP99Mape()) ? "" : String.format(Locale.ROOT, ", TTFT-p99 MAPE at most %.0f %%",
+                100 * t.ttftP99Mape()),
+            100 * t.phaseWorst(), 100 * t.bias(), t.biasFails() ? "else it fails"
+                : "else the verdict names the bias"));
+        if (!t.biasFails()) {
+            j.biases().forEach(x -> b.append("- ").append(x).append('\n'));
+        }
+        if (j.gate().isEmpty()) {
+            b.append("\nAgainst the previous matrix on this host: no figure both predicted.\n");
+        } else {
+            b.append("\nAgainst the previous matrix on this host, on the figures both predicted:\n");
+            j.gate().forEach(g -> b.append("- ").append(g.describe()).append('\n'));
+        }
+        if (j.conditions() != null) {
+            b.append("\nConditions: ").append(j.conditions().describe()).append(".\n");
+        }
+    }
+
+    private static String capital(final String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     private static CategoryChart chart(final Matrix.Report r) {

@@ -1,0 +1,125 @@
+package dev.kvtier.lab.run;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * What {@link Conditions} reads from Linux's {@code /proc} and {@code /sys}; every reader answers a neutral value
+ * ({@code -1}, an empty array, {@code unknown}) where the file is missing or unreadable, so a job never fails for
+ * lack of them.
+ */
+final class ProcStat {
+    /** Linux's USER_HZ, the unit of {@code /proc/stat} and {@code /proc/self/stat}. */
+    static final double TICKS_PER_SECOND = 100;
+
+    private ProcStat() {}
+
+    /**
+     * The machine's {@code cpu} line of {@code /proc/stat}: {@code [total, busy, steal, 0]}, where busy is user,
+     * nice, system, irq and softirq (not idle, iowait or steal); empty when unreadable.
+     */
+    static long[] cpuTicks() {
+        try {
+            for (final String line : Files.readAllLines(Path.of("/proc/stat"))) {
+                if (line.startsWith("cpu ")) {
+                    final String[] f = line.trim().split("\\s+", -1);
+                    final long[] v = new long[8];
+                    for (int i = 0; i < 8; i++) {
+                        v[i] = Long.parseLong(f[i + 1]);
+                    }
+                    long total = 0;
+                    for (final long x : v) {
+                        total += x;
+                    }
+                    return new long[] {total, v[0] + v[1] + v[2] + v[5] + v[6], v[7], 0};
+                }
+            }
+        } catch (final IOException | RuntimeException e) {
+            return new long[0];
+        }
+        return new long[0];
+    }
+
+    /** This process's and its waited-for children's user and system ticks, or -1. */
+    static long ownTicks() {
+        try {
+            final String stat = Files.readString(Path.of("/proc/self/stat"));
+            final String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+", -1);
+            // After the command: state is field 3, utime 14, stime 15, cutime 16, cstime 17 (1-based, whole line).
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+        } catch (final IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** CPUs online ({@code /sys/devices/system/cpu/online}), else the JVM's count. */
+    static int cpusOnline() {
+        try {
+            final int n = Conditions.count(Files.readString(Path.of("/sys/devices/system/cpu/online")).trim());
+            return n > 0 ? n : Runtime.getRuntime().availableProcessors();
+        } catch (final IOException | RuntimeException e) {
+            return Runtime.getRuntime().availableProcessors();
+        }
+    }
+
+    /** {@code Cpus_allowed_list} of {@code /proc/self/status}, or {@code unknown}. */
+    static String affinity() {
+        try {
+            for (final String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("Cpus_allowed_list:")) {
+                    return line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+        } catch (final IOException | RuntimeException e) {
+            return "unknown";
+        }
+        return "unknown";
+    }
+
+    /** The first {@code model name} of {@code /proc/cpuinfo}, or {@code unknown}. */
+    static String cpuModel() {
+        try {
+            for (final String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("model name")) {
+                    return line.substring(line.indexOf(':') + 1).trim().replace('"', '\'');
+                }
+            }
+        } catch (final IOException | RuntimeException e) {
+            return "unknown";
+        }
+        return "unknown";
+    }
+
+    /**
+     * The write cache of the block device holding {@code file} ({@code queue/write_cache} under {@code
+     * /sys/dev/block/MAJOR:MINOR}, or its parent's for a partition), or {@code unknown}.
+     */
+    static String writeCache(final Path file) {
+        if (file == null) {
+            return "unknown";
+        }
+        try {
+            Path p = file.toAbsolutePath();
+            while (p != null && !Files.exists(p)) {
+                p = p.getParent();
+            }
+            if (p == null) {
+                return "unknown";
+            }
+            final long dev = ((Number) Files.getAttribute(p, "unix:dev")).longValue();
+            final long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & ~0xfffL);
+            final long minor = (dev & 0xff) | ((dev >>> 12) & ~0xffL);
+            Path sys = Path.of("/sys/dev/block/" + major + ":" + minor).toRealPath();
+            for (int up = 0; up < 2 && sys != null; up++, sys = sys.getParent()) {
+                final Path cache = sys.resolve("queue/write_cache");
+                if (Files.isReadable(cache)) {
+                    return Files.readString(cache).trim();
+                }
+            }
+        } catch (final IOException | RuntimeException e) {
+            return "unknown";
+        }
+        return "unknown";
+    }
+}
