@@ -2,6 +2,7 @@ package dev.kvtier.cli;
 
 import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.lab.bench.DiskBenches;
+import dev.kvtier.realio.bench.BenchIo;
 import dev.kvtier.lab.calibrate.Calibrate;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -40,6 +41,10 @@ public final class BenchIoCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "a small subset in about a second (no fio)")
     boolean quick;
 
+    @Option(names = "--rounds", paramLabel = "N", description = "rounds of each cell, kvtier and fio alternating; "
+        + "each side's median round is reported (default 3)")
+    int rounds = 3;
+
     @Mixin
     ForceOptions forceOptions = new ForceOptions();
 
@@ -54,13 +59,16 @@ public final class BenchIoCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         return DiskBenches.io(new DiskBenches.Scratch(device, forceOptions.force(), invoked.holder()), sizeBytes,
-            seconds, !noFio, quick, System.out, System.err);
+            new BenchIo.Plan(seconds, !noFio, quick, quick ? 1 : rounds), System.out, System.err);
     }
 
     private String badOptions() {
         if (sizeBytes < SIZE_BYTES_MIN || sizeBytes > SIZE_BYTES_MAX || sizeBytes % (1 << 20) != 0) {
             return "--size must be a whole number of MiB in [" + SIZE_BYTES_MIN + ", " + SIZE_BYTES_MAX + "] B, got "
                 + sizeBytes;
+        }
+        if (rounds < 1 || rounds > 100) {
+            return "--rounds must be in [1, 100], got " + rounds;
         }
         if (seconds < 1 || seconds > SECONDS_MAX) {
             return "--seconds must be in [1, " + SECONDS_MAX + "], got " + seconds;

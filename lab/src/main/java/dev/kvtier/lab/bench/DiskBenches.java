@@ -35,9 +35,9 @@ public final class DiskBenches {
      * io_uring, FileChannel and (with {@code fio}) fio on the same file: GB/s and IOPS at several block sizes and
      * depths; the exit code.
      */
-    public static int io(final Scratch s, final long sizeBytes, final long seconds, final boolean fio,
-                         final boolean quick, final PrintStream out, final PrintStream err) {
-        return onScratch(s, err, base -> BenchIo.run(s.device(), base, sizeBytes, seconds, fio, quick, out, err) == 0
+    public static int io(final Scratch s, final long sizeBytes, final BenchIo.Plan plan, final PrintStream out,
+                         final PrintStream err) {
+        return onScratch(s, err, base -> BenchIo.run(s.device(), base, sizeBytes, plan, out, err) == 0
             ? ExitCodes.OK : ExitCodes.BAD_INPUT);
     }
 

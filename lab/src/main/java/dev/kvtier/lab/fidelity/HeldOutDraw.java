@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 
 /**
  * Held-out shapes drawn at random: {@code kvtier fidelity --held-out N --seed S} replaces the fixed matrix with N
@@ -82,13 +83,17 @@ public final class HeldOutDraw {
         final long batch = STAGING_BATCH[r.nextInt(STAGING_BATCH.length)];
         final long pool = batch * (r.nextBoolean() ? 2 : 4);
         final long kvTarget = (long) ((1.5 + 4.5 * r.nextDouble()) * GIB);
+        final boolean zipfWarm = r.nextBoolean();
+        final double exponent = round2(0.8 + 0.6 * r.nextDouble());
         final int[] pc = fit(tokens, kvTarget, concurrencyDrawn, 2, l1, l2, pool, budget);
         tokens = pc[2];
-        return new Matrix.HeldOut(label, "pr90-evict-small", List.of("workload.prompts=" + pc[0],
+        final List<String> warm = zipfWarm ? List.of("phase.1.requests=" + 2 * pc[0], "phase.1.order=zipf",
+            "phase.1.zipfExponent=" + exponent) : List.of("phase.1.requests=" + pc[0]);
+        return new Matrix.HeldOut(label, "pr90-evict-small", Stream.concat(Stream.of("workload.prompts=" + pc[0],
             "workload.inputTokens=" + tokens, "workload.concurrency=" + pc[1], "phase.0.requests=" + pc[0],
-            "phase.1.requests=" + pc[0], "core.l1Fraction=" + l1, "core.l2Fraction=" + l2,
-            "core.coalesceStoreSpans=" + coalesce, "core.commitMode=" + commit, "core.replacement=" + replacement,
-            "core.stagingBatchBytes=" + batch, "core.stagingPoolBytes=" + pool));
+            "core.l1Fraction=" + l1, "core.l2Fraction=" + l2, "core.coalesceStoreSpans=" + coalesce,
+            "core.commitMode=" + commit, "core.replacement=" + replacement, "core.stagingBatchBytes=" + batch,
+            "core.stagingPoolBytes=" + pool), warm.stream()).toList());
     }
 
     private static Matrix.HeldOut zipf(final String label, final SplittableRandom r, final Budget budget) {

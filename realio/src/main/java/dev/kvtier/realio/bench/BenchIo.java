@@ -15,7 +15,10 @@ import dev.kvtier.realio.ffi.LibcKernel;
 import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.memory.NativeRegion;
 import java.io.PrintStream;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,10 +26,13 @@ import java.util.Optional;
 
 /**
  * The I/O benchmark. On one file it measures, cell by cell (random reads and writes of 4 KiB, 64 KiB and 1 MiB at
- * depths 1, 16 and 32, O_DIRECT), the io_uring device, the FileChannel device and, when on PATH, fio with
- * ioengine io_uring, then prints a table with the ratios io_uring / fio and io_uring / FileChannel and the targets:
- * io_uring at least 90 % of fio's bandwidth at 1 MiB depth 16, at least 80 % of fio's IOPS at 4 KiB depth 32,
- * at least 1.3x the FileChannel device at 64 KiB depth 16.
+ * depths 1, 16 and 32, O_DIRECT), the io_uring device, the FileChannel device and, when on PATH, fio with ioengine
+ * io_uring set up like kvtier (registered file and buffers, the same kind of buffer memory: {@link FioRunner}) and,
+ * for reference, fio without registration. kvtier and fio alternate over {@code rounds} rounds (kvtier first in even
+ * rounds, fio first in odd ones) and each side's median round is reported, with the CPU time it spent per I/O. Then it
+ * prints a table with the ratios io_uring / fio (like for like) and io_uring / FileChannel and the targets: io_uring
+ * at least 95 % of like-for-like fio's IOPS at 4 KiB, depths 1, 16 and 32; at least 90 % of its bandwidth at 1 MiB
+ * depth 16; at least 1.3x the FileChannel device at 64 KiB depth 16.
  *
  * <p>Run it as {@code kvtier bench-io}. The file is preconditioned first: one full write pass, then sampled pages
  * read back as written (else the benchmark stops: a read of a range never written returns zeros without touching
@@ -39,8 +45,33 @@ public final class BenchIo {
     private static final long KIB = 1024;
     private static final long MIB = 1024 * KIB;
 
-    /** One row: a cell measured by each I/O path (fio empty when it did not run). */
-    record Row(IoOp op, long block, int depth, Measurement uring, Measurement fileChannel, Optional<Measurement> fio) {}
+    /**
+     * One row: a cell measured by each I/O path (fio empty when it did not run).
+     *
+     * @param uring       kvtier's io_uring device, its median round
+     * @param fileChannel the FileChannel device, one round
+     * @param fio         fio registered like kvtier, its median round
+     * @param fioPlain    fio without registration, its median round
+     */
+    record Row(IoOp op, long block, int depth, Measurement uring, Measurement fileChannel, Optional<Measurement> fio,
+               Optional<Measurement> fioPlain) {}
+
+    /**
+     * What to run.
+     *
+     * @param seconds seconds a cell and round
+     * @param fio     run fio side by side when installed
+     * @param quick   a small subset in a fraction of a second, no fio
+     * @param rounds  rounds of each cell (kvtier and fio alternating)
+     */
+    public record Plan(long seconds, boolean fio, boolean quick, int rounds) {
+        public Plan {
+            if (rounds < 1 || seconds < 0) {
+                throw new IllegalArgumentException("at least one round, and no negative time, got " + rounds + " x "
+                    + seconds + " s");
+            }
+        }
+    }
 
     private BenchIo() {}
 
@@ -51,19 +82,20 @@ public final class BenchIo {
      */
     public static int run(final Path file, final long sizeBytes, final long seconds, final boolean fio,
                           final boolean quick, final PrintStream out) {
-        return run(file, 0, sizeBytes, seconds, fio, quick, out, out);
+        return run(file, 0, sizeBytes, new Plan(seconds, fio, quick, 1), out, out);
     }
 
     /**
      * As above, on {@code file} from {@code baseOffset} on (kvtier's header of a claimed scratch file lies before it;
      * fio is given the same offset); a device failure is one line on {@code err}.
      */
-    public static int run(final Path file, final long baseOffset, final long sizeBytes, final long seconds,
-                          final boolean fio, final boolean quick, final PrintStream out, final PrintStream err) {
+    public static int run(final Path file, final long baseOffset, final long sizeBytes, final Plan plan,
+                          final PrintStream out, final PrintStream err) {
+        final boolean quick = plan.quick();
         final long size = quick ? 64 * MIB : sizeBytes;
         final List<Long> blocks = quick ? List.of(4 * KIB, 64 * KIB) : List.of(4 * KIB, 64 * KIB, MIB);
         final List<Integer> depths = quick ? List.of(1, 16) : List.of(1, 16, 32);
-        final long cellNs = quick ? 100_000_000L : seconds * 1_000_000_000L;
+        final long cellNs = quick ? 100_000_000L : plan.seconds() * 1_000_000_000L;
         final int depthMax = depths.stream().mapToInt(Integer::intValue).max().orElseThrow();
         final NativeMemory memory = new NativeMemory(64 * MIB);
         final DeviceFile device = new DeviceFile(file, baseOffset, size);
@@ -73,7 +105,7 @@ public final class BenchIo {
             err.println("kvtier: benchmark needs io_uring with O_DIRECT: " + f.message());
             return 2;
         }
-        final boolean withFio = fio && !quick && FioRunner.available();
+        final boolean withFio = plan.fio() && !quick && FioRunner.available();
         final FioRunner.Buffers fioBuffers = FioRunner.hugePagesFree(MIB * 32) ? FioRunner.Buffers.HUGE_PAGES
             : FioRunner.Buffers.SMALL_PAGES;
         try (memory; PolledDevice uring = u.orThrow();
@@ -81,12 +113,15 @@ public final class BenchIo {
             final NativeRegion buffers = memory.allocate("bench", 32 * MIB);
             final int rc = ((IoUringDevice) uring).registerBuffers(List.of(buffers.segment()));
             final IoMeter uringMeter = new IoMeter(uring, buffers, size);
-            out.println(String.format(Locale.ROOT, "BenchIo: %s, %d MiB, %d ms a cell, io_uring setup flags 0x%x, "
-                + "fixed buffers %s, fio %s", file.toAbsolutePath(), size / MIB, cellNs / 1_000_000,
-                ((IoUringDevice) uring).setupFlags(), rc == 0 ? "yes" : "no (" + rc + ")",
-                withFio ? "yes (ioengine=io_uring, " + (fioBuffers == FioRunner.Buffers.HUGE_PAGES
-                    ? "huge-page buffers)" : "4 KiB-page buffers: no huge pages reserved; kvtier's are huge)")
-                    : "not run"));
+            out.println(String.format(Locale.ROOT, "BenchIo: %s, %d MiB, %d ms a cell, %d round(s); kvtier: io_uring "
+                + "setup flags 0x%x, registered file %s, registered buffers %s, transparent huge pages; fio: %s; "
+                + "CPU affinity %s (fio inherits it)", file.toAbsolutePath(), size / MIB, cellNs / 1_000_000,
+                plan.rounds(), ((IoUringDevice) uring).setupFlags(), ((IoUringDevice) uring).fixedFile() ? "yes"
+                    : "no",
+                rc == 0 ? "yes" : "no (" + rc + ")", withFio ? FioRunner.describe(fioBuffers,
+                    FioRunner.Registration.REGISTERED) + ", and again with no registration for reference"
+                    : "not run",
+                affinity()));
             if (!precondition(uringMeter, size, out)) {
                 return 2;
             }
@@ -96,19 +131,67 @@ public final class BenchIo {
             for (final IoOp op : List.of(IoOp.READ, IoOp.WRITE)) {
                 for (final long block : blocks) {
                     for (final int depth : depths) {
-                        final Measurement m1 = uringMeter.measure(op, block, depth, cellNs, seed++);
-                        final Measurement m2 = fcMeter.measure(op, block, depth, cellNs, seed++);
-                        final Optional<Measurement> m3 = withFio
-                            ? FioRunner.run(device, op, block, depth, Math.max(1, cellNs / 1_000_000L), false,
-                                fioBuffers)
-                            : Optional.empty();
-                        rows.add(new Row(op, block, depth, m1, m2, m3));
+                        rows.add(cell(new Cell(op, block, depth, cellNs, seed), uringMeter, fcMeter,
+                            withFio ? Optional.of(device) : Optional.empty(), fioBuffers, plan.rounds()));
+                        seed += 16;
                     }
                 }
             }
             BenchTable.print(rows, out);
             return 0;
         }
+    }
+
+    private record Cell(IoOp op, long block, int depth, long ns, long seed) {}
+
+    /** One cell: {@code rounds} rounds of kvtier and fio (both set-ups) alternating, and one of FileChannel. */
+    private static Row cell(final Cell c, final IoMeter uringMeter, final IoMeter fcMeter,
+                            final Optional<DeviceFile> fio, final FioRunner.Buffers fioBuffers, final int rounds) {
+        final List<Measurement> kv = new ArrayList<>();
+        final List<Measurement> like = new ArrayList<>();
+        final List<Measurement> plain = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            if (round % 2 == 1) {
+                fio.ifPresent(d -> fioRound(d, c, fioBuffers, like, plain));
+            }
+            kv.add(uringMeter.measure(c.op(), c.block(), c.depth(), c.ns(), c.seed() + round));
+            if (round % 2 == 0) {
+                fio.ifPresent(d -> fioRound(d, c, fioBuffers, like, plain));
+            }
+        }
+        final Measurement fc = fcMeter.measure(c.op(), c.block(), c.depth(), c.ns(), c.seed() + 15);
+        return new Row(c.op(), c.block(), c.depth(), median(kv).orElseThrow(), fc, median(like), median(plain));
+    }
+
+    private static void fioRound(final DeviceFile d, final Cell c, final FioRunner.Buffers buffers,
+                                 final List<Measurement> like, final List<Measurement> plain) {
+        final long ms = Math.max(1, c.ns() / 1_000_000L);
+        FioRunner.run(d, c.op(), c.block(), c.depth(), ms, false, buffers, FioRunner.Registration.REGISTERED)
+            .ifPresent(like::add);
+        FioRunner.run(d, c.op(), c.block(), c.depth(), ms, false, buffers, FioRunner.Registration.PLAIN)
+            .ifPresent(plain::add);
+    }
+
+    /** The round with the median IOPS (the lower middle of an even count). */
+    static Optional<Measurement> median(final List<Measurement> rounds) {
+        if (rounds.isEmpty()) {
+            return Optional.empty();
+        }
+        final List<Measurement> sorted = rounds.stream().sorted(Comparator.comparingLong(Measurement::iops)).toList();
+        return Optional.of(sorted.get((sorted.size() - 1) / 2));
+    }
+
+    private static String affinity() {
+        try {
+            for (final String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("Cpus_allowed_list:")) {
+                    return line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+        } catch (final IOException | RuntimeException e) {
+            return "unknown";
+        }
+        return "unknown";
     }
 
     /** One full write pass and a read-back of sampled pages; false (with a line on {@code out}) when it failed. */

@@ -42,8 +42,8 @@ final class FioCheck {
             final IoMeter likeFio = huge ? meter : meter.sibling(small.allocate("fio-like", smallBytes));
             long seed = 0xF10;
             for (final Cell c : cells) {
-                final Optional<SideBySide.Comparison> r = SideBySide.compare(c, likeFio, meter, kind, target, seed,
-                    log);
+                final Optional<SideBySide.Comparison> r = SideBySide.compare(c, likeFio, meter, kind,
+                    registration(huge, meter), target, seed, log);
                 seed += 1000;
                 if (r.isEmpty()) {
                     notes.add("fio: failed on " + c + "; not compared");
@@ -52,8 +52,20 @@ final class FioCheck {
                 }
             }
         }
-        notes.add(describe(kind, checks, bufferBytes, out));
+        notes.add(describe(kind, checks, bufferBytes, out) + "; kvtier: io_uring, " + (meter.fixedFile()
+            ? "registered file" : "unregistered file") + ", "
+            + (huge && meter.fixedBuffers() ? "registered buffers"
+                : "unregistered buffers")
+            + "; fio: " + FioRunner.describe(kind, registration(huge, meter)));
         return out;
+    }
+
+    /** fio registers what kvtier's meter on fio's kind of buffers registers: the file, and huge-page buffers. */
+    private static FioRunner.Registration registration(final boolean huge, final IoMeter meter) {
+        if (!meter.fixedFile()) {
+            return FioRunner.Registration.PLAIN;
+        }
+        return huge && meter.fixedBuffers() ? FioRunner.Registration.REGISTERED : FioRunner.Registration.FILE_ONLY;
     }
 
     private static String describe(final FioRunner.Buffers kind, final DeviceCalibration.Checks checks,

@@ -4,9 +4,12 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.CompletionSink;
+import dev.kvtier.realio.device.IoUringDevice;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeRegion;
 import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -28,6 +31,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class IoMeter implements CompletionSink {
     private static final long PAGE_BYTES = 4096;
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+    /** The measuring thread's CPU time (user and system; io_uring's inline submission and task work count here). */
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final PolledDevice device;
     private final NativeRegion buffers;
@@ -106,6 +111,16 @@ public final class IoMeter implements CompletionSink {
         return nonce ^ (fileOffset / PAGE_BYTES + 1) * GOLDEN;
     }
 
+    /** Whether the device is io_uring with its file registered (requests use IOSQE_FIXED_FILE). */
+    public boolean fixedFile() {
+        return device instanceof IoUringDevice u && u.fixedFile();
+    }
+
+    /** Whether the device is io_uring with fixed buffers registered (the meter's, when its caller registered them). */
+    public boolean fixedBuffers() {
+        return device instanceof IoUringDevice u && u.fixedBufferCount() > 0;
+    }
+
     /** Bytes of {@code [0, span)} this meter has written (the fill's progress); reads need all of it. */
     public long writtenBytes() {
         return writtenBytes;
@@ -136,6 +151,7 @@ public final class IoMeter implements CompletionSink {
         operations = 0;
         errors = 0;
         latencySumNs = 0;
+        final long startCpuNs = THREADS.getCurrentThreadCpuTime();
         final long startNs = System.nanoTime();
         deadlineNs = startNs + durationNs;
         for (int k = 0; k < depth; k++) {
@@ -147,10 +163,11 @@ public final class IoMeter implements CompletionSink {
             device.await(1_000_000_000L);
             device.poll(this, depth);
         }
+        final long cpuNs = THREADS.getCurrentThreadCpuTime() - startCpuNs;
         final long elapsedNs = Math.max(1, lastCompletionNs - startNs);
         return new Measurement(op, block, depth, (long) (operations * (double) block * 1e9 / elapsedNs),
             (long) (operations * 1e9 / elapsedNs), operations == 0 ? 0 : latencySumNs / operations, operations,
-            errors);
+            errors, operations == 0 || startCpuNs < 0 ? -1 : cpuNs / operations);
     }
 
     private void submit(final int k, final long nowNs) {

@@ -111,19 +111,26 @@ public final class SideBySide {
     static Optional<Comparison> compare(final Cell cell, final IoMeter likeFio, final IoMeter profileMeter,
                                         final FioRunner.Buffers fioBuffers, final Target t, final long seed,
                                         final PrintStream log) {
+        return compare(cell, likeFio, profileMeter, fioBuffers, FioRunner.Registration.REGISTERED, t, seed, log);
+    }
+
+    /** As above, with fio registering what kvtier's {@code likeFio} meter registers ({@code registration}). */
+    static Optional<Comparison> compare(final Cell cell, final IoMeter likeFio, final IoMeter profileMeter,
+                                        final FioRunner.Buffers fioBuffers, final FioRunner.Registration registration,
+                                        final Target t, final long seed, final PrintStream log) {
         final List<Long> kvtier = new ArrayList<>();
         final List<Long> fio = new ArrayList<>();
         final List<Long> profile = new ArrayList<>();
         for (int round = 0; round < t.repeats(); round++) {
             final long[] settledNs = new long[3];
             final boolean fioFirst = round % 2 == 1;
-            if (fioFirst && !runFio(cell, fioBuffers, t, fio, settledNs)) {
+            if (fioFirst && !runFio(cell, fioBuffers, registration, t, fio, settledNs)) {
                 return Optional.empty();
             }
             settledNs[0] = t.settle().getAsLong();
             kvtier.add(likeFio.measure(cell.op(), cell.blockBytes(), cell.depth(), t.cellNs(), seed + round)
                 .bytesPerSec());
-            if (!fioFirst && !runFio(cell, fioBuffers, t, fio, settledNs)) {
+            if (!fioFirst && !runFio(cell, fioBuffers, registration, t, fio, settledNs)) {
                 return Optional.empty();
             }
             if (profileMeter != likeFio) {
@@ -144,11 +151,12 @@ public final class SideBySide {
     }
 
     /** Settles the disk and runs fio once; its figure joins {@code fio}; false when fio failed. */
-    private static boolean runFio(final Cell cell, final FioRunner.Buffers fioBuffers, final Target t,
-                                  final List<Long> fio, final long[] settledNs) {
+    private static boolean runFio(final Cell cell, final FioRunner.Buffers fioBuffers,
+                                  final FioRunner.Registration registration, final Target t, final List<Long> fio,
+                                  final long[] settledNs) {
         settledNs[1] = t.settle().getAsLong();
         final Optional<Measurement> f = FioRunner.run(t.file(), cell.op(), cell.blockBytes(), cell.depth(),
-            t.cellNs() / 1_000_000L, false, fioBuffers);
+            t.cellNs() / 1_000_000L, false, fioBuffers, registration);
         f.ifPresent(m -> fio.add(m.bytesPerSec()));
         return f.isPresent();
     }

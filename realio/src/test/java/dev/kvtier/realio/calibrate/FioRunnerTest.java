@@ -26,6 +26,33 @@ class FioRunnerTest {
         assertEquals(74619L, m.iops());
         assertEquals(427L, m.meanLatencyNs());
         assertEquals(0L, FioRunner.parse(json, IoOp.WRITE, 4096, 32).bytesPerSec());
+        assertEquals(-1L, m.cpuNsPerIo(), "no usr_cpu/sys_cpu: not known");
+    }
+
+    @Test
+    void shouldReadTheCpuTimePerIoFromTheJobsShares() {
+        final String json = """
+            {"jobs" : [ { "jobname" : "kvtier", "job_runtime" : 2000, "usr_cpu" : 10.0, "sys_cpu" : 30.0,
+              "read" : { "bw_bytes" : 409600000, "iops" : 100000.0, "total_ios" : 200000,
+                "lat_ns" : { "mean" : 300.0 } } } ] }
+            """;
+        assertEquals(4000L, FioRunner.parse(json, IoOp.READ, 4096, 32).cpuNsPerIo(),
+            "40 % of 2 s over 200,000 I/Os is 4 us each");
+    }
+
+    @Test
+    void shouldRegisterTheFileAndBuffersLikeKvtierUnlessToldNotTo() {
+        final DeviceFile f = DeviceFile.whole(Path.of("/f"), 1 << 30);
+        final List<String> like = FioRunner.command(f, IoOp.READ, 4096, 32, 500, false,
+            FioRunner.Buffers.SMALL_PAGES);
+        assertTrue(like.contains("--fixedbufs") && like.contains("--registerfiles"), like.toString());
+        final List<String> plain = FioRunner.command(f, IoOp.READ, 4096, 32, 500, false,
+            FioRunner.Buffers.SMALL_PAGES, FioRunner.Registration.PLAIN);
+        assertTrue(!plain.contains("--fixedbufs") && !plain.contains("--registerfiles"), plain.toString());
+        assertEquals("ioengine=io_uring, O_DIRECT, registered file and buffers (--fixedbufs --registerfiles), "
+            + "huge-page buffers (--mem=shmhuge)",
+            FioRunner.describe(FioRunner.Buffers.HUGE_PAGES,
+                FioRunner.Registration.REGISTERED));
     }
 
     @Test
