@@ -1,5 +1,6 @@
 package dev.kvtier.lab.calibrate;
 
+import dev.kvtier.lab.run.Conditions;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.lab.Outputs;
@@ -23,8 +24,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.time.temporal.ChronoUnit;
 
 /**
  * A calibration of this machine: the disk under a scratch file ({@link CalibrationRun}: the cells a run issues, fio
@@ -104,6 +107,7 @@ public final class Calibrate {
             err.println("kvtier: " + e.getMessage());
             return ExitCodes.BAD_INPUT;
         }
+        final Conditions.Sampler sampler = Conditions.start(q.device());
         try {
             final Path folder = q.results() == null ? null : ResultFolders.create(q.results(),
                 ResultKind.CALIBRATION, SCENARIO, Outputs.hostName(), at);
@@ -117,8 +121,14 @@ public final class Calibrate {
                 return rc == CalibrationRun.SUSPECT ? ExitCodes.GATE : ExitCodes.BAD_INPUT;
             }
             final int code = host(shape, hostOut);
-            if (code == ExitCodes.OK && folder != null) {
-                result(folder, at);
+            if (code == ExitCodes.OK) {
+                final Conditions c = sampler.end();
+                ConditionsStamp.apply(deviceOut, null, c);
+                ConditionsStamp.apply(hostOut, null, c);
+                out.println("conditions: " + c.describe());
+                if (folder != null) {
+                    result(folder, at, c, deviceOut, hostOut);
+                }
             }
             return code;
         } catch (final IOException e) {
@@ -136,14 +146,20 @@ public final class Calibrate {
     }
 
     /** The metadata of a calibration written as a result (superseding the previous one on this host), the index. */
-    private void result(final Path folder, final Instant at) throws IOException {
+    private void result(final Path folder, final Instant at, final Conditions c, final Path deviceOut,
+                        final Path hostOut) throws IOException {
         final String host = Outputs.hostName();
-        final String previous = ResultFolders.previous(q.results(), ResultKind.CALIBRATION, SCENARIO, host, at,
-            folder).map(ResultFolders.Result::name).orElse(null);
+        final Optional<ResultFolders.Result> before = ResultFolders.previous(q.results(), ResultKind.CALIBRATION,
+            SCENARIO, host, at, folder);
+        final String previous = before.map(ResultFolders.Result::name).orElse(null);
+        final List<String> drift = before.map(b -> CalibrationDrift.lines(b.folder(), b.name(), deviceOut, hostOut))
+            .orElse(List.of());
+        drift.forEach(out::println);
         final ResultInfo i = ResultInfo.of(ResultKind.CALIBRATION, SCENARIO, host, at, null, previous, q.why());
         final String conditions = i.conditions() + "; scratch file " + q.device() + "; " + (q.quick() ? "quick"
             : "full") + " plan; cells of " + (q.scenario() == null ? "the core's defaults" : q.scenario())
-            + (q.hostRunDevice() == null ? "" : "; host byte work from real runs on " + q.hostRunDevice());
+            + (q.hostRunDevice() == null ? "" : "; host byte work from real runs on " + q.hostRunDevice())
+            + "; " + c.describe() + drift.stream().map(d -> "; " + d).collect(Collectors.joining());
         out.println("wrote " + new ResultInfo(i.kind(), i.scenario(), i.host(), i.created(), i.verdict(),
             i.headline(), conditions, i.supersedes(), i.why()).write(folder));
         final Path index = ResultsIndex.refreshIfIndexed(q.results());

@@ -3,6 +3,7 @@ package dev.kvtier.lab.fidelity;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.lab.Outputs;
+import dev.kvtier.lab.calibrate.CalibrationDrift;
 import dev.kvtier.lab.calibrate.Calibrated;
 import dev.kvtier.lab.calibrate.CalibrationChoice;
 import dev.kvtier.lab.results.ResultFolders;
@@ -226,8 +227,11 @@ public final class FidelityMatrixJob {
         gate.stream().filter(FidelityGate.Kind::flagged).forEach(g -> reasons.add("worse than "
             + previous.get().name() + ": " + g.describe()));
         final String matrix = heldOut > 0 ? heldOut + " held-out shapes drawn with seed " + seed : "the fixed matrix";
+        final List<String> notes = new ArrayList<>(p.notes());
+        previous.ifPresent(b -> notes.addAll(CalibrationDrift.lines(b.folder(), b.name(), p.deviceToml(),
+            p.hostToml())));
         return new Matrix.Report(host, LocalDate.ofInstant(at, ZoneOffset.UTC).toString(), seed, repeat,
-            device.toString(), p.device(), p.host(), p.notes(), p.comparisons(), entries, errors,
+            device.toString(), p.device(), p.host(), notes, p.comparisons(), entries, errors,
             Matrix.regression(entries).orElse(null), reasons, reasons.isEmpty(),
             new Matrix.Judged(matrix, t, Matrix.biases(errors, t), gate, conditions));
     }

@@ -10,12 +10,21 @@ import java.util.Locale;
 public final class Markdown {
     private Markdown() {}
 
+    /** PASS or FAIL, and {@code (measured on a busy machine)} when it was. */
+    static String verdict(final SignoffReport r) {
+        return (r.pass() ? "PASS" : "FAIL") + (r.conditions() != null && r.conditions().busy()
+            ? " (measured on a busy machine)" : "");
+    }
+
     static String of(final SignoffReport r, final List<String> plots) {
         final StringBuilder b = new StringBuilder();
         b.append("# Sign-off: ").append(r.scenario()).append(" on ").append(r.host()).append(", ").append(r.date())
-            .append("\n\n**Verdict: ").append(r.pass() ? "PASS" : "FAIL").append("**");
+            .append("\n\n**Verdict: ").append(verdict(r)).append("**");
         for (final String reason : r.reasons()) {
             b.append("\n- ").append(reason);
+        }
+        if (r.conditions() != null) {
+            b.append("\n\nConditions: ").append(r.conditions().describe()).append('.');
         }
         b.append("\n\nDevice `").append(r.device()).append("`, seed ").append(r.seed()).append(". Real run: ")
             .append(r.real().ok() ? "every invariant held" : r.real().violation()).append(", ")

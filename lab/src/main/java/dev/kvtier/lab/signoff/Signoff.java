@@ -1,5 +1,6 @@
 package dev.kvtier.lab.signoff;
 
+import dev.kvtier.lab.run.Conditions;
 import dev.kvtier.core.value.IoOp;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.realio.run.DiskMeter;
@@ -53,6 +54,7 @@ public final class Signoff {
     private final Request q;
     private final PrintStream out;
     private final PrintStream err;
+    private Conditions.Sampler conditions;
 
     /**
      * What to sign off.
@@ -121,6 +123,7 @@ public final class Signoff {
     private record Where(String host, Instant at) {}
 
     private int signoff(final Scenario sc, final Where where, final Claim scratch) throws IOException {
+        conditions = Conditions.start(q.device());
         final Optional<Repeats.RealRuns> real = Repeats.real(sc, q.seed(), q.repeat(), q.device(), q.io(), q.force(),
             q.holder(), out);
         if (real.isEmpty()) {
@@ -195,7 +198,7 @@ public final class Signoff {
                 .map(DiskMeter.Figures::writeBytesPerSecBusy).toList()) / fio.seqWriteBytesPerSec(),
             previous,
             sc.signoff(),
-            reasons.isEmpty(), reasons);
+            reasons.isEmpty(), reasons, conditions == null ? null : conditions.end());
         for (final Path f : Results.write(report, folder)) {
             out.println("wrote " + f);
         }
@@ -208,7 +211,11 @@ public final class Signoff {
         for (final Fidelity.Figure f : figures) {
             out.println((f.inBand() ? "in band   " : "OUT       ") + f.describe());
         }
-        out.println(report.pass() ? "SIGN-OFF PASS" : "SIGN-OFF FAIL: " + String.join("; ", reasons));
+        if (report.conditions() != null) {
+            out.println("conditions: " + report.conditions().describe());
+        }
+        out.println("SIGN-OFF " + Markdown.verdict(report) + (report.pass() ? "" : ": " + String.join("; ",
+            reasons)));
         if (real.stream().anyMatch(r -> !r.ok()) || sim.stream().anyMatch(r -> !r.ok())) {
             return ExitCodes.INVARIANT;
         }

@@ -1,5 +1,6 @@
 package dev.kvtier.lab.signoff;
 
+import dev.kvtier.lab.run.Conditions;
 import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.harness.run.RunReport;
@@ -48,7 +49,7 @@ public record SignoffReport(String scenario, String host, String date, long seed
                             double simStoreBytesPerSec,
                             DiskMeter.Figures disk, Double diskWriteVsFio, Previous previous,
                             Scenario.Signoff thresholds, boolean pass,
-                            List<String> reasons) {
+                            List<String> reasons, Conditions conditions) {
     public SignoffReport {
         phases = List.copyOf(phases);
         figures = List.copyOf(figures);
