@@ -27,6 +27,10 @@ class CalibrateHostRunTest {
         final String host = Files.readString(dir.resolve("h.toml"));
         assertTrue(host.contains("# byte work bandwidths from a real run of pr90-evict-small model.layers=4"), host);
         assertTrue(host.contains("# the microbenchmarks' figures"), host);
+        assertTrue(host.matches("(?s).*# byte work (settled within 3 %|NOT settled) after [2-5] pair\\(s\\) of runs "
+            + "\\(the first, a warm-up, not kept; [1-4] kept\\): copy .*"), host);
+        assertTrue(host.contains("# conditions: cpus "), "the profile says what it was measured on: " + host);
+        assertTrue(r.out().contains("conditions: "), r.out());
         assertTrue(Files.exists(dir.resolve("l2.bin")), "the run's L2 file is made where asked");
     }
 

@@ -82,6 +82,81 @@ public final class HostRun {
         return Optional.of(r.get().work());
     }
 
+    /** Pairs of calibration runs (as it is, per slot) at least, and at most, before the byte work settles. */
+    static final int PAIRS_MIN = 3;
+    static final int PAIRS_MAX = 5;
+    /** Settled: the last two kept pairs' rates within this of each other. */
+    static final double SETTLED = 0.03;
+
+    /**
+     * The byte work of the calibration runs once it settled: pairs of runs (as it is, per slot) until the last two
+     * kept pairs agree within {@link #SETTLED} on every rate, at least {@link #PAIRS_MIN} pairs (the first is a
+     * warm-up and not kept: its JIT and first touches cost more) and at most {@link #PAIRS_MAX}; the kept pairs'
+     * work summed, and each rate's spread over them.
+     *
+     * @param work    the kept runs as they are, summed
+     * @param perSlot the kept per-slot runs, summed
+     * @param kept    each kept pair's work as it is
+     * @param settled whether the last two agreed within {@link #SETTLED}
+     */
+    record Settled(ByteWork work, ByteWork perSlot, List<ByteWork> kept, boolean settled) {
+        /** For example {@code byte work settled after 3 pairs of runs: copy 6.1-6.3 GB/s (3 %), ...}. */
+        String describe() {
+            final List<String> spread = new ArrayList<>();
+            for (final String kind : work.byName().keySet()) {
+                final List<Long> rates = kept.stream().map(w -> w.byName().get(kind).bytesPerSec()).filter(r -> r > 0)
+                    .toList();
+                if (!rates.isEmpty()) {
+                    final long min = rates.stream().mapToLong(Long::longValue).min().orElseThrow();
+                    final long max = rates.stream().mapToLong(Long::longValue).max().orElseThrow();
+                    spread.add(String.format(Locale.ROOT, "%s %.2f-%.2f GB/s (%.1f %%)", kind, min / 1e9, max / 1e9,
+                        100.0 * (max - min) / Math.max(1, min)));
+                }
+            }
+            return String.format(Locale.ROOT, "byte work %s after %d pair(s) of runs (the first, a warm-up, not kept; "
+                + "%d kept): %s", settled ? "settled within " + Math.round(100 * SETTLED) + " %" : "NOT settled",
+                kept.size() + 1, kept.size(), String.join(", ", spread));
+        }
+    }
+
+    /** Runs pairs until the byte work settles; empty (the reason on stderr) when a run failed. */
+    static Optional<Settled> settle(final Repeats.RealDevice run, final boolean quick, final PrintStream out) {
+        final List<ByteWork> kept = new ArrayList<>();
+        final List<ByteWork> keptPerSlot = new ArrayList<>();
+        final int min = quick ? 2 : PAIRS_MIN;
+        for (int pair = 0; pair < PAIRS_MAX; pair++) {
+            final Optional<ByteWork> work = run(run, quick, false, out);
+            final Optional<ByteWork> perSlot = work.isEmpty() ? Optional.empty() : run(run, quick, true, out);
+            if (perSlot.isEmpty()) {
+                return Optional.empty();
+            }
+            if (pair == 0) {
+                continue;
+            }
+            kept.add(work.get());
+            keptPerSlot.add(perSlot.get());
+            final boolean settled = kept.size() >= 2 && agree(kept.get(kept.size() - 2), kept.getLast())
+                && agree(keptPerSlot.get(keptPerSlot.size() - 2), keptPerSlot.getLast());
+            if ((settled && pair + 1 >= min) || pair + 1 == PAIRS_MAX) {
+                return Optional.of(new Settled(kept.stream().reduce(ByteWork::plus).orElseThrow(),
+                    keptPerSlot.stream().reduce(ByteWork::plus).orElseThrow(), kept, settled));
+            }
+        }
+        throw new IllegalStateException("unreachable: the last pair returns");
+    }
+
+    /** Whether every rate both runs measured is within {@link #SETTLED} of each other. */
+    static boolean agree(final ByteWork a, final ByteWork b) {
+        for (final String kind : a.byName().keySet()) {
+            final long x = a.byName().get(kind).bytesPerSec();
+            final long y = b.byName().get(kind).bytesPerSec();
+            if (x > 0 && y > 0 && Math.abs(x - y) > SETTLED * Math.min(x, y)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Measures this machine's core (the microbenchmarks, then, with {@code run}, the byte work's bandwidths and the
      * cost of a copy from the calibration runs on it, as it is and per slot) and writes the host profile to
@@ -98,11 +173,12 @@ public final class HostRun {
             OutputFile.writeString(hostToml, HostCalibration.toml(micro));
             return true;
         }
-        final Optional<ByteWork> work = run(run, quick, false, out);
-        final Optional<ByteWork> perSlot = work.isEmpty() ? Optional.empty() : run(run, quick, true, out);
-        if (perSlot.isEmpty()) {
+        final Optional<Settled> settled = settle(run, quick, out);
+        if (settled.isEmpty()) {
             return false;
         }
+        final Optional<ByteWork> work = Optional.of(settled.get().work());
+        final Optional<ByteWork> perSlot = Optional.of(settled.get().perSlot());
         final HostCostProfile host = HostCalibration.withCopyCost(HostCalibration.withByteRates(micro, work.get()),
             work.get().copy(), perSlot.get().copy());
         OutputFile.writeString(hostToml, HostCalibration.toml(host, List.of(
@@ -112,6 +188,7 @@ public final class HostRun {
                 + " %.0f us a copy", work.get().copy().describe(), work.get().copy().operations(),
                 perSlot.get().copy().describe(), perSlot.get().copy().operations(), PER_SLOT,
                 host.memcpyBytesPerSec() / 1e9, host.copyOpNs() / 1e3),
+            settled.get().describe(),
             String.format(Locale.ROOT, "the microbenchmarks' figures (best of rounds on a small area just touched):"
                 + " memcpy %.2f GB/s, checksum %.2f GB/s, after a copy %.2f GB/s, fill %.2f GB/s, check %.2f GB/s",
                 micro.memcpyBytesPerSec() / 1e9, micro.checksumBytesPerSec() / 1e9,

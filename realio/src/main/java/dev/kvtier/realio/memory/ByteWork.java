@@ -45,6 +45,11 @@ public record ByteWork(Tally copy, Tally checksum, Tally checksumCopied, Tally s
             return ns == 0 ? 0 : Math.round(bytes * 1e9 / ns);
         }
 
+        /** This and {@code other} together. */
+        public Tally plus(final Tally other) {
+            return new Tally(bytes + other.bytes, ns + other.ns, operations + other.operations);
+        }
+
         /** What was added since {@code earlier}. */
         public Tally minus(final Tally earlier) {
             return new Tally(bytes - earlier.bytes, ns - earlier.ns, operations - earlier.operations);
@@ -55,6 +60,12 @@ public record ByteWork(Tally copy, Tally checksum, Tally checksumCopied, Tally s
             return operations == 0 ? "none" : String.format(Locale.ROOT, "%.2f GiB in %.2f s (%.2f GB/s)",
                 bytes / (double) (1L << 30), ns / 1e9, bytesPerSec() / 1e9);
         }
+    }
+
+    /** This work and {@code other} together (two runs' work as one). */
+    public ByteWork plus(final ByteWork other) {
+        return new ByteWork(copy.plus(other.copy), checksum.plus(other.checksum),
+            checksumCopied.plus(other.checksumCopied), stamp.plus(other.stamp), verify.plus(other.verify));
     }
 
     /** What was added since {@code earlier} (a snapshot of the same memory). */
