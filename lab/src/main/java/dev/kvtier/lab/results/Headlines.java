@@ -48,6 +48,14 @@ public final class Headlines {
         parts.add("seed " + report.path("seed").asLong() + repeats);
         parts.add("device profile " + report.path("deviceProfile").path("name").asString("?") + ", host profile "
             + report.path("hostProfile").path("name").asString("?"));
+        final JsonNode c = report.has("judged") ? report.path("judged").path("conditions")
+            : report.path("conditions");
+        if (c.isObject()) {
+            parts.add(String.format(Locale.ROOT, "CPUs %s of %d online, disk write cache \"%s\", other load %.2f CPUs, "
+                + "steal %.1f %%", c.path("affinity").asString("?"), c.path("cpusOnline").asInt(),
+                c.path("writeCache").asString("?"), c.path("otherCpus").asDouble(),
+                100 * c.path("stealShare").asDouble()));
+        }
         return String.join("; ", parts);
     }
 
