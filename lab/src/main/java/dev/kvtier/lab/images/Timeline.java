@@ -62,7 +62,11 @@ final class Timeline {
 
     /** The time line of {@code log}, with {@code fault} planted in the durability model. */
     static Timeline of(final IoLog log, final PlantedFault fault) {
-        final List<IoLog.Entry> entries = log.entries();
+        return of(log.entries(), log.events(), fault);
+    }
+
+    /** The time line of {@code entries}, after which the run emitted {@code events} core events in all. */
+    static Timeline of(final List<IoLog.Entry> entries, final long events, final PlantedFault fault) {
         final Map<Long, Integer> submitted = new HashMap<>();
         final List<Integer> submits = new ArrayList<>();
         final List<Integer> completes = new ArrayList<>();
@@ -91,7 +95,7 @@ final class Timeline {
                 flushRoles.add(e.role());
             }
         }
-        eventsAt[entries.size()] = log.events();
+        eventsAt[entries.size()] = events;
         final List<Write> writes = new ArrayList<>();
         for (int s = 0; s < submits.size(); s++) {
             final IoLog.Entry e = entries.get(submits.get(s));
