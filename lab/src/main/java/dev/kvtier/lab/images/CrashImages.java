@@ -157,11 +157,9 @@ public final class CrashImages {
         final long p0 = System.nanoTime();
         final ImagePlan plan = ImagePlan.of(t, q.images(), q.seed());
         out.printf(Locale.ROOT, "planned %,d images in %.2f s: %,d prefix images at %d flush points (of %,d possible), "
-            + "%,d seeded subsets with %,d writes torn at 4 KiB%n", plan.images().size(),
-            (System.nanoTime() - p0)
-                / 1e9,
-            plan.prefixes(), t.flushes(), plan.prefixPossible(), plan.images().size() - plan.prefixes(),
-            plan.tornWrites());
+            + "%,d seeded subsets with %,d writes torn at 4 KiB; %,d distinct%n", plan.images().size(),
+            (System.nanoTime() - p0) / 1e9, plan.prefixes(), t.flushes(), plan.prefixPossible(),
+            plan.images().size() - plan.prefixes(), plan.tornWrites(), plan.distinct(t));
         final ImageChecker checker = new ImageChecker(config, t, log.pages(), acks, RealRun.indexDeviceBytes(config),
             q.timeoutSeconds() * 1_000_000_000L);
         final ImageFigures figures = new ImageFigures(out, SHOWN_MAX, reproduce());

@@ -29,6 +29,7 @@ final class ImageFigures {
     private long unreadable;
     private long mustSurvive;
     private long withRecovered;
+    private long withMust;
 
     ImageFigures(final PrintStream out, final int shownMax, final String reproduce) {
         this.out = out;
@@ -63,6 +64,7 @@ final class ImageFigures {
         wrongBytes += v.wrongBytes();
         notPrefix += v.prefix() ? 0 : 1;
         withRecovered += v.recovered() > 0 ? 1 : 0;
+        withMust += v.mustSurvive() > 0 ? 1 : 0;
         if (v.recoveryNanos() >= 0) {
             recovery.recordValue(Math.max(1, v.recoveryNanos()));
         }
@@ -88,9 +90,9 @@ final class ImageFigures {
         out.printf(Locale.ROOT, "images built %,d, checked %,d, violations %,d (must be 0): lost %,d, wrong bytes "
             + "%,d, not a prefix %,d%n", images, images, violations, lost, wrongBytes, notPrefix);
         out.printf(Locale.ROOT, "recovered %,d chunks over all images (%,d images recovered any): %,d read back with "
-            + "their bytes, %,d unreadable (a failed checksum: a miss); %,d commits had to survive (%s)%n",
-            recovered, withRecovered, readBack, unreadable, mustSurvive, mode == CommitMode.DURABLE
-                ? "durable mode: every one acknowledged before the cut and not evicted"
+            + "their bytes, %,d unreadable (a failed checksum: a miss); %,d commits had to survive, in %,d images "
+            + "(%s)%n", recovered, withRecovered, readBack, unreadable, mustSurvive, withMust,
+            mode == CommitMode.DURABLE ? "durable mode: every one acknowledged before the cut and not evicted"
                 : "l1 mode: those before a durable shutdown");
         out.printf(Locale.ROOT, "recovery of an image (the core's open with recover, in memory): p50 %.1f ms  p99 %.1f "
             + "ms  max %.1f ms%n", recovery.getValueAtPercentile(50) / 1e6, recovery.getValueAtPercentile(99) / 1e6,

@@ -3,8 +3,10 @@ package dev.kvtier.lab.images;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 
@@ -166,6 +168,23 @@ final class ImagePlan {
     /** Prefix images planned. */
     long prefixes() {
         return images.stream().filter(Image::prefix).count();
+    }
+
+    /**
+     * Images that differ from every other one in the plan: in the writes durable at their cut, the acknowledgements
+     * before it, or the pages applied on top (a small run has few states, and the seeded subsets repeat some).
+     */
+    long distinct(final Timeline t) {
+        final Set<String> seen = new HashSet<>();
+        for (final Image i : images) {
+            final StringBuilder key = new StringBuilder().append(t.eventsAt(i.cut())).append(':')
+                .append(t.durableWrites(i.cut()));
+            for (final Applied a : i.applied()) {
+                key.append(':').append(a.write().number()).append(a.torn() ? a.pages().toString() : "");
+            }
+            seen.add(key.toString());
+        }
+        return seen.size();
     }
 
     /** Kept writes torn (some of their pages landed, not all). */

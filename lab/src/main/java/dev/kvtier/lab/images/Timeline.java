@@ -141,6 +141,15 @@ final class Timeline {
         return flushPoints;
     }
 
+    /** How many writes are durable at cut {@code cut}. */
+    int durableWrites(final int cut) {
+        int n = 0;
+        for (final Write w : writes) {
+            n += w.durableAt() < cut ? 1 : 0;
+        }
+        return n;
+    }
+
     /** The writes in flight at cut {@code cut}, in submission order. */
     List<Write> inFlight(final int cut) {
         final List<Write> out = new ArrayList<>();
