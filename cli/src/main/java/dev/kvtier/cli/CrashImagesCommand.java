@@ -56,7 +56,7 @@ public final class CrashImagesCommand implements Callable<Integer> {
     List<String> sets = new ArrayList<>();
 
     @Option(names = "--plant", paramLabel = "FAULT", hidden = true, description = "plant a fault in how images are "
-        + "built, to see the check fail: data-flush-ignored")
+        + "built or judged, to see the check fail: data-flush-ignored, ack-at-claim")
     String plant = PlantedFault.NONE.option();
 
     @Mixin

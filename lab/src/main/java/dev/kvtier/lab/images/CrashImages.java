@@ -66,7 +66,7 @@ public final class CrashImages {
      * @param images         how many images to build and check
      * @param recordMib      the bound on the recorded write contents, in MiB
      * @param timeoutSeconds the wall-time limit of the run, and of each image's recovery
-     * @param plant          a fault planted in how images are built ({@link PlantedFault#NONE} for none)
+     * @param plant          a fault planted in how images are built or judged ({@link PlantedFault#NONE} for none)
      * @param holder         the command line, named to another kvtier that finds the files taken
      */
     public record Request(String scenario, List<String> sets, Path device, String io, long seed, int images,
@@ -161,7 +161,7 @@ public final class CrashImages {
             (System.nanoTime() - p0) / 1e9, plan.prefixes(), t.flushes(), plan.prefixPossible(),
             plan.images().size() - plan.prefixes(), plan.tornWrites(), plan.distinct(t));
         final ImageChecker checker = new ImageChecker(config, t, log.pages(), acks, RealRun.indexDeviceBytes(config),
-            q.timeoutSeconds() * 1_000_000_000L);
+            q.timeoutSeconds() * 1_000_000_000L, q.plant());
         final ImageFigures figures = new ImageFigures(out, SHOWN_MAX, reproduce());
         final long c0 = System.nanoTime();
         final int every = Math.max(1, plan.images().size() / 10);

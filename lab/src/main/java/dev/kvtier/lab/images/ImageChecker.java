@@ -35,16 +35,18 @@ final class ImageChecker {
     private final PageStore pages;
     private final AckLog acks;
     private final long timeoutNs;
+    private final PlantedFault plant;
     private final DurableState durable;
     private final Map<PrefixKey, Long> tags = new HashMap<>();
 
     ImageChecker(final CoreConfig config, final Timeline timeline, final PageStore pages, final AckLog acks,
-                 final long indexBytes, final long timeoutNs) {
+                 final long indexBytes, final long timeoutNs, final PlantedFault plant) {
         this.config = config;
         this.timeline = timeline;
         this.pages = pages;
         this.acks = acks;
         this.timeoutNs = timeoutNs;
+        this.plant = plant;
         this.durable = new DurableState(timeline, config.l2Bytes(), indexBytes);
         for (final AckLog.Allocation a : acks.allocations().values()) {
             tags.put(a.key(), a.tag());
@@ -74,7 +76,7 @@ final class ImageChecker {
                 new ImageDevice(DeviceRole.INDEX, durable, overlays.get(DeviceRole.INDEX), pages, memory));
             final RecoveryCheck.Result rec = RecoveryCheck.onDevices(config, memory, devices,
                 k -> tags.getOrDefault(k, WorkloadDriver.tagOf(k)), timeoutNs, what);
-            return Judge.judge(image.number(), what, config.commitMode(), cut(acks, events), rec);
+            return Judge.judge(image.number(), what, config.commitMode(), cut(acks, events, plant), rec);
         } catch (final BadDevice e) {
             return KillVerdict.broken(image.number(), what, "recovery failed on the image: " + e.getMessage());
         }
@@ -82,14 +84,17 @@ final class ImageChecker {
 
     /**
      * The acknowledgement log as a power cut before event {@code events} leaves it: what happened at that event or
-     * later did not, and the run "died" at the event before it.
+     * later did not, and the run "died" at the event before it. With {@link PlantedFault#ACK_AT_CLAIM}, every commit
+     * the run acknowledged counts as acknowledged at its claim.
      */
-    static AckLog cut(final AckLog full, final long events) {
+    static AckLog cut(final AckLog full, final long events, final PlantedFault plant) {
         final Map<Long, AckLog.Allocation> kept = new LinkedHashMap<>();
         for (final AckLog.Allocation a : full.allocations().values()) {
             if (a.allocatedAt() < events) {
+                final long ackAt = plant == PlantedFault.ACK_AT_CLAIM && a.committed() ? a.allocatedAt()
+                    : a.committedAt();
                 kept.put(a.allocationId(), new AckLog.Allocation(a.key(), a.allocationId(), a.startSlot(),
-                    a.slotCount(), a.tag(), a.allocatedAt(), a.committedAt() < events ? a.committedAt() : AckLog.NEVER,
+                    a.slotCount(), a.tag(), a.allocatedAt(), ackAt < events ? ackAt : AckLog.NEVER,
                     a.evictedAt() < events ? a.evictedAt() : AckLog.NEVER));
             }
         }

@@ -3,15 +3,19 @@ package dev.kvtier.lab.images;
 import java.util.Locale;
 
 /**
- * A fault planted in how the images are built, to show that the checker fails when durability is broken (a canary):
- * {@link #DATA_FLUSH_IGNORED} builds images as if every FLUSH of the data device had done nothing, which is what a
- * store that acknowledged a durable commit (and wrote its index record) before its data was flushed would leave.
+ * A fault planted in how the images are built or judged, to show that the checker fails when durability is broken (a
+ * canary): {@link #DATA_FLUSH_IGNORED} builds images as if every FLUSH of the data device had done nothing, which is
+ * what a store that wrote a durable commit's index record before its data was flushed would leave; and
+ * {@link #ACK_AT_CLAIM} judges them as if every commit the run acknowledged had been acknowledged at its claim, before
+ * its bytes were written, flushed or logged.
  */
 public enum PlantedFault {
     /** Nothing planted. */
     NONE,
     /** No FLUSH of the data device makes anything durable. */
-    DATA_FLUSH_IGNORED;
+    DATA_FLUSH_IGNORED,
+    /** Every commit acknowledged at its claim. */
+    ACK_AT_CLAIM;
 
     /** The option's spelling: {@code data-flush-ignored}. */
     public String option() {
@@ -25,6 +29,7 @@ public enum PlantedFault {
                 return f;
             }
         }
-        throw new IllegalArgumentException("--plant must be none or data-flush-ignored, got '" + text + "'");
+        throw new IllegalArgumentException(
+            "--plant must be none, data-flush-ignored or ack-at-claim, got '" + text + "'");
     }
 }

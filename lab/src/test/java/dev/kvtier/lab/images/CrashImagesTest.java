@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * {@link CrashImages} on this machine's disk, on a small recorded run (pr90-evict-small with 4 KiB slots: 2,048 keys,
  * 8 MiB): a clean run's images hold in both commit modes, with chunks recovered and commits that had to survive; the
  * check finds a planted durability bug (images built as if the data device's flushes did nothing, which is what a
- * store acknowledging a durable commit before its data flush would leave) and prints the command that runs it again;
+ * store writing a durable commit's record before its data flush would leave) and prints the command that runs it
+ * again, and finds commits acknowledged at their claim (before their bytes were written);
  * and a device that exists is refused with one line, untouched.
  */
 class CrashImagesTest {
@@ -105,6 +106,14 @@ class CrashImagesTest {
             o.out());
         assertTrue(o.out().contains("--plant data-flush-ignored"), o.out());
         assertTrue(o.out().contains("FAILED: 200 images"), o.out());
+    }
+
+    @Test
+    void shouldFindTheLostCommitsOfAStoreThatAcknowledgesACommitAtItsClaim() {
+        final Outcome o = run("durable", 200, PlantedFault.ACK_AT_CLAIM);
+        assertEquals(ExitCodes.INVARIANT, o.code(), o.out() + o.err());
+        assertTrue(figure(o.out(), "lost ([0-9,]+), wrong bytes") > 0, o.out());
+        assertTrue(o.out().contains("--plant ack-at-claim"), o.out());
     }
 
     @Test
