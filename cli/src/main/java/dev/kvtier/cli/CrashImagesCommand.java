@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code kvtier crash-images SCENARIO --device F [--images N] [--seed S] [--record-max-mib M] [--set ...]}: run the
+ * {@code kvtier crash-images SCENARIO --device F [--images N] [--seed S] [--record-max-mib M] [--keep-record DIR]
+ * [--set ...]} (or {@code --from-record DIR} instead of {@code --device}, to check a kept record again): run the
  * scenario once for real with every write and flush of its devices recorded, build up to N disk images a power cut
  * during that run could have left (every flush point's prefixes, and seeded subsets of the writes in flight torn at 4
  * KiB), run the core's recovery on each, and check every recovered key's bytes, every commit that had to survive, and
@@ -52,6 +53,14 @@ public final class CrashImagesCommand implements Callable<Integer> {
         + "image's recovery (default 600)")
     long timeoutSeconds = 600;
 
+    @Option(names = "--keep-record", paramLabel = "DIR", description = "keep the record (entries, written pages, "
+        + "acknowledgements) in this new directory; a failing check keeps it under kvtier-out/crash-images/ anyway")
+    Path keepRecord;
+
+    @Option(names = "--from-record", paramLabel = "DIR", description = "check the images of a kept record again, "
+        + "without running (give the same SCENARIO and --set; excludes --device)")
+    Path fromRecord;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a scenario key")
     List<String> sets = new ArrayList<>();
 
@@ -72,6 +81,7 @@ public final class CrashImagesCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         return new CrashImages(new CrashImages.Request(scenario, sets, device, io.name().toLowerCase(Locale.ROOT),
-            seed, images, recordMib, timeoutSeconds, fault, invoked.commandLine()), System.out, System.err).run();
+            seed, images, recordMib, timeoutSeconds, fault, invoked.commandLine(), keepRecord, fromRecord), System.out,
+            System.err).run();
     }
 }

@@ -302,5 +302,11 @@ final class CorpusOptions {
         }, "exists", "crash-images", "pr90-evict-small", "--device", "{d}/l2.bin"));
         cases.add(refused("crash-images in a directory that does not exist", dir -> null, "does not exist",
             "crash-images", "pr90-evict-small", "--device", "{d}/none/l2.bin"));
+        cases.add(refused("crash-images --from-record with --device", dir -> null, "excludes", "crash-images",
+            "pr90-evict-small", "--device", "{d}/l2.bin", "--from-record", "{d}"));
+        cases.add(refused("crash-images --from-record of a directory without a record", dir -> null, "record.txt",
+            "crash-images", "pr90-evict-small", "--from-record", "{d}"));
+        cases.add(refused("crash-images --keep-record a file of the user's", FILE, "--keep-record", "crash-images",
+            "pr90-evict-small", "--device", "{d}/l2.bin", "--keep-record", "{d}/file"));
     }
 }

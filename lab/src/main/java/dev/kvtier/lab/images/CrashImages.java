@@ -4,6 +4,7 @@ import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.harness.run.RunMode;
 import dev.kvtier.lab.ExitCodes;
+import dev.kvtier.lab.Outputs;
 import dev.kvtier.lab.crash.AckLog;
 import dev.kvtier.lab.crash.AckWriter;
 import dev.kvtier.lab.run.RunNeeds;
@@ -37,7 +38,9 @@ import java.util.Objects;
  * command that runs it again, and the time each part took.
  *
  * <p>Files: it creates the L2 file, its index ({@code DEVICE.index}) and the acknowledgement log
- * ({@code DEVICE.acks}); none may exist. It deletes all three when it is done. Images are built in memory only.
+ * ({@code DEVICE.acks}); none may exist. It deletes all three when it is done. Images are built in memory only. The
+ * record is kept on disk ({@link RecordFiles}) in a new directory when asked, and when a check fails (under
+ * {@code kvtier-out/crash-images/}), so that the same images can be checked again without a run.
  */
 public final class CrashImages {
     /** Most images one command checks. */
@@ -68,9 +71,13 @@ public final class CrashImages {
      * @param timeoutSeconds the wall-time limit of the run, and of each image's recovery
      * @param plant          a fault planted in how images are built or judged ({@link PlantedFault#NONE} for none)
      * @param holder         the command line, named to another kvtier that finds the files taken
+     * @param keepRecord     a new directory to keep the record in ({@link RecordFiles}), or null (a failing check
+     *                       keeps it under {@code kvtier-out/crash-images/} anyway)
+     * @param fromRecord     a kept record to check again instead of running (then {@code device} is null), or null
      */
     public record Request(String scenario, List<String> sets, Path device, String io, long seed, int images,
-                          long recordMib, long timeoutSeconds, PlantedFault plant, String holder) {
+                          long recordMib, long timeoutSeconds, PlantedFault plant, String holder, Path keepRecord,
+                          Path fromRecord) {
         public Request {
             sets = List.copyOf(sets);
             Objects.requireNonNull(plant, "plant");
@@ -94,6 +101,9 @@ public final class CrashImages {
             return refuse(e.getMessage());
         }
         String bad = badScenario(sc);
+        if (bad == null && q.fromRecord() != null) {
+            return fromRecord(sc);
+        }
         bad = bad != null ? bad : badFiles();
         if (bad != null) {
             return refuse(bad);
@@ -118,7 +128,9 @@ public final class CrashImages {
             if (log.overflowed() != null) {
                 return refuse(log.overflowed() + ": raise --record-max-mib or shrink the scenario");
             }
-            return check(sc, log, AckLog.read(acks), recordS);
+            final int code = check(sc, log, AckLog.read(acks), recordS);
+            keep(sc, log, acks, code);
+            return code;
         } catch (final BadDevice e) {
             created = false;
             return refuse(e.getMessage());
@@ -127,6 +139,43 @@ public final class CrashImages {
         } finally {
             cleanUp(created, index, acks);
         }
+    }
+
+    /** Checks the images of the record in {@code --from-record} again. */
+    private int fromRecord(final Scenario sc) {
+        out.printf(Locale.ROOT, "crash images: %s, commit mode %s, seed %d, %,d images, from the record in %s%n",
+            sc.name(), sc.spec().core().commitMode(), q.seed(), q.images(), q.fromRecord());
+        final RecordFiles.Saved saved;
+        try {
+            saved = RecordFiles.read(q.fromRecord(), q.recordMib() << 20);
+        } catch (final IOException e) {
+            return refuse("--from-record: " + e.getMessage());
+        }
+        final int code = check(sc, saved.log(), saved.acks(), 0);
+        if (code == ExitCodes.INVARIANT) {
+            out.println("check it again: " + command(q.fromRecord()));
+        }
+        return code;
+    }
+
+    /** Keeps the record where {@code --keep-record} says, or when the check failed, under kvtier-out/. */
+    private void keep(final Scenario sc, final IoLog log, final Path acks, final int code) throws IOException {
+        Path dir = q.keepRecord();
+        if (dir == null && code == ExitCodes.INVARIANT) {
+            final Path base = Outputs.defaultPath("crash-images", sc.name() + "-seed-" + q.seed() + "-record");
+            Files.createDirectories(base.getParent());
+            dir = base;
+            for (int n = 2; Files.exists(dir) && n < 1000; n++) {
+                dir = base.resolveSibling(base.getFileName() + "-" + n);
+            }
+        }
+        if (dir == null) {
+            return;
+        }
+        RecordFiles.write(dir, log, acks);
+        out.printf(Locale.ROOT, "record kept in %s (%.1f MiB)%s%n", dir, (log.pages().bytes() + Files.size(dir
+            .resolve("record.txt")) + Files.size(dir.resolve("acks.txt"))) / 1048576.0, code == ExitCodes.OK ? ""
+                : "; check its images again: " + command(dir));
     }
 
     private RealRun.Result record(final Scenario sc, final IoLog log, final Path acks) throws IOException, BadDevice {
@@ -162,7 +211,7 @@ public final class CrashImages {
             plan.images().size() - plan.prefixes(), plan.tornWrites(), plan.distinct(t));
         final ImageChecker checker = new ImageChecker(config, t, log.pages(), acks, RealRun.indexDeviceBytes(config),
             q.timeoutSeconds() * 1_000_000_000L, q.plant());
-        final ImageFigures figures = new ImageFigures(out, SHOWN_MAX, reproduce());
+        final ImageFigures figures = new ImageFigures(out, SHOWN_MAX);
         final long c0 = System.nanoTime();
         final int every = Math.max(1, plan.images().size() / 10);
         for (final ImagePlan.Image image : plan.images()) {
@@ -175,9 +224,10 @@ public final class CrashImages {
         return figures.finish(config.commitMode(), recordS, (System.nanoTime() - c0) / 1e9);
     }
 
-    private String reproduce() {
-        final StringBuilder b = new StringBuilder("./kvtier crash-images " + q.scenario() + " --device " + q.device()
-            + " --seed " + q.seed() + " --images " + q.images() + " --io " + q.io());
+    /** The command that checks the same images of the record in {@code dir}. */
+    private String command(final Path dir) {
+        final StringBuilder b = new StringBuilder("./kvtier crash-images " + q.scenario() + " --from-record " + dir
+            + " --seed " + q.seed() + " --images " + q.images());
         for (final String s : q.sets()) {
             b.append(" --set ").append(s);
         }
@@ -209,8 +259,25 @@ public final class CrashImages {
         if (q.scenario() == null) {
             throw new IllegalArgumentException("crash-images needs a SCENARIO (a library name or a path)");
         }
-        if (q.device() == null) {
-            throw new IllegalArgumentException("crash-images needs --device PATH: the L2 file it creates");
+        if (q.device() == null && q.fromRecord() == null) {
+            throw new IllegalArgumentException("crash-images needs --device PATH (the L2 file it creates) or "
+                + "--from-record DIR (a kept record)");
+        }
+        if (q.fromRecord() != null && (q.device() != null || q.keepRecord() != null)) {
+            throw new IllegalArgumentException("--from-record checks a kept record without running: it excludes "
+                + "--device and --keep-record");
+        }
+        if (q.fromRecord() != null && !Files.isRegularFile(q.fromRecord().resolve("record.txt"))) {
+            throw new IllegalArgumentException("--from-record " + q.fromRecord() + " holds no record.txt: name a "
+                + "directory --keep-record made");
+        }
+        if (q.keepRecord() != null && (Files.exists(q.keepRecord()) || Files.isSymbolicLink(q.keepRecord()))) {
+            throw new IllegalArgumentException("--keep-record " + q.keepRecord() + " exists: name a new directory");
+        }
+        final Path keepParent = q.keepRecord() == null ? null : q.keepRecord().toAbsolutePath().getParent();
+        if (q.keepRecord() != null && (keepParent == null || !Files.isDirectory(keepParent))) {
+            throw new IllegalArgumentException("--keep-record " + q.keepRecord() + ": its directory " + keepParent
+                + " does not exist");
         }
         if (q.images() < 1 || q.images() > IMAGES_MAX) {
             throw new IllegalArgumentException("--images must be in [1, " + IMAGES_MAX + "], got " + q.images());

@@ -11,13 +11,12 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The figures of a crash-image check as its images are judged: images checked, violations (the first few printed in
- * full, with the command that runs the check again), chunks recovered and read back, commits that had to survive, and
+ * full), chunks recovered and read back, commits that had to survive, and
  * the time of each image's recovery; and the one-line summary of a record.
  */
 final class ImageFigures {
     private final PrintStream out;
     private final int shownMax;
-    private final String reproduce;
     private final Histogram recovery = new Histogram(3);
     private long images;
     private long violations;
@@ -31,10 +30,9 @@ final class ImageFigures {
     private long withRecovered;
     private long withMust;
 
-    ImageFigures(final PrintStream out, final int shownMax, final String reproduce) {
+    ImageFigures(final PrintStream out, final int shownMax) {
         this.out = out;
         this.shownMax = shownMax;
-        this.reproduce = reproduce;
     }
 
     /** One line: what the record holds. */
@@ -75,8 +73,7 @@ final class ImageFigures {
         if (violations <= shownMax) {
             out.println("VIOLATION " + v.point());
             v.failures().stream().limit(5).forEach(f -> out.println("    " + f));
-            out.println("    reproduce (the run's I/O timing varies, so the same image may need another run): "
-                + reproduce);
+            out.println("    (the record is kept: the command printed at the end checks this image again)");
         }
     }
 

@@ -48,6 +48,10 @@ class CrashImagesTest {
 
     @AfterEach
     void clean() throws IOException {
+        deleteTree(dir);
+    }
+
+    private static void deleteTree(final Path dir) throws IOException {
         try (Stream<Path> walk = Files.walk(dir)) {
             for (final Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
@@ -58,14 +62,18 @@ class CrashImagesTest {
     private record Outcome(int code, String out, String err) {}
 
     private Outcome run(final String mode, final int images, final PlantedFault plant) {
+        return run(mode, images, plant, null, null);
+    }
+
+    private Outcome run(final String mode, final int images, final PlantedFault plant, final Path keep,
+                        final Path from) {
         final List<String> sets = new ArrayList<>(SMALL);
         sets.add("core.commitMode=" + mode);
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final int code = new CrashImages(new CrashImages.Request("pr90-evict-small", sets, dir.resolve("l2.bin"),
-            "auto", 3, images, 256, 120, plant, "crash-images test"),
-            new PrintStream(out, true,
-                StandardCharsets.UTF_8),
+        final CrashImages.Request q = new CrashImages.Request("pr90-evict-small", sets, from != null ? null
+            : dir.resolve("l2.bin"), "auto", 3, images, 256, 120, plant, "crash-images test", keep, from);
+        final int code = new CrashImages(q, new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8)).run();
         return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -94,23 +102,54 @@ class CrashImagesTest {
     }
 
     @Test
-    void shouldFindTheLostCommitsOfAStoreThatAcknowledgesBeforeItsDataIsFlushed() {
+    void shouldFindTheLostCommitsOfAStoreThatAcknowledgesBeforeItsDataIsFlushed() throws IOException {
         final Outcome o = run("durable", 200, PlantedFault.DATA_FLUSH_IGNORED);
         assertEquals(ExitCodes.INVARIANT, o.code(), o.out() + o.err());
         assertTrue(figure(o.out(), "violations ([0-9,]+) \\(must be 0\\)") > 0, o.out());
         assertTrue(figure(o.out(), "lost ([0-9,]+), wrong bytes") > 0, o.out());
         assertTrue(o.out().contains("VIOLATION image "), o.out());
         assertTrue(o.out().contains("in durable mode, recovered but UNREADABLE"), o.out());
-        assertTrue(o.out().contains("reproduce (the run's I/O timing varies, so the same image may need another run):"
-            + " ./kvtier crash-images pr90-evict-small --device " + dir.resolve("l2.bin") + " --seed 3 --images 200"),
-            o.out());
-        assertTrue(o.out().contains("--plant data-flush-ignored"), o.out());
         assertTrue(o.out().contains("FAILED: 200 images"), o.out());
+        final Matcher kept = Pattern.compile("record kept in (\\S+) .*check its images again: (.*)").matcher(o.out());
+        assertTrue(kept.find(), o.out());
+        assertTrue(kept.group(2).startsWith("./kvtier crash-images pr90-evict-small --from-record " + kept.group(1)
+            + " --seed 3 --images 200"), kept.group(2));
+        assertTrue(kept.group(2).endsWith("--plant data-flush-ignored"), kept.group(2));
+        // The command it printed checks the same images of the kept record again, and finds the same violations.
+        final Path record = Path.of(kept.group(1));
+        try {
+            final Outcome again = run("durable", 200, PlantedFault.DATA_FLUSH_IGNORED, null, record);
+            assertEquals(ExitCodes.INVARIANT, again.code(), again.out() + again.err());
+            assertEquals(figure(o.out(), "violations ([0-9,]+) \\(must be 0\\)"),
+                figure(again.out(), "violations ([0-9,]+) \\(must be 0\\)"));
+            assertEquals(figure(o.out(), "lost ([0-9,]+), wrong bytes"), figure(again.out(),
+                "lost ([0-9,]+), wrong bytes"));
+        } finally {
+            deleteTree(record);
+        }
     }
 
     @Test
-    void shouldFindTheLostCommitsOfAStoreThatAcknowledgesACommitAtItsClaim() {
+    void shouldCheckAKeptRecordAgainWithTheSameFigures() {
+        final Path keep = dir.resolve("record");
+        final Outcome o = run("durable", 150, PlantedFault.NONE, keep, null);
+        assertEquals(ExitCodes.OK, o.code(), o.out() + o.err());
+        assertTrue(Files.isRegularFile(keep.resolve("record.txt")) && Files.isRegularFile(keep.resolve("pages.bin"))
+            && Files.isRegularFile(keep.resolve("acks.txt")), o.out());
+        final Outcome again = run("durable", 150, PlantedFault.NONE, null, keep);
+        assertEquals(ExitCodes.OK, again.code(), again.out() + again.err());
+        for (final String figure : List.of("recovered ([0-9,]+) chunks", "([0-9,]+) read back", "([0-9,]+) commits "
+            + "had to survive", "with ([0-9,]+) writes torn", "; ([0-9,]+) distinct")) {
+            assertEquals(figure(o.out(), figure), figure(again.out(), figure), figure);
+        }
+    }
+
+    @Test
+    void shouldFindTheLostCommitsOfAStoreThatAcknowledgesACommitAtItsClaim() throws IOException {
         final Outcome o = run("durable", 200, PlantedFault.ACK_AT_CLAIM);
+        final Matcher kept = Pattern.compile("record kept in (\\S+) ").matcher(o.out());
+        assertTrue(kept.find(), "a failing check keeps its record: " + o.out());
+        deleteTree(Path.of(kept.group(1)));
         assertEquals(ExitCodes.INVARIANT, o.code(), o.out() + o.err());
         assertTrue(figure(o.out(), "lost ([0-9,]+), wrong bytes") > 0, o.out());
         assertTrue(o.out().contains("--plant ack-at-claim"), o.out());

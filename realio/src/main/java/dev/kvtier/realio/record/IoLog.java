@@ -67,6 +67,26 @@ public final class IoLog implements EventSink {
         events++;
     }
 
+    /**
+     * A log read back from disk: {@code entries} as {@link #entries} gave them, over {@code pages}, after a run of
+     * {@code events} core events. It logs nothing more.
+     */
+    public static IoLog restored(final List<Entry> entries, final PageStore pages, final long events) {
+        final IoLog log = new IoLog(pages);
+        for (final Entry e : entries) {
+            if (e.firstPage() >= 0 && e.firstPage() + e.lengthBytes() / PageStore.PAGE_BYTES > pages.pages()) {
+                throw new IllegalArgumentException("entry " + e + " names pages past the " + pages.pages() + " held");
+            }
+            log.entries.add(e);
+        }
+        log.events = events;
+        return log;
+    }
+
+    private IoLog(final PageStore pages) {
+        this.pages = pages;
+    }
+
     /** A write of {@code segments} (in file order, each {@code lengths[i]} bytes) at {@code offset}. */
     void write(final DeviceRole role, final long ioId, final long offset, final MemorySegment[] segments,
                final long[] from, final long[] lengths) {

@@ -1,5 +1,8 @@
 package dev.kvtier.realio.record;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -63,6 +66,29 @@ public final class PageStore {
         }
         MemorySegment.copy(blocks.get(page / PAGES_PER_BLOCK), (page % PAGES_PER_BLOCK) * PAGE_BYTES, to,
             ValueLayout.JAVA_BYTE, offset, PAGE_BYTES);
+    }
+
+    /** Writes every page, in order, to {@code out} (a record kept on disk). */
+    public void writeTo(final OutputStream out) throws IOException {
+        for (int b = 0; b < blocks.size(); b++) {
+            final int inBlock = Math.min(PAGES_PER_BLOCK, pages - b * PAGES_PER_BLOCK);
+            out.write(blocks.get(b), 0, inBlock * PAGE_BYTES);
+        }
+    }
+
+    /** Adds the pages {@code in} holds, to its end ({@link #writeTo}'s output); the store must have room for them. */
+    public void readFrom(final InputStream in) throws IOException {
+        final byte[] page = new byte[PAGE_BYTES];
+        while (true) {
+            final int n = in.readNBytes(page, 0, PAGE_BYTES);
+            if (n == 0) {
+                return;
+            }
+            if (n != PAGE_BYTES) {
+                throw new IOException("a record's pages end in a part page of " + n + " B");
+            }
+            add(MemorySegment.ofArray(page), 0, PAGE_BYTES);
+        }
     }
 
     /** Pages held. */
