@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
     subcommands = {RunCommand.class, ExploreCommand.class, ReplayCommand.class, JournalCommand.class,
         TraceCommand.class, GateCommand.class, SweepCommand.class, BaselineCommand.class, SignoffCommand.class,
         FidelityCommand.class, CalibrateCommand.class, BenchIoCommand.class, ResultsCommand.class,
-        BenchRecoveryCommand.class, ProbesCommand.class, PlanCommand.class, CrashCampaignCommand.class})
+        BenchRecoveryCommand.class, ProbesCommand.class, PlanCommand.class, CrashCampaignCommand.class,
+        CrashImagesCommand.class})
 public final class Main implements Runnable {
 
     public static void main(final String[] args) {

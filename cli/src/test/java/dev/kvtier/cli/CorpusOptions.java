@@ -27,6 +27,7 @@ final class CorpusOptions {
         journals(cases);
         measuring(cases);
         others(cases);
+        crashImages(cases);
         return cases;
     }
 
@@ -278,5 +279,34 @@ final class CorpusOptions {
             Files.writeString(dir.resolve("s.toml"), "[scenario\n");
             return null;
         }, "s.toml:", "signoff", "{d}/s.toml", "--device", "{d}/l2.bin"));
+    }
+
+    private static void crashImages(final List<BadInput> cases) {
+        cases.add(refused("crash-images without a scenario", dir -> null, "SCENARIO", "crash-images", "--device",
+            "{d}/l2.bin"));
+        cases.add(refused("crash-images without --device", dir -> null, "--device", "crash-images",
+            "pr90-evict-small"));
+        cases.add(refused("crash-images --images 0", dir -> null, "--images", "crash-images", "pr90-evict-small",
+            "--device", "{d}/l2.bin", "--images", "0"));
+        cases.add(refused("crash-images --record-max-mib 0", dir -> null, "--record-max-mib", "crash-images",
+            "pr90-evict-small", "--device", "{d}/l2.bin", "--record-max-mib", "0"));
+        cases.add(refused("crash-images --timeout 0", dir -> null, "--timeout", "crash-images", "pr90-evict-small",
+            "--device", "{d}/l2.bin", "--timeout", "0"));
+        cases.add(refused("crash-images --plant unknown", dir -> null, "--plant", "crash-images",
+            "pr90-evict-small", "--device", "{d}/l2.bin", "--plant", "everything"));
+        cases.add(refused("crash-images on a file of the user's", FILE, "exists", "crash-images",
+            "pr90-evict-small", "--device", "{d}/file"));
+        cases.add(refused("crash-images beside a file of the user's named DEVICE.acks", dir -> {
+            Files.writeString(dir.resolve("l2.bin.acks"), "a file of the user's\n");
+            return null;
+        }, "exists", "crash-images", "pr90-evict-small", "--device", "{d}/l2.bin"));
+        cases.add(refused("crash-images in a directory that does not exist", dir -> null, "does not exist",
+            "crash-images", "pr90-evict-small", "--device", "{d}/none/l2.bin"));
+        cases.add(refused("crash-images --from-record with --device", dir -> null, "excludes", "crash-images",
+            "pr90-evict-small", "--device", "{d}/l2.bin", "--from-record", "{d}"));
+        cases.add(refused("crash-images --from-record of a directory without a record", dir -> null, "record.txt",
+            "crash-images", "pr90-evict-small", "--from-record", "{d}"));
+        cases.add(refused("crash-images --keep-record a file of the user's", FILE, "--keep-record", "crash-images",
+            "pr90-evict-small", "--device", "{d}/l2.bin", "--keep-record", "{d}/file"));
     }
 }

@@ -4,6 +4,8 @@ import dev.kvtier.core.port.EventSink;
 import dev.kvtier.harness.metrics.RequestTokens;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.realio.run.BadDevice;
+import dev.kvtier.realio.ffi.LibcKernel;
+import dev.kvtier.realio.run.DeviceTap;
 import dev.kvtier.realio.run.RealRun;
 import dev.kvtier.realio.run.RealTarget;
 import dev.kvtier.scenarios.Scenario;
@@ -110,6 +112,19 @@ public final class Runs {
     public static RealRun.Result real(final Scenario sc, final long seed, final RealTarget target,
                                       final List<EventSink> observers, final PrintStream out) throws BadDevice {
         try (RealRun run = RealRun.open(sc.spec(), seed, target, observers, out)) {
+            return run.run();
+        }
+    }
+
+    /**
+     * Runs {@code sc} on the real devices of {@code target} with {@code seed}, no journal, {@code observers} seeing
+     * every event after the run's own checks, and {@code tap} between the core and each device (a recording of its
+     * I/O for crash images).
+     */
+    public static RealRun.Result real(final Scenario sc, final long seed, final RealTarget target,
+                                      final List<EventSink> observers, final DeviceTap tap,
+                                      final PrintStream out) throws BadDevice {
+        try (RealRun run = RealRun.open(LibcKernel.create(), sc.spec(), seed, target, observers, out, tap)) {
             return run.run();
         }
     }

@@ -11,6 +11,7 @@ import dev.kvtier.realio.files.Claim;
 import dev.kvtier.realio.files.ClaimRefused;
 import dev.kvtier.realio.files.FileKind;
 import dev.kvtier.realio.memory.NativeMemory;
+import dev.kvtier.realio.record.DeviceRole;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
@@ -56,6 +57,12 @@ record RealDevices(NativeMemory memory, DevicePair devices, Claim data, Claim in
      */
     static RealDevices open(final Kernel kernel, final CoreConfig config, final long memoryBytes,
                             final RealTarget target, final PrintStream log) throws BadDevice {
+        return open(kernel, config, memoryBytes, target, log, DeviceTap.NONE);
+    }
+
+    /** As above, with {@code tap} put between the core and each opened device. */
+    static RealDevices open(final Kernel kernel, final CoreConfig config, final long memoryBytes,
+                            final RealTarget target, final PrintStream log, final DeviceTap tap) throws BadDevice {
         final Path indexPath = target.indexPath();
         if (samePath(indexPath, target.device())) {
             throw new BadDevice("--index-device must be another file than --device (" + indexPath + ")");
@@ -77,7 +84,7 @@ record RealDevices(NativeMemory memory, DevicePair devices, Claim data, Claim in
             syncDirectoryOf(index);
             log.printf(Locale.ROOT, "allocating %.1f MiB of native memory (every page is touched up front)%n",
                 memoryBytes / (double) (1 << 20));
-            final RealDevices opened = openDevices(kernel, config, memoryBytes, target, data, index, log);
+            final RealDevices opened = openDevices(kernel, config, memoryBytes, target, data, index, log, tap);
             log.printf(Locale.ROOT, "devices claimed, opened and sized in %.1f s%n", (System.nanoTime() - t0) / 1e9);
             return opened;
         } catch (final ClaimRefused e) {
@@ -93,7 +100,7 @@ record RealDevices(NativeMemory memory, DevicePair devices, Claim data, Claim in
 
     private static RealDevices openDevices(final Kernel kernel, final CoreConfig config, final long memoryBytes,
                                            final RealTarget target, final Claim data, final Claim index,
-                                           final PrintStream log) throws BadDevice {
+                                           final PrintStream log, final DeviceTap tap) throws BadDevice {
         // The devices move this memory's bytes; it is closed after them.
         final NativeMemory memory = new NativeMemory(memoryBytes);
         final PolledDevice device;
@@ -117,7 +124,8 @@ record RealDevices(NativeMemory memory, DevicePair devices, Claim data, Claim in
             memory.close();
             throw e;
         }
-        return new RealDevices(memory, new DevicePair(device, indexDevice), data, index);
+        return new RealDevices(memory, new DevicePair(tap.tap(DeviceRole.DATA, device, memory),
+            tap.tap(DeviceRole.INDEX, indexDevice, memory)), data, index);
     }
 
     private static Claim claim(final Kernel kernel, final Claim.Request request,

@@ -166,7 +166,17 @@ public final class RealRun implements AutoCloseable {
     /** As above, with the system calls of the claims and the devices made through {@code kernel}. */
     public static RealRun open(final Kernel kernel, final RunSpec spec, final long seed, final RealTarget target,
                                final List<EventSink> extraSinks, final PrintStream log) throws BadDevice {
-        final RealDevices opened = RealDevices.open(kernel, spec.core(), memoryBytes(spec), target, log);
+        return open(kernel, spec, seed, target, extraSinks, log, DeviceTap.NONE);
+    }
+
+    /**
+     * As above, with {@code tap} between the core and each opened device (a recording for crash images). The data
+     * device's fixed buffers are registered only when the tap leaves it as opened.
+     */
+    public static RealRun open(final Kernel kernel, final RunSpec spec, final long seed, final RealTarget target,
+                               final List<EventSink> extraSinks, final PrintStream log,
+                               final DeviceTap tap) throws BadDevice {
+        final RealDevices opened = RealDevices.open(kernel, spec.core(), memoryBytes(spec), target, log, tap);
         try {
             return new RealRun(spec, seed, target, opened, extraSinks, log);
         } catch (final RuntimeException | Error e) {

@@ -84,13 +84,16 @@ public final class RecoveryCheck {
     }
 
     private final CoreConfig config;
-    private final RealTarget target;
+    private final long timeoutNs;
+    private final String where;
     private final ToLongFunction<PrefixKey> tagOf;
     private long loadId;
 
-    private RecoveryCheck(final CoreConfig config, final RealTarget target, final ToLongFunction<PrefixKey> tagOf) {
+    private RecoveryCheck(final CoreConfig config, final long timeoutNs, final String where,
+                          final ToLongFunction<PrefixKey> tagOf) {
         this.config = config;
-        this.target = target;
+        this.timeoutNs = timeoutNs;
+        this.where = where;
         this.tagOf = tagOf;
     }
 
@@ -105,42 +108,65 @@ public final class RecoveryCheck {
         if (!target.recover()) {
             throw new IllegalArgumentException("a recovery check recovers: the target must say recover");
         }
-        return new RecoveryCheck(config, target, tagOf).check(log);
+        return new RecoveryCheck(config, target.timeoutNs(), "device " + target.device(), tagOf).check(target, log);
     }
 
-    private Result check(final PrintStream log) throws BadDevice {
-        final long memoryBytes = config.l1PoolBytes() + RealRun.indexBufferBytes(config)
-            + BATCH_SLOTS * config.slotBytes();
-        try (RealDevices opened = RealDevices.open(LibcKernel.create(), config, memoryBytes, target, log)) {
-            final List<CoreEvent.ChunkRecovered> recovered = new ArrayList<>();
-            final CoreEvent.IndexOpened[] openedEvent = new CoreEvent.IndexOpened[1];
-            final EventSink sink = e -> {
-                if (e instanceof CoreEvent.ChunkRecovered r) {
-                    recovered.add(r);
-                } else if (e instanceof CoreEvent.IndexOpened o) {
-                    openedEvent[0] = o;
-                }
-            };
-            final DevicePair devices = opened.devices();
-            final KvServer server = new KvServer(config, opened.memory(), devices.data(), devices.index(), sink);
-            final RealLoop loop = RealLoop.over(devices, server::onIoComplete);
-            final CallOutcome open = new CallOutcome();
-            final long t0 = System.nanoTime();
-            server.open(true, open);
-            final RealLoop.Outcome outcome = loop.runFor(open::done, target.timeoutNs());
-            final long openNanos = System.nanoTime() - t0;
-            if (outcome != RealLoop.Outcome.STOPPED || open.error() != null || openedEvent[0] == null) {
-                throw new BadDevice("index device " + target.indexPath() + ": recovery did not complete: "
-                    + (open.error() != null ? open.error() : "no answer within " + target.timeoutNs() / 1e9 + " s"));
-            }
-            final List<Chunk> chunks = readBack(server, loop, opened.memory(), recovered);
-            // Closed as a run closes: once what the check changed (evictions of chunks that failed) is written.
-            final CallOutcome shutdown = new CallOutcome();
-            server.shutdown(shutdown);
-            await(loop, shutdown::done);
-            final CoreEvent.IndexOpened o = openedEvent[0];
-            return new Result(o.recoveredFromDisk(), o.records(), o.bytesRead(), openNanos, chunks);
+    /** Native memory a check of a core of {@code config} needs: the L1 pool, the index buffer, the destination. */
+    public static long memoryBytes(final CoreConfig config) {
+        return config.l1PoolBytes() + RealRun.indexBufferBytes(config) + BATCH_SLOTS * config.slotBytes();
+    }
+
+    /**
+     * The same check on devices opened elsewhere ({@code devices}, moving the bytes of {@code memory}, which holds at
+     * least {@link #memoryBytes}): recovery of the index on {@code devices.index()}, then every recovered chunk read
+     * back from {@code devices.data()}. The crash-image checker runs it on images of a recorded run's devices;
+     * {@code where} names them in a failure, and {@code timeoutNs} bounds the open and each batch of loads.
+     *
+     * @throws BadDevice when the index cannot be recovered or the loads do not complete in time
+     */
+    public static Result onDevices(final CoreConfig config, final NativeMemory memory, final DevicePair devices,
+                                   final ToLongFunction<PrefixKey> tagOf, final long timeoutNs,
+                                   final String where) throws BadDevice {
+        if (timeoutNs <= 0) {
+            throw new IllegalArgumentException("timeoutNs must be positive, got " + timeoutNs);
         }
+        return new RecoveryCheck(config, timeoutNs, where, tagOf).recover(memory, devices);
+    }
+
+    private Result check(final RealTarget target, final PrintStream log) throws BadDevice {
+        try (RealDevices opened = RealDevices.open(LibcKernel.create(), config, memoryBytes(config), target, log)) {
+            return recover(opened.memory(), opened.devices());
+        }
+    }
+
+    private Result recover(final NativeMemory memory, final DevicePair devices) throws BadDevice {
+        final List<CoreEvent.ChunkRecovered> recovered = new ArrayList<>();
+        final CoreEvent.IndexOpened[] openedEvent = new CoreEvent.IndexOpened[1];
+        final EventSink sink = e -> {
+            if (e instanceof CoreEvent.ChunkRecovered r) {
+                recovered.add(r);
+            } else if (e instanceof CoreEvent.IndexOpened o) {
+                openedEvent[0] = o;
+            }
+        };
+        final KvServer server = new KvServer(config, memory, devices.data(), devices.index(), sink);
+        final RealLoop loop = RealLoop.over(devices, server::onIoComplete);
+        final CallOutcome open = new CallOutcome();
+        final long t0 = System.nanoTime();
+        server.open(true, open);
+        final RealLoop.Outcome outcome = loop.runFor(open::done, timeoutNs);
+        final long openNanos = System.nanoTime() - t0;
+        if (outcome != RealLoop.Outcome.STOPPED || open.error() != null || openedEvent[0] == null) {
+            throw new BadDevice("index of " + where + ": recovery did not complete: "
+                + (open.error() != null ? open.error() : "no answer within " + timeoutNs / 1e9 + " s"));
+        }
+        final List<Chunk> chunks = readBack(server, loop, memory, recovered);
+        // Closed as a run closes: once what the check changed (evictions of chunks that failed) is written.
+        final CallOutcome shutdown = new CallOutcome();
+        server.shutdown(shutdown);
+        await(loop, shutdown::done);
+        final CoreEvent.IndexOpened o = openedEvent[0];
+        return new Result(o.recoveredFromDisk(), o.records(), o.bytesRead(), openNanos, chunks);
     }
 
     /** A recovered chunk being read back: where it lands in the destination, and its load's result. */
@@ -225,9 +251,9 @@ public final class RecoveryCheck {
     }
 
     private void await(final RealLoop loop, final BooleanSupplier done) throws BadDevice {
-        if (loop.runFor(done, target.timeoutNs()) != RealLoop.Outcome.STOPPED) {
-            throw new BadDevice("device " + target.device() + ": loads of recovered chunks did not complete within "
-                + target.timeoutNs() / 1e9 + " s");
+        if (loop.runFor(done, timeoutNs) != RealLoop.Outcome.STOPPED) {
+            throw new BadDevice(where + ": loads of recovered chunks did not complete within " + timeoutNs / 1e9
+                + " s");
         }
     }
 
