@@ -5,6 +5,8 @@ import dev.kvtier.lab.bench.DiskBenches;
 import dev.kvtier.realio.bench.BenchIo;
 import dev.kvtier.lab.calibrate.Calibrate;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -45,6 +47,13 @@ public final class BenchIoCommand implements Callable<Integer> {
         + "each side's median round is reported (default 3)")
     int rounds = 3;
 
+    @Option(names = "--block", paramLabel = "BYTES", description = "measure only this block size (repeatable; "
+        + "whole 4 KiB pages up to 8 MiB)")
+    List<Long> blocks = new ArrayList<>();
+
+    @Option(names = "--depth", paramLabel = "N", description = "measure only this depth (repeatable; 1 to 256)")
+    List<Integer> depths = new ArrayList<>();
+
     @Mixin
     ForceOptions forceOptions = new ForceOptions();
 
@@ -59,13 +68,19 @@ public final class BenchIoCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         return DiskBenches.io(new DiskBenches.Scratch(device, forceOptions.force(), invoked.holder()), sizeBytes,
-            new BenchIo.Plan(seconds, !noFio, quick, quick ? 1 : rounds), System.out, System.err);
+            new BenchIo.Plan(seconds, !noFio, quick, quick ? 1 : rounds, blocks, depths), System.out, System.err);
     }
 
     private String badOptions() {
         if (sizeBytes < SIZE_BYTES_MIN || sizeBytes > SIZE_BYTES_MAX || sizeBytes % (1 << 20) != 0) {
             return "--size must be a whole number of MiB in [" + SIZE_BYTES_MIN + ", " + SIZE_BYTES_MAX + "] B, got "
                 + sizeBytes;
+        }
+        if (blocks.stream().anyMatch(b -> b < 4096 || b > (8 << 20) || b % 4096 != 0)) {
+            return "--block must be whole 4 KiB pages up to 8 MiB, got " + blocks;
+        }
+        if (depths.stream().anyMatch(d -> d < 1 || d > 256)) {
+            return "--depth must be in [1, 256], got " + depths;
         }
         if (rounds < 1 || rounds > 100) {
             return "--rounds must be in [1, 100], got " + rounds;

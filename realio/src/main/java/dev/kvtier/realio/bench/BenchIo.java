@@ -63,13 +63,27 @@ public final class BenchIo {
      * @param fio     run fio side by side when installed
      * @param quick   a small subset in a fraction of a second, no fio
      * @param rounds  rounds of each cell (kvtier and fio alternating)
+     * @param blocks  block sizes to measure (empty: 4 KiB, 64 KiB and 1 MiB)
+     * @param depths  depths to measure (empty: 1, 16 and 32)
      */
-    public record Plan(long seconds, boolean fio, boolean quick, int rounds) {
+    public record Plan(long seconds, boolean fio, boolean quick, int rounds, List<Long> blocks, List<Integer> depths) {
         public Plan {
             if (rounds < 1 || seconds < 0) {
                 throw new IllegalArgumentException("at least one round, and no negative time, got " + rounds + " x "
                     + seconds + " s");
             }
+            blocks = List.copyOf(blocks);
+            depths = List.copyOf(depths);
+            if (blocks.stream().anyMatch(b -> b < 4 * KIB || b > 8 * MIB || b % (4 * KIB) != 0)
+                || depths.stream().anyMatch(d -> d < 1 || d > 256)) {
+                throw new IllegalArgumentException("blocks are whole 4 KiB pages up to 8 MiB and depths 1 to 256, got "
+                    + blocks + " and " + depths);
+            }
+        }
+
+        /** Every cell of the default table. */
+        public Plan(final long seconds, final boolean fio, final boolean quick, final int rounds) {
+            this(seconds, fio, quick, rounds, List.of(), List.of());
         }
     }
 
@@ -93,8 +107,10 @@ public final class BenchIo {
                           final PrintStream out, final PrintStream err) {
         final boolean quick = plan.quick();
         final long size = quick ? 64 * MIB : sizeBytes;
-        final List<Long> blocks = quick ? List.of(4 * KIB, 64 * KIB) : List.of(4 * KIB, 64 * KIB, MIB);
-        final List<Integer> depths = quick ? List.of(1, 16) : List.of(1, 16, 32);
+        final List<Long> blocks = !plan.blocks().isEmpty() ? plan.blocks() : quick ? List.of(4 * KIB, 64 * KIB)
+            : List.of(4 * KIB, 64 * KIB, MIB);
+        final List<Integer> depths = !plan.depths().isEmpty() ? plan.depths() : quick ? List.of(1, 16)
+            : List.of(1, 16, 32);
         final long cellNs = quick ? 100_000_000L : plan.seconds() * 1_000_000_000L;
         final int depthMax = depths.stream().mapToInt(Integer::intValue).max().orElseThrow();
         final NativeMemory memory = new NativeMemory(64 * MIB);

@@ -160,7 +160,7 @@ public final class IoMeter implements CompletionSink {
         inFlight = depth;
         lastCompletionNs = startNs;
         while (inFlight > 0) {
-            device.await(1_000_000_000L);
+            device.await(Long.MAX_VALUE);
             device.poll(this, depth);
         }
         final long cpuNs = THREADS.getCurrentThreadCpuTime() - startCpuNs;

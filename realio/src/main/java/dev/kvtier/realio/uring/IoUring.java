@@ -172,7 +172,7 @@ public final class IoUring implements AutoCloseable {
         int flags = getEvents || minComplete > 0 ? ENTER_GETEVENTS : 0;
         long arg = 0;
         long argBytes = 0;
-        if (minComplete > 0) {
+        if (minComplete > 0 && timeoutNs >= 0) {
             flags |= ENTER_EXT_ARG;
             final long ts = waitBlock.address() + GeteventsArgDescriptor.BLOCK_TIMESPEC;
             waitBlock.set(JAVA_LONG, GeteventsArgDescriptor.BLOCK_TIMESPEC + GeteventsArgDescriptor.TV_SEC,

@@ -62,6 +62,28 @@ class IoUringDeviceTest extends DeviceContract {
         shouldRoundTripAlignedBlocks(); // the path where completions arrive without GETEVENTS
     }
 
+    /** A wait with no timeout enters without a timespec: the kernel arms no timer (a hypervisor exit on a VM). */
+    @Test
+    void shouldWaitWithoutATimerWhenNoTimeoutIsAsked() {
+        device.close();
+        final FailingKernel k = new FailingKernel(flags -> 0, 0);
+        device = IoUringDevice.open(k, scratch.file("c.bin"), FILE_BYTES, new IoUringLimits(8, 64, 64), memory)
+            .orThrow();
+        final NativeRegion pool = memory.allocate("l1-pool", 1 << 20);
+        final Completions c = new Completions();
+        device.submitBlock(1, IoOp.WRITE, 0, pool, 0, 4096);
+        device.await(Long.MAX_VALUE);
+        final int untimed = k.enterFlags().getLast();
+        c.awaitCount(device, 1);
+        device.submitBlock(2, IoOp.WRITE, 0, pool, 0, 4096);
+        device.await(1_000_000_000L);
+        final int timed = k.enterFlags().getLast();
+        c.awaitCount(device, 2);
+        final int extArg = 8; // IORING_ENTER_EXT_ARG
+        assertEquals(0, untimed & extArg, "flags 0x" + Integer.toHexString(untimed));
+        assertEquals(extArg, timed & extArg, "flags 0x" + Integer.toHexString(timed));
+    }
+
     /** Reads and writes from 1 MiB on go to the kernel's workers (the loop never waits in their submit). */
     @Test
     void shouldHandLargeReadsAndWritesToTheKernelsWorkersAndKeepSmallOnesInline() {

@@ -1,5 +1,7 @@
 package dev.kvtier.realio.testkit;
 
+import java.util.ArrayList;
+import java.util.List;
 import dev.kvtier.realio.ffi.Kernel;
 import dev.kvtier.realio.ffi.LibcKernel;
 import java.util.function.IntUnaryOperator;
@@ -9,6 +11,7 @@ import java.util.function.IntUnaryOperator;
  * flags to an errno to fail with (0 = call the real kernel), {@code openErrno} fails every open with that errno.
  */
 public final class FailingKernel implements Kernel {
+    private final List<Integer> enterFlags = new ArrayList<>();
     private final LibcKernel real = LibcKernel.create();
     private final IntUnaryOperator setup;
     private final int openErrno;
@@ -17,6 +20,11 @@ public final class FailingKernel implements Kernel {
     public FailingKernel(final IntUnaryOperator setup, final int openErrno) {
         this.setup = setup;
         this.openErrno = openErrno;
+    }
+
+    /** The flags of every io_uring_enter call, in order. */
+    public List<Integer> enterFlags() {
+        return List.copyOf(enterFlags);
     }
 
     public int setupCalls() {
@@ -37,6 +45,7 @@ public final class FailingKernel implements Kernel {
     @Override
     public int ioUringEnter(final int fd, final int toSubmit, final int minComplete, final int flags,
                             final long argAddress, final long argBytes) {
+        enterFlags.add(flags);
         return real.ioUringEnter(fd, toSubmit, minComplete, flags, argAddress, argBytes);
     }
 
