@@ -301,6 +301,7 @@ public final class ScenarioLoader {
             final long maxEvents = s.longValue("maxEvents", 200_000_000, 1000, 1L << 40);
             final long bound = s.longValue("livenessBoundSeconds", 3600, 1, 1L << 30);
             final long ttftMs = s.longValue("ttftBoundMs", 0, 0, 1L << 40);
+            final boolean reorder = s.bool("reorder", false);
             s.rejectUnknown();
             final DeviceProfile device = Profiles.device(source, "sim.device", deviceName, base);
             final HostCostProfile host = hostOverrides(Profiles.host(source, "sim.host", hostName, base));
@@ -309,7 +310,10 @@ public final class ScenarioLoader {
             record("sim", "maxEvents", maxEvents);
             record("sim", "livenessBoundSeconds", bound);
             knobs.put("sim.ttftBoundMs", ttftMs == 0 ? "none" : Long.toString(ttftMs));
-            return new SimTable(new SimModel(device, host, faults(), maxEvents), bound * 1_000_000_000L,
+            if (reorder) {
+                knobs.put("sim.reorder", "true"); // a knob only when on: a scenario without it keeps its digest
+            }
+            return new SimTable(new SimModel(device, host, faults(), maxEvents, reorder), bound * 1_000_000_000L,
                 ttftMs * 1_000_000L);
         }
 

@@ -37,6 +37,7 @@ public final class ProbeCatalogue {
     public static final String CRASH_TORN_DATA = "crash.torn-data-page";
     public static final String CRASH_TORN_INDEX = "crash.torn-index-page";
     public static final String CRASH_GARBLED_INDEX = "crash.garbled-index-page";
+    public static final String IO_REORDERED = "io.reordered";
 
     private static final List<Probe> ALL = List.copyOf(build());
     private static final Map<String, Probe> BY_NAME = byName(ALL);
@@ -217,6 +218,8 @@ public final class ProbeCatalogue {
             + "checkpoint)"));
         p.add(fact(CRASH_GARBLED_INDEX, "a crash left an index page that was not durable with a flipped byte (a "
             + "garbled record)"));
+        p.add(fact(IO_REORDERED, "a device completed an I/O while one submitted before it was still in flight "
+            + "(sim.reorder)"));
     }
 
     private static boolean restart(final ProbeState s, final CoreEvent.IndexOpenRequested e) {

@@ -108,6 +108,10 @@ public final class SimRun {
         this.indexDevice = new SimMetaDevice(model.device(), KvServer.indexLayout(spec.core()).deviceBytes(), loop,
             serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(),
             root.child(SeedStream.INDEX_FAULTS), oneDisk);
+        if (model.reorder()) {
+            device.reorder(root.child(SeedStream.REORDER));
+            indexDevice.reorder(root.child(SeedStream.INDEX_REORDER));
+        }
         this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice,
             () -> indexDevice.injectedFlips() > 0);
         this.provenance = new ProvenanceChecker(spec.workload().blockTokens(),
@@ -279,6 +283,7 @@ public final class SimRun {
         probes.fact(ProbeCatalogue.FAULT_CORRUPTION, device.injectedCorruptions());
         probes.fact(ProbeCatalogue.FAULT_MISDIRECT, device.injectedMisdirects());
         probes.fact(ProbeCatalogue.FAULT_INDEX_FLIP, indexDevice.injectedFlips());
+        probes.fact(ProbeCatalogue.IO_REORDERED, device.reorderedCompletions() + indexDevice.reorderedCompletions());
         return recorder.report(spec.scenario(), RunMode.VIRTUAL, seed, loop.nowNs(), violation,
             new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(),
                 server.tieredStore().writeErrors()));
