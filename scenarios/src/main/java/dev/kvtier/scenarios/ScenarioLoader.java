@@ -264,6 +264,11 @@ public final class ScenarioLoader {
             b.stagingBatchBytes(s.bytesValue("stagingBatchBytes", b.stagingBatchBytes(), slot, 1L << 40));
             b.stagingPoolBytes(s.bytesValue("stagingPoolBytes", b.stagingPoolBytes(), b.stagingBatchBytes(),
                 1L << 42));
+            final int poolBatches = s.intValue("stagingPoolBatches", 0, 0, 1 << 16);
+            if (poolBatches > 0) { // replaces stagingPoolBytes: the swarm draws a pool of whole batches
+                b.stagingPoolBytes(poolBatches * b.stagingBatchBytes());
+                record("core", "stagingPoolBatches", poolBatches);
+            }
             b.replacement(s.choice("replacement", b.replacement()));
             b.commitMode(s.choice("commitMode", b.commitMode()));
             b.l2Admission(s.choice("l2Admission", b.l2Admission()));

@@ -168,6 +168,9 @@ public final class ProbeCatalogue {
     private static void client(final List<Probe> p) {
         p.add(on(CoreEvent.SaveQueued.class, "client.multi-batch", "a request needed more than one staging batch",
             (s, e) -> e.batches() > 1));
+        p.add(on(CoreEvent.SaveQueued.class, "client.one-batch-pool", "a request needed more than one staging batch "
+            + "through a staging pool that holds only one (its batches take turns, its commit waits for the last)",
+            (s, e) -> e.batches() > 1 && s.config().stagingPoolBytes() < 2 * s.config().stagingBatchBytes()));
         p.add(on(CoreEvent.SaveQueued.class, "client.duplicate-spec", "a save held the same spec twice (written "
             + "once)", (s, e) -> Distinct.hasDuplicates(e.specs())));
         p.add(on(CoreEvent.class, "client.staging-wait", "a save could not stage its first batch at once (staging "
