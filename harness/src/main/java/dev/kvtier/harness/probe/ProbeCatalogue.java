@@ -38,6 +38,8 @@ public final class ProbeCatalogue {
     public static final String CRASH_TORN_INDEX = "crash.torn-index-page";
     public static final String CRASH_GARBLED_INDEX = "crash.garbled-index-page";
     public static final String IO_REORDERED = "io.reordered";
+    public static final String LOAD_REWRITTEN = "load.rewritten-content";
+    public static final String LOOKUP_OTHER_MODEL = "lookup.other-model";
 
     private static final List<Probe> ALL = List.copyOf(build());
     private static final Map<String, Probe> BY_NAME = byName(ALL);
@@ -221,6 +223,10 @@ public final class ProbeCatalogue {
             + "checkpoint)"));
         p.add(fact(CRASH_GARBLED_INDEX, "a crash left an index page that was not durable with a flipped byte (a "
             + "garbled record)"));
+        p.add(fact(LOAD_REWRITTEN, "a load brought a block whose allocation held a rewritten version of its key's "
+            + "content (engine.rewriteEvery), checked against that version"));
+        p.add(fact(LOOKUP_OTHER_MODEL, "a lookup stopped at a key committed by another model (engine.models): same "
+            + "prefix, other model's data"));
         p.add(fact(IO_REORDERED, "a device completed an I/O while one submitted before it was still in flight "
             + "(sim.reorder)"));
     }
