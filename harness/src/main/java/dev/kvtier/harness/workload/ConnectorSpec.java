@@ -23,9 +23,9 @@ package dev.kvtier.harness.workload;
  *                       spec is sent 512 B past its allocation's start (misaligned) or just past its end (outside its
  *                       allocation), alternately; the server must reject it; 0 = none
  * @param models         model ids the engine serves over the same prompts: request {@code id} uses model
- *                       {@code modelId + mix(id) mod models} (a fixed scramble of its id, so one prompt is asked for
- *                       under several models across phases), and its KV content depends on the model, so a lookup or load
- *                       that ignores the model returns another model's bytes; 1 = one model
+ *                       {@code modelId + mix(id) mod models} (a fixed scramble of its id, so one prompt is asked
+ *                       for under several models across phases), and its KV content depends on the model, so a
+ *                       lookup or load that ignores the model returns another model's bytes; 1 = one model
  * @param rewriteEvery   every request whose id is a multiple of this computes new content for its keys (a new version,
  *                       as after a model update): what it stores into new allocations differs from any earlier
  *                       version of the same keys, and with {@code storeLoaded} it sends that new content into the

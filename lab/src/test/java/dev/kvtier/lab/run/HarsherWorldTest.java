@@ -44,4 +44,17 @@ class HarsherWorldTest {
         final RunReport r = run(List.of("core.stagingPoolBatches=1"));
         assertTrue(r.probes().getOrDefault("client.one-batch-pool", 0L) > 0, r.probes().toString());
     }
+
+    @Test
+    void shouldStopLookupsAtAnotherModelsKeysWithSeveralModels() throws ScenarioException {
+        final RunReport r = run(List.of("engine.models=2"));
+        assertTrue(r.probes().getOrDefault("lookup.other-model", 0L) > 0, r.probes().toString());
+    }
+
+    @Test
+    void shouldRefuseNewContentIntoCommittedAllocationsAndCheckRewrittenVersions() throws ScenarioException {
+        final RunReport r = run(List.of("engine.rewriteEvery=3", "engine.storeLoaded=true"));
+        assertTrue(r.probes().getOrDefault("span.reject.committed", 0L) > 0, r.probes().toString());
+        assertTrue(r.probes().getOrDefault("load.rewritten-content", 0L) > 0, r.probes().toString());
+    }
 }
