@@ -75,7 +75,8 @@ final class ExtraTables {
     static ConnectorSpec connector(final Section s, final Map<String, String> knobs) throws ScenarioException {
         final ConnectorSpec c = new ConnectorSpec(s.intValue("blocksPerKey", 1, 1, 1 << 20),
             s.bool("partialLoads", false), s.bool("storeLoaded", false), s.bool("duplicateSpecs", false),
-            s.intValue("abortEvery", 0, 0, Integer.MAX_VALUE), s.intValue("badSpanEvery", 0, 0, Integer.MAX_VALUE));
+            s.intValue("abortEvery", 0, 0, Integer.MAX_VALUE), s.intValue("badSpanEvery", 0, 0, Integer.MAX_VALUE),
+            s.intValue("models", 1, 1, 1 << 16), s.intValue("rewriteEvery", 0, 0, Integer.MAX_VALUE));
         s.rejectUnknown();
         if (!c.equals(ConnectorSpec.DEFAULT)) {
             knobs.put("engine.connector", c.toString());

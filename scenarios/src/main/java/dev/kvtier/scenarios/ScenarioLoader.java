@@ -264,6 +264,11 @@ public final class ScenarioLoader {
             b.stagingBatchBytes(s.bytesValue("stagingBatchBytes", b.stagingBatchBytes(), slot, 1L << 40));
             b.stagingPoolBytes(s.bytesValue("stagingPoolBytes", b.stagingPoolBytes(), b.stagingBatchBytes(),
                 1L << 42));
+            final int poolBatches = s.intValue("stagingPoolBatches", 0, 0, 1 << 16);
+            if (poolBatches > 0) { // replaces stagingPoolBytes: the swarm draws a pool of whole batches
+                b.stagingPoolBytes(poolBatches * b.stagingBatchBytes());
+                record("core", "stagingPoolBatches", poolBatches);
+            }
             b.replacement(s.choice("replacement", b.replacement()));
             b.commitMode(s.choice("commitMode", b.commitMode()));
             b.l2Admission(s.choice("l2Admission", b.l2Admission()));
@@ -301,6 +306,7 @@ public final class ScenarioLoader {
             final long maxEvents = s.longValue("maxEvents", 200_000_000, 1000, 1L << 40);
             final long bound = s.longValue("livenessBoundSeconds", 3600, 1, 1L << 30);
             final long ttftMs = s.longValue("ttftBoundMs", 0, 0, 1L << 40);
+            final boolean reorder = s.bool("reorder", false);
             s.rejectUnknown();
             final DeviceProfile device = Profiles.device(source, "sim.device", deviceName, base);
             final HostCostProfile host = hostOverrides(Profiles.host(source, "sim.host", hostName, base));
@@ -309,7 +315,10 @@ public final class ScenarioLoader {
             record("sim", "maxEvents", maxEvents);
             record("sim", "livenessBoundSeconds", bound);
             knobs.put("sim.ttftBoundMs", ttftMs == 0 ? "none" : Long.toString(ttftMs));
-            return new SimTable(new SimModel(device, host, faults(), maxEvents), bound * 1_000_000_000L,
+            if (reorder) {
+                knobs.put("sim.reorder", "true"); // a knob only when on: a scenario without it keeps its digest
+            }
+            return new SimTable(new SimModel(device, host, faults(), maxEvents, reorder), bound * 1_000_000_000L,
                 ttftMs * 1_000_000L);
         }
 

@@ -56,6 +56,12 @@ public final class ProvenanceChecker implements Checker {
     private long input;
     private long fromL1;
     private long fromL2;
+    /** The model of the run's first allocation request, and of the one being answered. */
+    private int baseModel = Integer.MIN_VALUE;
+    private int allocModel;
+    /** The model of every key claimed under a model other than {@link #baseModel} (most runs: none). */
+    private final Map<PrefixKey, Integer> otherModels = new HashMap<>();
+    private long otherModelStops;
 
     /**
      * What the last Lookup found, until its request's RequestArrived: its chunks (keys), its hit, the chunks past the
@@ -104,9 +110,19 @@ public final class ProvenanceChecker implements Checker {
         }
         final long seq = c.sequence();
         switch (event) {
-            case CoreEvent.Allocated e -> fates.set(e.key(), KeyFates.CLAIMED);
+            case CoreEvent.AllocateRequested e -> {
+                allocModel = e.modelId();
+                baseModel = baseModel == Integer.MIN_VALUE ? allocModel : baseModel;
+            }
+            case CoreEvent.Allocated e -> {
+                fates.set(e.key(), KeyFates.CLAIMED);
+                model(e.key(), allocModel);
+            }
             case CoreEvent.Committed e -> fates.set(e.key(), KeyFates.COMMITTED);
-            case CoreEvent.ChunkRecovered e -> fates.set(e.key(), KeyFates.COMMITTED);
+            case CoreEvent.ChunkRecovered e -> {
+                fates.set(e.key(), KeyFates.COMMITTED);
+                model(e.key(), e.modelId());
+            }
             case CoreEvent.ClaimReleased e -> {
                 if (e.released()) {
                     fates.set(e.ref().key(), KeyFates.RELEASED);
@@ -145,6 +161,21 @@ public final class ProvenanceChecker implements Checker {
         }
     }
 
+    /** Remembers that {@code key} was claimed under {@code modelId} (only when it is not the base model). */
+    private void model(final PrefixKey key, final int modelId) {
+        baseModel = baseModel == Integer.MIN_VALUE ? modelId : baseModel;
+        if (modelId != baseModel) {
+            otherModels.put(key, modelId);
+        } else if (!otherModels.isEmpty()) {
+            otherModels.remove(key);
+        }
+    }
+
+    /** Lookups that stopped at a key committed under another model than theirs (engine.models). */
+    public long otherModelStops() {
+        return otherModelStops;
+    }
+
     private void evicted(final CoreEvent.RingEvicted e, final long seq) {
         final boolean faulted = switch (e.reason()) {
             case SPACE, WRAP -> false;
@@ -174,7 +205,11 @@ public final class ProvenanceChecker implements Checker {
         if (hit == chunks) {
             return new LookupSight(seq, chunks, hitKeys, missChunks, null, null, null);
         }
-        final MissReason first = BY_FATE[fates.fate(keys.get(hit))];
+        MissReason first = BY_FATE[fates.fate(keys.get(hit))];
+        if (first == null && otherModels.getOrDefault(keys.get(hit), baseModel) != e.modelId()) {
+            otherModelStops++; // same prefix, another model's chunk: for this model, never stored
+            first = MissReason.FIRST_SIGHT;
+        }
         if (first == null) {
             throw new IllegalStateException("the lookup of " + chunks + " keys stopped at " + hit + ", whose key "
                 + keys.get(hit) + " is committed in this checker's model");

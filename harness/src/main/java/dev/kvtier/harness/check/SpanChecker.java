@@ -76,6 +76,10 @@ public final class SpanChecker implements Checker {
     private final Map<Long, Integer> nextBatch = new HashMap<>();
     private final Map<Long, Long> storeToRequest = new HashMap<>();
     private final Set<Long> staleAllocations = new HashSet<>();
+    /** Stores sent and not completed, per allocation id they write into (a commit must not run ahead of them). */
+    private final Map<Long, Integer> storesInFlight = new HashMap<>();
+    /** The allocation ids each store in flight writes into. */
+    private final Map<Long, long[]> storeAllocations = new HashMap<>();
 
     @Override
     public void onEvent(final CheckContext ctx, final CoreEvent event) {
@@ -96,8 +100,15 @@ public final class SpanChecker implements Checker {
                     inserted(ctx, e);
                 }
             }
-            case CoreEvent.StoreCompleted e -> completed(ctx, e.storeId());
+            case CoreEvent.StoreCompleted e -> {
+                storeDone(e.storeId());
+                completed(ctx, e.storeId());
+            }
             case CoreEvent.Committed e -> {
+                if (storesInFlight.containsKey(e.allocationId())) {
+                    ctx.fail(Invariant.STAGING, "allocation " + e.allocationId() + " of key " + e.key() + " was "
+                        + "committed while a store into it was in flight: a commit ran ahead of its batches");
+                }
                 // (isEmpty first: a commit's allocation id is boxed only when some allocation had a rejected span)
                 if (!staleAllocations.isEmpty() && staleAllocations.contains(e.allocationId())) {
                     ctx.fail(Invariant.STALE_NOTHING, "allocation " + e.allocationId() + " of key " + e.key()
@@ -147,8 +158,28 @@ public final class SpanChecker implements Checker {
         storeToRequest.put(e.storeId(), e.requestId());
     }
 
+    /** A store into allocations: each of them has one more store in flight until it completes. */
+    private void storeInFlight(final CoreEvent.StoreSent e) {
+        final long[] ids = new long[e.spans().size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = e.spans().get(i).alloc().allocationId();
+            storesInFlight.merge(ids[i], 1, Integer::sum);
+        }
+        storeAllocations.put(e.storeId(), ids);
+    }
+
+    private void storeDone(final long storeId) {
+        final long[] ids = storeAllocations.remove(storeId);
+        if (ids != null) {
+            for (final long id : ids) {
+                storesInFlight.computeIfPresent(id, (k, n) -> n == 1 ? null : n - 1);
+            }
+        }
+    }
+
     private void storeSent(final CheckContext ctx, final CoreEvent.StoreSent e) {
         final long slotBytes = ctx.config().slotBytes();
+        storeInFlight(e);
         sent.put(e.storeId(), new ArrayDeque<>(e.spans()));
         final Long request = storeToRequest.remove(e.storeId());
         if (request == null) {

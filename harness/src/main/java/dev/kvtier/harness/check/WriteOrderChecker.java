@@ -2,17 +2,20 @@ package dev.kvtier.harness.check;
 
 import dev.kvtier.core.event.CoreEvent;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Invariant 10: for any byte range, L2 writes complete in store order. Batches are numbered in the order stores
+ * Invariant 10: for any byte range, L2 writes complete in store order; and a load issues no read while a write over its
+ * bytes is pending (invariant 12's guard, docs/design/STORAGE-CORE.md 5.2). Batches are numbered in the order stores
  * created them; when a batch finishes, no earlier batch overlapping it may still be unfinished. And the bounds of a
  * grouped write batch (docs/design/STORAGE-CORE.md 4.3): it holds at least one entry, is 4096-aligned, and is at most
  * {@code max(its largest span, groupedWriteBatchBytes)} long (the largest entry its store inserted stands for its
- * largest span). Skips: that a batch holds only file-contiguous entries in span order, which the core asserts on
- * every append (a violation crashes the run as a bug). The map of stores is used for point look-ups only.
+ * largest span). Skips: that a batch holds only file-contiguous entries in span order, which the core asserts on every
+ * append (a violation crashes the run as a bug). The map of stores is used for point look-ups only.
  */
 public final class WriteOrderChecker implements Checker {
     private record Batch(long id, long fileOffset, long lengthBytes) {}
@@ -20,6 +23,8 @@ public final class WriteOrderChecker implements Checker {
     private final TreeMap<Long, List<Batch>> unfinished = new TreeMap<>();
     private final LongTally largestEntry = new LongTally();
     private long maxLength;
+    /** Loads requested and not yet ended (their slice reservations are reads issued). */
+    private final Set<Long> liveLoads = new HashSet<>();
 
     @Override
     public void onEvent(final CheckContext ctx, final CoreEvent event) {
@@ -37,6 +42,14 @@ public final class WriteOrderChecker implements Checker {
                 maxLength = Math.max(maxLength, e.lengthBytes());
             }
             case CoreEvent.WriteFinished e -> finished(ctx, e);
+            case CoreEvent.LoadRequested e -> liveLoads.add(e.loadId());
+            case CoreEvent.LoadCompleted e -> liveLoads.remove(e.loadId());
+            case CoreEvent.LoadFailed e -> liveLoads.remove(e.loadId());
+            case CoreEvent.SliceReserved e -> {
+                if (!unfinished.isEmpty() && liveLoads.contains(e.opId())) {
+                    readUnderWrite(ctx, e);
+                }
+            }
             default -> {
                 // not a write
             }
@@ -55,6 +68,27 @@ public final class WriteOrderChecker implements Checker {
             ctx.fail(Invariant.WRITE_ORDER, "write batch " + e.batchId() + " of store " + e.storeId() + " holds "
                 + e.lengthBytes() + " B, above max(largest span " + largest + ", groupedWriteBatchBytes "
                 + ctx.config().groupedWriteBatchBytes() + ")");
+        }
+    }
+
+    /**
+     * Invariant 12's guard (docs/design/STORAGE-CORE.md 5.2): a load never reads L2 under a pending write to the same
+     * bytes; on a device that completes out of order such a read returns the bytes before the write. A load issues a
+     * read (reserves its slice) only once the writes over it that were pending have finished; its I/O queue may still
+     * hand the read to the device after a later store sealed a write over the same bytes (a store into a committed
+     * allocation carries the bytes committed, and a ring slot is reused only once the load's lease is revoked and the
+     * load failed, so its bytes are discarded), which this does not judge.
+     */
+    private void readUnderWrite(final CheckContext ctx, final CoreEvent.SliceReserved e) {
+        final long from = e.fileOffset();
+        final long to = from + e.lengthBytes();
+        for (final List<Batch> at : unfinished.subMap(Math.max(0, from - maxLength), true, to, false).values()) {
+            for (final Batch b : at) {
+                if (b.fileOffset < to && from < b.fileOffset + b.lengthBytes) {
+                    ctx.fail(Invariant.LOAD_BYTES, "load " + e.opId() + " issued a read of [" + from + ", " + to
+                        + ") while write batch " + b.id + " over those bytes was pending");
+                }
+            }
         }
     }
 

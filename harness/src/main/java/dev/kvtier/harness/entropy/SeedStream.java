@@ -13,6 +13,8 @@ import dev.kvtier.core.port.Entropy;
  *   root ── workload ── tokens, keys          the workload driver (both worlds)
  *        ── faults                            the simulated data device's injected faults
  *        ── index-faults                      the simulated index device's injected faults
+ *        ── reorder                           the simulated data device's completion delays (sim.reorder)
+ *        ── index-reorder                     the simulated index device's completion delays (sim.reorder)
  *        ── crash-points                      the crash points drawn from [0, crashWithinEvents)
  *        ── crash-during-shutdown             which of the eight events after the final shutdown's request crashes
  *        ── crash ── data, index              the first crash's fate of unflushed pages, per device
@@ -33,6 +35,10 @@ public enum SeedStream {
     FAULTS("faults"),
     /** The simulated index device's injected faults, a child of the root. */
     INDEX_FAULTS("index-faults"),
+    /** The simulated data device's completion delays when it reorders I/O, a child of the root. */
+    REORDER("reorder"),
+    /** The simulated index device's completion delays when it reorders I/O, a child of the root. */
+    INDEX_REORDER("index-reorder"),
     /** The crash points drawn per seed, a child of the root. */
     CRASH_POINTS("crash-points"),
     /** The crash during the final shutdown, a child of the root. */

@@ -37,6 +37,9 @@ public final class ProbeCatalogue {
     public static final String CRASH_TORN_DATA = "crash.torn-data-page";
     public static final String CRASH_TORN_INDEX = "crash.torn-index-page";
     public static final String CRASH_GARBLED_INDEX = "crash.garbled-index-page";
+    public static final String IO_REORDERED = "io.reordered";
+    public static final String LOAD_REWRITTEN = "load.rewritten-content";
+    public static final String LOOKUP_OTHER_MODEL = "lookup.other-model";
 
     private static final List<Probe> ALL = List.copyOf(build());
     private static final Map<String, Probe> BY_NAME = byName(ALL);
@@ -167,6 +170,9 @@ public final class ProbeCatalogue {
     private static void client(final List<Probe> p) {
         p.add(on(CoreEvent.SaveQueued.class, "client.multi-batch", "a request needed more than one staging batch",
             (s, e) -> e.batches() > 1));
+        p.add(on(CoreEvent.SaveQueued.class, "client.one-batch-pool", "a request needed more than one staging batch "
+            + "through a staging pool that holds only one (its batches take turns, its commit waits for the last)",
+            (s, e) -> e.batches() > 1 && s.config().stagingPoolBytes() < 2 * s.config().stagingBatchBytes()));
         p.add(on(CoreEvent.SaveQueued.class, "client.duplicate-spec", "a save held the same spec twice (written "
             + "once)", (s, e) -> Distinct.hasDuplicates(e.specs())));
         p.add(on(CoreEvent.class, "client.staging-wait", "a save could not stage its first batch at once (staging "
@@ -217,6 +223,12 @@ public final class ProbeCatalogue {
             + "checkpoint)"));
         p.add(fact(CRASH_GARBLED_INDEX, "a crash left an index page that was not durable with a flipped byte (a "
             + "garbled record)"));
+        p.add(fact(LOAD_REWRITTEN, "a load brought a block whose allocation held a rewritten version of its key's "
+            + "content (engine.rewriteEvery), checked against that version"));
+        p.add(fact(LOOKUP_OTHER_MODEL, "a lookup stopped at a key committed by another model (engine.models): same "
+            + "prefix, other model's data"));
+        p.add(fact(IO_REORDERED, "a device completed an I/O while one submitted before it was still in flight "
+            + "(sim.reorder)"));
     }
 
     private static boolean restart(final ProbeState s, final CoreEvent.IndexOpenRequested e) {

@@ -7,6 +7,7 @@ import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.check.ProvenanceChecker;
 import dev.kvtier.harness.metrics.RequestTokens;
 import dev.kvtier.harness.metrics.RunMetrics;
+import dev.kvtier.harness.probe.ProbeCatalogue;
 import dev.kvtier.harness.probe.ProbeRecorder;
 import dev.kvtier.harness.workload.RequestTiming;
 import dev.kvtier.harness.workload.WorkloadDriver;
@@ -146,6 +147,7 @@ public final class RunRecorder implements WorkloadDriver.Observer {
     public RunReport report(final String scenario, final RunMode mode, final long seed, final long nanos,
                             final String violation, final Extras extras) {
         final RunMetrics m = metrics;
+        probes.fact(ProbeCatalogue.LOOKUP_OTHER_MODEL, provenance.otherModelStops());
         final RunReport.Metrics figures = new RunReport.Metrics(m.storedBytes(), m.loadedBytes(), m.l1HitRatio(),
             m.l2Reads(), m.l2Writes(), m.writeOps(), m.meanWriteBytes(), phaseNanos("cold"), phaseNanos("warm"),
             m.storeAck(), m.load(), m.ttft(), m.engine(), m.requests(), provenance.tokenSources(), m.loadFailures(),

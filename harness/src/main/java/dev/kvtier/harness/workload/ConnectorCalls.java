@@ -7,7 +7,9 @@ import dev.kvtier.core.value.LoadRange;
 import dev.kvtier.core.value.PrefixKey;
 import dev.kvtier.core.value.StoreSpec;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntToLongFunction;
 import java.util.function.IntUnaryOperator;
 
@@ -24,14 +26,84 @@ final class ConnectorCalls {
     private final long slotBytes;
     private final long partialBytes;
     private final boolean storeLoaded;
+    private final int baseModel;
+    /**
+     * The content version of every allocation a rewriting request claimed (an allocation absent holds version 0), by
+     * allocation id: what a load of it must find. Kept across the workload's lives ({@link #continueFrom}): a chunk
+     * recovered after a crash keeps its id and its bytes.
+     */
+    private Map<Long, Long> versions = new HashMap<>();
+    private long rewrittenLoaded;
 
-    ConnectorCalls(final ConnectorSpec spec, final int blockTokens, final long slotBytes, final CommitMode mode) {
+    ConnectorCalls(final ConnectorSpec spec, final int blockTokens, final long slotBytes, final CommitMode mode,
+                   final int baseModel) {
         this.spec = spec;
+        this.baseModel = baseModel;
         this.slotBytes = slotBytes;
         final long leading = slotBytes * (blockTokens - 1) / blockTokens;
         final long aligned = leading - leading % Alignment.BYTES;
         this.partialBytes = spec.partialLoads() && aligned > 0 ? aligned : slotBytes;
         this.storeLoaded = spec.storeLoaded() && mode == CommitMode.L1;
+    }
+
+    /** The model id request {@code r} looks up and allocates under. */
+    int model(final EngineRequest r) {
+        return baseModel + spec.modelOffset(r.id);
+    }
+
+    /** The content of {@code key} under a model offset and a version: the key's own tag when both are 0. */
+    static long tagOf(final PrefixKey key, final int modelOffset, final long version) {
+        final long base = WorkloadDriver.tagOf(key);
+        if (modelOffset == 0 && version == 0) {
+            return base;
+        }
+        return Prompts.mix(base ^ modelOffset * 0x9E3779B97F4A7C15L ^ version * 0xC2B2AE3D27D4EB4FL) | 1;
+    }
+
+    /** What request {@code r} computes for its block {@code block}: its model's, in its own version. */
+    long computed(final EngineRequest r, final int block) {
+        return tagOf(r.keys.get(block), spec.modelOffset(r.id), spec.version(r.id));
+    }
+
+    /**
+     * What block {@code block} of {@code r}'s cached prefix must hold once loaded: its key's content under {@code r}'s
+     * model (never another model's), in the version of the allocation it came from.
+     */
+    long expected(final EngineRequest r, final int block) {
+        long version = 0;
+        if (!versions.isEmpty()) {
+            int first = 0;
+            for (final AllocationRef ref : r.prefix) {
+                if (block < first + ref.slotCount()) {
+                    version = versions.getOrDefault(ref.allocationId(), 0L);
+                    break;
+                }
+                first += ref.slotCount();
+            }
+            rewrittenLoaded += version != 0 ? 1 : 0;
+        }
+        return tagOf(r.keys.get(block), spec.modelOffset(r.id), version);
+    }
+
+    /** {@code r} claimed {@code ref}: a load of it must find {@code r}'s version. */
+    void claimed(final EngineRequest r, final AllocationRef ref) {
+        final long version = spec.version(r.id);
+        if (version != 0) {
+            versions.put(ref.allocationId(), version);
+        } else if (!versions.isEmpty()) {
+            versions.remove(ref.allocationId()); // an id a lost allocation of an earlier life had
+        }
+    }
+
+    /** Blocks loaded whose allocation held a rewritten version, so far (checked against that version). */
+    long rewrittenLoaded() {
+        return rewrittenLoaded;
+    }
+
+    /** Takes the allocations' versions from the connector of the workload's previous life (after a crash). */
+    void continueFrom(final ConnectorCalls previous) {
+        this.versions = previous.versions;
+        this.rewrittenLoaded = previous.rewrittenLoaded;
     }
 
     /** The keys a lookup walks: a chunk's key is the prefix key of its last block. */

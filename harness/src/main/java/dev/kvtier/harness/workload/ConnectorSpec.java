@@ -22,15 +22,34 @@ package dev.kvtier.harness.workload;
  * @param badSpanEvery   a client bug: in the save of every request whose id is a multiple of this, the first claimed
  *                       spec is sent 512 B past its allocation's start (misaligned) or just past its end (outside its
  *                       allocation), alternately; the server must reject it; 0 = none
+ * @param models         model ids the engine serves over the same prompts: request {@code id} uses model
+ *                       {@code modelId + mix(id) mod models} (a fixed scramble of its id, so one prompt is asked
+ *                       for under several models across phases), and its KV content depends on the model, so a
+ *                       lookup or load that ignores the model returns another model's bytes; 1 = one model
+ * @param rewriteEvery   every request whose id is a multiple of this computes new content for its keys (a new version,
+ *                       as after a model update): what it stores into new allocations differs from any earlier
+ *                       version of the same keys, and with {@code storeLoaded} it sends that new content into the
+ *                       committed allocations it loaded (which the server must refuse, keeping the committed bytes);
+ *                       0 = never
  */
 public record ConnectorSpec(int blocksPerKey, boolean partialLoads, boolean storeLoaded, boolean duplicateSpecs,
-                            int abortEvery, int badSpanEvery) {
+                            int abortEvery, int badSpanEvery, int models, int rewriteEvery) {
     /** The reference's connector: none of the options. */
     public static final ConnectorSpec DEFAULT = new ConnectorSpec(1, false, false, false, 0, 0);
+
+    /** One model, no rewrites. */
+    public ConnectorSpec(final int blocksPerKey, final boolean partialLoads, final boolean storeLoaded,
+                         final boolean duplicateSpecs, final int abortEvery, final int badSpanEvery) {
+        this(blocksPerKey, partialLoads, storeLoaded, duplicateSpecs, abortEvery, badSpanEvery, 1, 0);
+    }
 
     public ConnectorSpec {
         if (blocksPerKey < 1) {
             throw new IllegalArgumentException("blocksPerKey must be positive, got " + blocksPerKey);
+        }
+        if (models < 1 || rewriteEvery < 0) {
+            throw new IllegalArgumentException("models must be positive and rewriteEvery >= 0 (0 = never), got "
+                + models + ", " + rewriteEvery);
         }
         if (abortEvery < 0 || badSpanEvery < 0) {
             throw new IllegalArgumentException("abortEvery and badSpanEvery must be >= 0 (0 = never), got "
@@ -41,6 +60,16 @@ public record ConnectorSpec(int blocksPerKey, boolean partialLoads, boolean stor
     /** True when the request {@code requestId} is cancelled at the end of its prefill. */
     public boolean aborts(final long requestId) {
         return abortEvery > 0 && requestId % abortEvery == 0;
+    }
+
+    /** The offset of request {@code requestId}'s model from the workload's model id (0 with one model). */
+    public int modelOffset(final long requestId) {
+        return models == 1 ? 0 : (int) Math.floorMod(Prompts.mix(requestId), (long) models);
+    }
+
+    /** The content version request {@code requestId} computes: 0, or its own id when it rewrites. */
+    public long version(final long requestId) {
+        return rewriteEvery > 0 && requestId % rewriteEvery == 0 ? requestId : 0;
     }
 
     /** True when the save of {@code requestId} carries a bad span. */

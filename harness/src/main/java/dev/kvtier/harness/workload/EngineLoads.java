@@ -68,7 +68,7 @@ final class EngineLoads {
         if (result.ok()) {
             for (int i = 0; i < r.cached; i++) {
                 final long bad = parts.stamping().firstMismatch(parts.gpu(), memory.blockOffset(r.lane, i),
-                    connector.loadedBytes(i, r.cached), WorkloadDriver.tagOf(r.keys.get(i)));
+                    connector.loadedBytes(i, r.cached), connector.expected(r, i));
                 if (bad >= 0) {
                     parts.observer().wrongBytes(r.id, i, bad, r.keys.get(i));
                 }

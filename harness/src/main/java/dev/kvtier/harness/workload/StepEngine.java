@@ -114,8 +114,8 @@ final class StepEngine {
         this.memory = new EngineMemory(spec, slotBytes);
 
         this.connector = new ConnectorCalls(engine.connector(), spec.blockTokens(), slotBytes,
-            server.config().commitMode());
-        this.calls = new StoreCalls(transport, server, connector, spec.modelId());
+            server.config().commitMode(), spec.modelId());
+        this.calls = new StoreCalls(transport, server, connector);
         this.loads = new EngineLoads(parts, engine.loadsInFlight(), connector, memory, new EngineLoads.Listener() {
             @Override
             public void loadEnded(final EngineRequest r, final boolean ok, final long endNs) {
@@ -212,6 +212,11 @@ final class StepEngine {
         forward();
     }
 
+    /** The connector's calls (the content versions it keeps). */
+    ConnectorCalls connector() {
+        return connector;
+    }
+
     private void take(final EngineRequest r, final long n) {
         assert n > 0 && n <= budget : "take " + n + " of budget " + budget;
         scheduled.add(new Scheduled(r, n, false));
@@ -220,7 +225,7 @@ final class StepEngine {
     }
 
     private void lookup(final EngineRequest r) {
-        calls.call(() -> server.lookup(spec.modelId(), connector.lookupKeys(r.keys)).prefix(), prefix -> {
+        calls.call(() -> server.lookup(connector.model(r), connector.lookupKeys(r.keys)).prefix(), prefix -> {
             r.cached = ConnectorCalls.blocksOf(prefix);
             sink.emit(new CoreEvent.RequestArrived(r.id, listener.phaseName(r.phase), r.blocks, r.cached));
             calls.allocate(r, r.cached, r.blocks, () -> {
@@ -271,11 +276,11 @@ final class StepEngine {
     private void stampComputed(final EngineRequest r) {
         for (int i = 0; i < r.claims.size(); i++) {
             for (int b = r.claims.block(i); b < r.claims.block(i) + r.claims.ref(i).slotCount(); b++) {
-                stamping.stamp(gpu, memory.blockOffset(r.lane, b), slotBytes, WorkloadDriver.tagOf(r.keys.get(b)));
+                stamping.stamp(gpu, memory.blockOffset(r.lane, b), slotBytes, connector.computed(r, b));
             }
         }
         for (int b = 0; connector.storesLoaded(r) && b < r.cached; b++) {
-            stamping.stamp(gpu, memory.blockOffset(r.lane, b), slotBytes, WorkloadDriver.tagOf(r.keys.get(b)));
+            stamping.stamp(gpu, memory.blockOffset(r.lane, b), slotBytes, connector.computed(r, b));
         }
     }
 

@@ -17,14 +17,11 @@ final class StoreCalls {
     private final ServerTransport transport;
     private final KvServer server;
     private final ConnectorCalls connector;
-    private final int modelId;
 
-    StoreCalls(final ServerTransport transport, final KvServer server, final ConnectorCalls connector,
-               final int modelId) {
+    StoreCalls(final ServerTransport transport, final KvServer server, final ConnectorCalls connector) {
         this.transport = transport;
         this.server = server;
         this.connector = connector;
-        this.modelId = modelId;
     }
 
     /** Claims blocks {@code [from, to)} of {@code r} (the ones another writer owns are skipped), then {@code next}. */
@@ -40,10 +37,12 @@ final class StoreCalls {
     private void allocate(final EngineRequest r, final List<ConnectorCalls.Run> runs, final int index,
                           final Runnable next) {
         final ConnectorCalls.Run run = runs.get(index);
-        call(() -> server.allocate(r.id, modelId, run.keys(), run.slotsPerKey()), results -> {
+        final int model = connector.model(r);
+        call(() -> server.allocate(r.id, model, run.keys(), run.slotsPerKey()), results -> {
             for (int i = 0; i < results.size(); i++) {
                 if (results.get(i) instanceof AllocationResult.Claimed c) {
                     r.claims.put(run.fromBlock() + i * run.slotsPerKey(), c.ref());
+                    connector.claimed(r, c.ref());
                 }
             }
             if (index + 1 < runs.size()) {

@@ -107,6 +107,19 @@ public final class WorkloadDriver {
         return Prompts.mix(key.hi() * 0x9E3779B97F4A7C15L ^ key.lo()) | 1;
     }
 
+    /**
+     * Goes on from the driver of the workload's previous life (after a crash): what each allocation's content is
+     * ({@link ConnectorSpec#rewriteEvery}), so that a chunk recovered from that life is checked against its bytes.
+     */
+    public void continueFrom(final WorkloadDriver previous) {
+        engine.connector().continueFrom(previous.engine.connector());
+    }
+
+    /** Blocks loaded so far whose allocation held a rewritten version of its key's content (checked against it). */
+    public long rewrittenLoaded() {
+        return engine.connector().rewrittenLoaded();
+    }
+
     /** Starts the first phase at the loop's current time. */
     public void start() {
         start(0, 1);

@@ -23,6 +23,8 @@ class SeedStreamTest {
         Map.entry(SeedStream.KEYS, -8365934297900912728L),
         Map.entry(SeedStream.FAULTS, -6145000349762288591L),
         Map.entry(SeedStream.INDEX_FAULTS, -9175095394782912935L),
+        Map.entry(SeedStream.REORDER, 1679585262131448896L),
+        Map.entry(SeedStream.INDEX_REORDER, -8397583876850382158L),
         Map.entry(SeedStream.CRASH_POINTS, 2226216974750715214L),
         Map.entry(SeedStream.CRASH_DURING_SHUTDOWN, 6795964900824544148L),
         Map.entry(SeedStream.CRASH, 6365560049597608222L),

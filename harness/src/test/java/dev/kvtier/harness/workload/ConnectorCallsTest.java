@@ -27,7 +27,7 @@ class ConnectorCallsTest {
     }
 
     private static ConnectorCalls calls(final ConnectorSpec spec, final CommitMode mode) {
-        return new ConnectorCalls(spec, 16, SLOT, mode);
+        return new ConnectorCalls(spec, 16, SLOT, mode, 1);
     }
 
     private static ConnectorSpec spec(final int blocksPerKey, final boolean partial, final boolean storeLoaded,
@@ -78,7 +78,8 @@ class ConnectorCallsTest {
         assertEquals(SLOT + 61_440, only.lengthBytes(), "15 of 16 tokens, whole pages");
         assertEquals(61_440, c.loadedBytes(1, 2));
         assertEquals(SLOT, c.loadedBytes(0, 2));
-        final ConnectorCalls onePage = new ConnectorCalls(spec(1, true, false, false, 0, 0), 16, 4096, CommitMode.L1);
+        final ConnectorCalls onePage = new ConnectorCalls(spec(1, true, false, false, 0, 0), 16, 4096, CommitMode.L1,
+            1);
         assertEquals(4096, onePage.loadedBytes(0, 1), "a slot of one page is loaded whole");
     }
 

@@ -63,7 +63,7 @@ public record KvScale(String realModel, long realSlotBytes, long simSlotBytes) {
             h.copiesOnServerThread(), down(h.checksumBytesPerSec()), down(h.verifyBytesPerSec()),
             down(h.stampBytesPerSec()), h.eventNs(), h.engineOnServerThread(), down(h.checksumCopiedBytesPerSec()),
             h.copyOpNs());
-        return new SimModel(device, host, sim.faults(), sim.maxEvents());
+        return new SimModel(device, host, sim.faults(), sim.maxEvents(), sim.reorder());
     }
 
     /** A bandwidth over the factor (0, "not charged", stays 0; a charged one stays at least 1 B/s). */

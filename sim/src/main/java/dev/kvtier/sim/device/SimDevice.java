@@ -269,6 +269,19 @@ public final class SimDevice implements Device {
         RunMap.recycle(disk, durable);
     }
 
+    /**
+     * Turns seeded reordering on: each completion is delivered after an extra delay drawn from {@code stream}, so I/Os
+     * complete out of submission order ({@link SimDeviceState} says how). Call it before the first submission.
+     */
+    public void reorder(final Entropy stream) {
+        io.reorder(stream);
+    }
+
+    /** Completions delivered while an I/O submitted before them was still in flight (0 without reordering). */
+    public long reorderedCompletions() {
+        return io.overtakes();
+    }
+
     /** I/Os failed with EIO by the fault plan. */
     public long injectedErrors() {
         return injectedErrors;

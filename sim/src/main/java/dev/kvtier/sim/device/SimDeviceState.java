@@ -8,6 +8,7 @@ import dev.kvtier.core.port.Scheduler;
 import dev.kvtier.core.value.IoOp;
 import dev.kvtier.harness.profile.DeviceProfile;
 import java.util.Objects;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -18,6 +19,14 @@ import java.util.function.Supplier;
  * completion, power loss, and the counters of completed I/O. Each device keeps what differs: its content type
  * {@code C} and images, and which faults it draws. Every completion is of an I/O in flight (the count of them never
  * goes negative), a read's of a READ and a write's of a WRITE, and none comes before its submission.
+ *
+ * <p>Seeded reordering ({@link #reorder}, off by default): each completion is delivered after an extra delay drawn
+ * uniformly from {@code [0, 2 x its service time]}, so independent I/Os complete out of submission order as on a
+ * real NVMe queue through io_uring without IOSQE_IO_DRAIN or IOSQE_IO_LINK. Data still moves at delivery: a read
+ * delivered before an earlier write over the same bytes reads the old bytes. A FLUSH is delayed the same way and
+ * still covers only the writes completed when it was submitted (the cache's rule), so it promises nothing about
+ * writes in flight. A completion delivered while an I/O submitted before it is still in flight is counted
+ * ({@link #overtakes}).
  *
  * @param <C> one write's content (a provenance snapshot or a byte array)
  */
@@ -30,6 +39,14 @@ final class SimDeviceState<C> {
     private final IoTimeline timeline;
     private final WriteCache<C> cache;
     private long generation;
+    /** Draws each completion's extra delay; null when reordering is off. */
+    private Entropy reorder;
+    /** When the I/O being submitted was accepted (its service time starts there). */
+    private long acceptedNs;
+    /** Submission numbers of the I/Os in flight (only with reordering on). */
+    private final TreeSet<Long> inFlightSeqs = new TreeSet<>();
+    private long submissions;
+    private long overtakes;
     /** I/Os submitted whose completion is still scheduled (a crash forgets them). */
     private int inFlight;
     private long crashes;
@@ -66,7 +83,18 @@ final class SimDeviceState<C> {
             throw new IllegalArgumentException(ioName + " [" + request.fileOffset() + ", +" + length
                 + ") past the end of " + capacityBytes + " B");
         }
-        return submitClock.nowNs();
+        acceptedNs = submitClock.nowNs();
+        return acceptedNs;
+    }
+
+    /** Turns seeded reordering on, drawing every completion's extra delay from {@code stream}. */
+    void reorder(final Entropy stream) {
+        this.reorder = Objects.requireNonNull(stream, "stream");
+    }
+
+    /** Completions delivered while an I/O submitted before them was still in flight (0 without reordering). */
+    long overtakes() {
+        return overtakes;
     }
 
     /** Books the I/O on the channels and the data path ({@link IoTimeline#book}); returns its completion time. */
@@ -80,8 +108,24 @@ final class SimDeviceState<C> {
     void at(final long doneNs, final Runnable completion) {
         final long gen = generation;
         inFlight++;
-        loop.at(doneNs, () -> {
+        if (reorder == null) {
+            loop.at(doneNs, () -> {
+                if (gen == generation) {
+                    completion.run();
+                }
+            });
+            return;
+        }
+        final long service = Math.max(1, doneNs - acceptedNs);
+        final long extra = Math.floorMod(reorder.nextLong(), 2 * service + 1);
+        final long seq = submissions++;
+        inFlightSeqs.add(seq);
+        loop.at(doneNs + extra, () -> {
             if (gen == generation) {
+                inFlightSeqs.remove(seq);
+                if (!inFlightSeqs.isEmpty() && inFlightSeqs.first() < seq) {
+                    overtakes++;
+                }
                 completion.run();
             }
         });
@@ -168,6 +212,7 @@ final class SimDeviceState<C> {
         generation++;
         crashes++;
         inFlight = 0; // their completions, still scheduled, are dropped
+        inFlightSeqs.clear();
         timeline.reset();
         return cache.crash(entropy, fate);
     }

@@ -223,6 +223,19 @@ public final class SimMetaDevice implements Device {
         return Arrays.copyOfRange(durable, (int) offset, (int) offset + length);
     }
 
+    /**
+     * Turns seeded reordering on: each completion is delivered after an extra delay drawn from {@code stream}, so I/Os
+     * complete out of submission order ({@link SimDeviceState} says how). Call it before the first submission.
+     */
+    public void reorder(final Entropy stream) {
+        io.reorder(stream);
+    }
+
+    /** Completions delivered while an I/O submitted before them was still in flight (0 without reordering). */
+    public long reorderedCompletions() {
+        return io.overtakes();
+    }
+
     /** Writes answered ENOSPC by the full-disk fault. */
     public long injectedMetaFull() {
         return injectedMetaFull;

@@ -14,8 +14,16 @@ import java.util.Objects;
  * @param host      the host cost model
  * @param faults    device faults to inject ({@link FaultPlan#NONE} for none)
  * @param maxEvents loop event budget (a run that needs more is a liveness failure)
+ * @param reorder   both simulated devices complete I/O out of submission order, seeded (off by default)
  */
-public record SimModel(DeviceProfile device, HostCostProfile host, FaultPlan faults, long maxEvents) {
+public record SimModel(DeviceProfile device, HostCostProfile host, FaultPlan faults, long maxEvents,
+                       boolean reorder) {
+
+    /** A model whose devices complete I/O in the order their service model gives. */
+    public SimModel(final DeviceProfile device, final HostCostProfile host, final FaultPlan faults,
+                    final long maxEvents) {
+        this(device, host, faults, maxEvents, false);
+    }
 
     /** A model without faults. */
     public SimModel(final DeviceProfile device, final HostCostProfile host, final long maxEvents) {
@@ -33,6 +41,6 @@ public record SimModel(DeviceProfile device, HostCostProfile host, FaultPlan fau
 
     /** This model with {@code plan} as its faults. */
     public SimModel withFaults(final FaultPlan plan) {
-        return new SimModel(device, host, plan, maxEvents);
+        return new SimModel(device, host, plan, maxEvents, reorder);
     }
 }

@@ -108,6 +108,10 @@ public final class SimRun {
         this.indexDevice = new SimMetaDevice(model.device(), KvServer.indexLayout(spec.core()).deviceBytes(), loop,
             serverThread, c -> serverThread.submit(() -> server.onIoComplete(c)), memory, model.faults(),
             root.child(SeedStream.INDEX_FAULTS), oneDisk);
+        if (model.reorder()) {
+            device.reorder(root.child(SeedStream.REORDER));
+            indexDevice.reorder(root.child(SeedStream.INDEX_REORDER));
+        }
         this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice,
             () -> indexDevice.injectedFlips() > 0);
         this.provenance = new ProvenanceChecker(spec.workload().blockTokens(),
@@ -224,8 +228,12 @@ public final class SimRun {
             (1L << 50) + crashChecker.crashes() * (1L << 44));
         final MemoryRegion gpu = memory.allocate(GPU_REGION, WorkloadDriver.gpuBytes(spec.workload(),
             spec.core().slotBytes()));
+        final WorkloadDriver previous = driver;
         driver = new WorkloadDriver(spec.workload(), new WorkloadDriver.Wiring(loop, worker, transport, server,
             client, memory, gpu, root.child(SeedStream.WORKLOAD), sink, observer()));
+        if (previous != null) {
+            driver.continueFrom(previous);
+        }
         driver.start(phase, firstRequestId);
     }
 
@@ -279,6 +287,8 @@ public final class SimRun {
         probes.fact(ProbeCatalogue.FAULT_CORRUPTION, device.injectedCorruptions());
         probes.fact(ProbeCatalogue.FAULT_MISDIRECT, device.injectedMisdirects());
         probes.fact(ProbeCatalogue.FAULT_INDEX_FLIP, indexDevice.injectedFlips());
+        probes.fact(ProbeCatalogue.LOAD_REWRITTEN, driver == null ? 0 : driver.rewrittenLoaded());
+        probes.fact(ProbeCatalogue.IO_REORDERED, device.reorderedCompletions() + indexDevice.reorderedCompletions());
         return recorder.report(spec.scenario(), RunMode.VIRTUAL, seed, loop.nowNs(), violation,
             new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(),
                 server.tieredStore().writeErrors()));

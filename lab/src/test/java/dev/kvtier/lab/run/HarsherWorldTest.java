@@ -1,0 +1,60 @@
+package dev.kvtier.lab.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kvtier.harness.run.RunReport;
+import dev.kvtier.scenarios.Scenario;
+import dev.kvtier.scenarios.ScenarioException;
+import dev.kvtier.scenarios.ScenarioLoader;
+import dev.kvtier.sim.run.SimRun;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The harsher simulated world of issue 36 item 4, on the rare-paths scenario: each dimension the bundled swarms draw
+ * reaches its probe when set, and stays off (its probe unreached, the run as before) when not.
+ */
+class HarsherWorldTest {
+    private static RunReport run(final List<String> sets) throws ScenarioException {
+        final Scenario sc = ScenarioLoader.load("rare-paths", sets);
+        final RunReport r = new SimRun(sc.spec(), sc.sim(), 2, List.of()).run();
+        assertTrue(r.ok(), r.violation());
+        return r;
+    }
+
+    @Test
+    void shouldLeaveEveryDimensionOffInAPlainRun() throws ScenarioException {
+        final RunReport r = run(List.of());
+        assertFalse(r.probes().containsKey("io.reordered"), r.probes().toString());
+        assertFalse(r.probes().containsKey("client.one-batch-pool"), r.probes().toString());
+    }
+
+    @Test
+    void shouldCompleteIoOutOfSubmissionOrderWithReordering() throws ScenarioException {
+        final RunReport r = run(List.of("sim.reorder=true"));
+        assertTrue(r.probes().getOrDefault("io.reordered", 0L) > 0, r.probes().toString());
+    }
+
+    @Test
+    void shouldStageThroughAPoolOfOneBatch() throws ScenarioException {
+        final Scenario sc = ScenarioLoader.load("rare-paths", List.of("core.stagingPoolBatches=1"));
+        assertEquals(sc.spec().core().stagingBatchBytes(), sc.spec().core().stagingPoolBytes());
+        final RunReport r = run(List.of("core.stagingPoolBatches=1"));
+        assertTrue(r.probes().getOrDefault("client.one-batch-pool", 0L) > 0, r.probes().toString());
+    }
+
+    @Test
+    void shouldStopLookupsAtAnotherModelsKeysWithSeveralModels() throws ScenarioException {
+        final RunReport r = run(List.of("engine.models=2"));
+        assertTrue(r.probes().getOrDefault("lookup.other-model", 0L) > 0, r.probes().toString());
+    }
+
+    @Test
+    void shouldRefuseNewContentIntoCommittedAllocationsAndCheckRewrittenVersions() throws ScenarioException {
+        final RunReport r = run(List.of("engine.rewriteEvery=3", "engine.storeLoaded=true"));
+        assertTrue(r.probes().getOrDefault("span.reject.committed", 0L) > 0, r.probes().toString());
+        assertTrue(r.probes().getOrDefault("load.rewritten-content", 0L) > 0, r.probes().toString());
+    }
+}
