@@ -50,9 +50,11 @@ def swarm_result(dir_, scenario, seeds, rc, secs):
             out["event"] = first.get("event")
             out["message"] = (first.get("message") or "")[:300]
             out["reproduce"] = first.get("reproduce")
+        out["interrupted"] = bool(s.get("interrupted"))
     rc = int(rc)
-    if rc == 124:
-        out["verdict"] = "hang"
+    if out.get("seed") is None and (rc in (124, 143) or out.get("interrupted")):
+        # timeout(1) stopped it: explore keeps the summary of the seeds it finished; none failed
+        out["verdict"] = "timeout"
     elif out.get("seed") is not None:
         out["verdict"] = "caught"
     elif rc == 0:
@@ -115,7 +117,11 @@ def cell(s):
     v = s["verdict"]
     if v == "caught":
         return "**%s** (inv. %s)" % (s["seed"], s.get("invariant") or "?")
+    if v == "timeout":
+        return "timeout (%s seeds ran clean)" % s.get("seedsRun")
     if v == "missed":
+        if s.get("note"):
+            return "missed (%s; exit 4: [coverage] gate failed)" % s["seeds"]
         return "missed (%s)" % s["seeds"]
     return v
 

@@ -17,7 +17,9 @@
 # Environment: KVTIER_PLANTED_DIR (default /tmp/kvtier-planted): the scratch worktree and the per-bug state live
 #   there, one folder per commit, so a run that stops resumes where it stopped; KVTIER_PLANTED_SWARMS (default
 #   "pr90-evict-small:200 rare-paths:200 prefix-sharing-zipf:20 mooncake-swarm:200"): scenario:seeds pairs;
-#   KVTIER_PLANTED_TIMEOUT (default 900): seconds one swarm or suite may take before it counts as a hang.
+#   KVTIER_PLANTED_TIMEOUT (default 900): seconds one swarm or suite may take before it counts as a hang;
+#   KVTIER_PLANTED_WT: another scratch worktree (built on first use), so that a second run.sh (say --no-suites with
+#   other swarms) can share the state of a first one; the two never run the same step of the same bug.
 set -euo pipefail
 
 die() { echo "planted: $*" >&2; exit 2; }
@@ -49,7 +51,8 @@ git -C "$root" rev-parse HEAD >/dev/null 2>&1 || die "$root is not a git checkou
 base="$(git -C "$root" rev-parse --verify "$base_rev^{commit}" 2>/dev/null)" || die "no commit '$base_rev' in $root"
 short="${base:0:12}"
 work="${KVTIER_PLANTED_DIR:-/tmp/kvtier-planted}"
-wt="$work/wt-$short"
+wt="${KVTIER_PLANTED_WT:-$work/wt-$short}"
+wtk="$(basename "$wt")"
 state="$work/state-$short"
 timeout_s="${KVTIER_PLANTED_TIMEOUT:-900}"
 read -r -a swarm_list <<<"${KVTIER_PLANTED_SWARMS:-pr90-evict-small:200 rare-paths:200 prefix-sharing-zipf:20 mooncake-swarm:200}"
@@ -73,36 +76,36 @@ fi
 git -C "$wt" checkout -q -f -- . && git -C "$wt" clean -fdq -- core sim
 modules=(core sim)
 jar_of() { echo "$wt/$1/target/kvtier-$1-0.1.0-SNAPSHOT.jar"; }
-if [[ ! -f "$state/built" ]]; then
+if [[ ! -f "$state/$wtk.built" ]]; then
   log "building the scratch worktree (./kvtier build)"
   (cd "$wt" && nice -n 10 ./kvtier build) || die "the scratch worktree does not build"
-  rm -rf "$state/pristine"
+  rm -rf "$state/$wtk.pristine"
   for m in "${modules[@]}"; do
-    mkdir -p "$state/pristine/$m"
-    cp -a "$wt/$m/target/classes" "$state/pristine/$m/classes"
-    cp -a "$(jar_of "$m")" "$state/pristine/$m/module.jar"
+    mkdir -p "$state/$wtk.pristine/$m"
+    cp -a "$wt/$m/target/classes" "$state/$wtk.pristine/$m/classes"
+    cp -a "$(jar_of "$m")" "$state/$wtk.pristine/$m/module.jar"
   done
-  touch "$state/built"
+  touch "$state/$wtk.built"
 fi
 stamp="$wt/cli/target/classpath.txt"
-[[ -f "$stamp" ]] || die "$stamp is missing: remove $state/built and run again"
+[[ -f "$stamp" ]] || die "$stamp is missing: remove $state/$wtk.built and run again"
 
 # Puts the scratch worktree back to the commit's sources and classes.
 restore() {
   git -C "$wt" checkout -q -f -- core sim && git -C "$wt" clean -fdq -- core sim
   local m f
   for m in "${modules[@]}"; do
-    if [[ -f "$state/touched-$m" ]]; then
+    if [[ -f "$state/$wtk.touched-$m" ]]; then
       while IFS= read -r f; do
-        if [[ -f "$state/pristine/$m/classes/$f" ]]; then
-          cp -p "$state/pristine/$m/classes/$f" "$wt/$m/target/classes/$f"
+        if [[ -f "$state/$wtk.pristine/$m/classes/$f" ]]; then
+          cp -p "$state/$wtk.pristine/$m/classes/$f" "$wt/$m/target/classes/$f"
         else
           rm -f "$wt/$m/target/classes/$f"
         fi
-      done <"$state/touched-$m"
-      rm -f "$state/touched-$m"
+      done <"$state/$wtk.touched-$m"
+      rm -f "$state/$wtk.touched-$m"
     fi
-    cmp -s "$state/pristine/$m/module.jar" "$(jar_of "$m")" || cp -p "$state/pristine/$m/module.jar" "$(jar_of "$m")"
+    cmp -s "$state/$wtk.pristine/$m/module.jar" "$(jar_of "$m")" || cp -p "$state/$wtk.pristine/$m/module.jar" "$(jar_of "$m")"
   done
   touch "$stamp"
 }
@@ -117,11 +120,11 @@ compile_patch() {
     tmp="$(mktemp -d)"
     cp="$wt/$m/target/classes:$(cat "$stamp")"
     if ! (cd "$wt" && "$jdk/bin/javac" -nowarn -proc:none --release 25 -d "$tmp" -cp "$cp" "${files[@]}") \
-        >"$state/javac.log" 2>&1; then
+        >"$state/$wtk.javac.log" 2>&1; then
       rm -rf "$tmp"
       return 1
     fi
-    (cd "$tmp" && find . -name '*.class' | sed 's|^\./||') >"$state/touched-$m"
+    (cd "$tmp" && find . -name '*.class' | sed 's|^\./||') >"$state/$wtk.touched-$m"
     cp -a "$tmp/." "$wt/$m/target/classes/"
     "$jdk/bin/jar" uf "$(jar_of "$m")" -C "$tmp" .
     rm -rf "$tmp"
@@ -197,7 +200,7 @@ measure() { # one patch: $1 the patch file
     return 0
   fi
   if ! compile_patch "$patch"; then
-    cp "$state/javac.log" "$dir/javac.log"
+    cp "$state/$wtk.javac.log" "$dir/javac.log"
     log "$name: does not compile (see $dir/javac.log)"
     restore
     python3 "$here/report.py" bug "$dir" "$name" "$sum" "$base" not-compiled 0 >"$result"
