@@ -41,10 +41,8 @@ final class StepEngine {
     interface Listener {
         /** {@code r} gave its last token at {@code atNs} (its first, if it gives one); its client may send again. */
         void finished(EngineRequest r, long atNs);
-
         /** The save of {@code r}'s computed blocks was committed (or had nothing to commit). */
         void saveCommitted(EngineRequest r);
-
         /** The name of phase {@code index}, for notes. */
         String phaseName(int index);
     }

@@ -355,9 +355,7 @@ public final class IoUringDevice implements PolledDevice {
             return;
         }
         enterCalls++;
-        // No timeout asked (Long.MAX_VALUE): wait without one. A timed wait arms a high-resolution timer in the
-        // kernel for every sleep, which on a virtual machine costs an exit to the hypervisor each time.
-        final int rc = ring.enter(1, true, timeoutNs == Long.MAX_VALUE ? -1 : Math.max(0, timeoutNs));
+        final int rc = ring.enter(1, true, timeoutNs == Long.MAX_VALUE ? -1 : Math.max(0, timeoutNs)); // -1: untimed
         if (rc < 0) {
             throw new IllegalStateException("io_uring_enter (wait) failed on " + path + ": " + Errno.ofResult(rc));
         }
