@@ -163,8 +163,8 @@ public final class IoUring implements AutoCloseable {
      * Publishes prepared SQEs and enters the kernel once: submits them, runs deferred task work when
      * {@code getEvents}, and, when {@code minComplete > 0}, waits up to {@code timeoutNs} for that many
      * completions (a negative {@code timeoutNs}: without a timer, which a timed wait arms in the kernel for every
-     * sleep and which on a virtual machine costs an exit to the hypervisor each time). Returns the number of SQEs the kernel consumed (0 on a timeout, a signal or a busy ring), or
-     * -errno for any other failure.
+     * sleep and which on a virtual machine costs an exit to the hypervisor each time). Returns the number of SQEs
+     * the kernel consumed (0 on a timeout, a signal or a busy ring), or -errno for any other failure.
      */
     public int enter(final int minComplete, final boolean getEvents, final long timeoutNs) {
         checkOpen();
