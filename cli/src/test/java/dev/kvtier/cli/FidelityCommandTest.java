@@ -63,7 +63,9 @@ class FidelityCommandTest {
             "the second entry's real run starts on a disk the first one wrote, settled by a FLUSH: " + entries);
         assertTrue(r.get("reasons").toString().contains("MAPE"), r.get("reasons").toString());
         final String md = Files.readString(json.resolveSibling("fidelity.md"));
-        assertTrue(md.contains("**Verdict: FAIL**"), md);
+        assertTrue(md.contains("**Verdict: FAIL"), md);
+        assertTrue(md.contains("The fixed matrix, judged on the matrix thresholds: phase-time MAPE at most 15 %"), md);
+        assertTrue(md.contains("\nConditions: "), md);
         assertTrue(md.contains("- per-slot: `pr90-evict-small` with `core.coalesceStoreSpans=false model.layers=4"),
             md);
         assertTrue(Files.size(json.resolveSibling("ratios.png")) > 0);
@@ -75,6 +77,16 @@ class FidelityCommandTest {
         assertEquals(ExitCodes.BAD_INPUT, Main.execute(args(dir, results, wrong, "--set", "core.nope=1")),
             "a bad override is refused before any run");
         assertEquals(folders, folders(results), "nothing written");
+    }
+
+    @Test
+    void shouldRefuseAHeldOutCountWithFixedEntriesOrBelowOne(@TempDir final Path dir) {
+        final Path results = dir.resolve("results");
+        assertEquals(ExitCodes.BAD_INPUT, Main.execute("fidelity", "--device", dir.resolve("l2.bin").toString(),
+            "--results", results.toString(), "--held-out", "2", "--only", "contiguous", "--no-fio"));
+        assertEquals(ExitCodes.BAD_INPUT, Main.execute("fidelity", "--device", dir.resolve("l2.bin").toString(),
+            "--results", results.toString(), "--held-out", "-1", "--no-fio"));
+        assertFalse(Files.exists(dir.resolve("l2.bin")), "refused before anything is written");
     }
 
     /** The result folders under {@code results/fidelity}, in name order. */
