@@ -1,5 +1,6 @@
 package dev.kvtier.lab.crash;
 
+import dev.kvtier.lab.OptionSpelling;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.index.IndexLayout;
 import dev.kvtier.core.server.KvServer;
@@ -9,7 +10,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Locale;
 
 /**
  * A bug planted between a kill and its recovery, to show that the campaign fails when recovery is broken (a canary,
@@ -26,19 +26,14 @@ public enum PlantedBug {
     /** The index file's log area zeroed after the kill. */
     WIPE_INDEX_LOG;
 
-    /** The option's spelling: {@code wipe-index-log}. */
+    /** The option's spelling ({@link OptionSpelling}). */
     public String option() {
-        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return OptionSpelling.of(this);
     }
 
     /** Parses the option's spelling; the message lists the choices. */
     public static PlantedBug parse(final String text) {
-        for (final PlantedBug b : values()) {
-            if (b.option().equals(text)) {
-                return b;
-            }
-        }
-        throw new IllegalArgumentException("--plant must be none or wipe-index-log, got '" + text + "'");
+        return OptionSpelling.parse(PlantedBug.class, "--plant", text);
     }
 
     /** Plants the bug in the index file at {@code indexPath} of a core of {@code config}. */

@@ -15,6 +15,7 @@ import dev.kvtier.lab.run.Repeats;
 import dev.kvtier.lab.signoff.Fidelity;
 import dev.kvtier.realio.calibrate.RunShape;
 import dev.kvtier.realio.device.IoChoice;
+import dev.kvtier.realio.host.ProcStat;
 import dev.kvtier.realio.files.Claim;
 import dev.kvtier.realio.files.ClaimRefused;
 import dev.kvtier.realio.files.Force;
@@ -279,12 +280,7 @@ public final class FidelityMatrixJob {
 
     /** What a held-out shape may use: 45 % of the memory available now, half the free space of the L2 file's disk. */
     private HeldOutDraw.Budget budget() throws IOException {
-        long available = 0;
-        for (final String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-            if (line.startsWith("MemAvailable:")) {
-                available = Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-            }
-        }
+        final long available = Math.max(0, ProcStat.meminfo("MemAvailable")) * 1024;
         Path dir = device.toAbsolutePath().getParent();
         while (dir != null && !Files.isDirectory(dir)) {
             dir = dir.getParent();

@@ -73,7 +73,7 @@ public final class HeldOutDraw {
     }
 
     private static Matrix.HeldOut evict(final String label, final SplittableRandom r, final Budget budget) {
-        int tokens = tokens(r, 512, 16_384);
+        final int tokens = tokens(r, 512, 16_384);
         final int concurrencyDrawn = 1 + r.nextInt(16);
         final double l1 = round2(0.20 + 0.75 * r.nextDouble());
         final double l2 = round2(0.50 + 0.70 * r.nextDouble());
@@ -85,12 +85,12 @@ public final class HeldOutDraw {
         final long kvTarget = (long) ((1.5 + 4.5 * r.nextDouble()) * GIB);
         final boolean zipfWarm = r.nextBoolean();
         final double exponent = round2(0.8 + 0.6 * r.nextDouble());
-        final int[] pc = fit(tokens, kvTarget, concurrencyDrawn, 2, l1, l2, pool, budget);
-        tokens = pc[2];
-        final List<String> warm = zipfWarm ? List.of("phase.1.requests=" + 2 * pc[0], "phase.1.order=zipf",
-            "phase.1.zipfExponent=" + exponent) : List.of("phase.1.requests=" + pc[0]);
-        return new Matrix.HeldOut(label, "pr90-evict-small", Stream.concat(Stream.of("workload.prompts=" + pc[0],
-            "workload.inputTokens=" + tokens, "workload.concurrency=" + pc[1], "phase.0.requests=" + pc[0],
+        final Fitted f = fit(tokens, kvTarget, concurrencyDrawn, 2, l1, l2, pool, budget);
+        final List<String> warm = zipfWarm ? List.of("phase.1.requests=" + 2 * f.prompts(), "phase.1.order=zipf",
+            "phase.1.zipfExponent=" + exponent) : List.of("phase.1.requests=" + f.prompts());
+        return new Matrix.HeldOut(label, "pr90-evict-small", Stream.concat(Stream.of("workload.prompts=" + f.prompts(),
+            "workload.inputTokens=" + f.tokens(), "workload.concurrency=" + f.concurrency(),
+            "phase.0.requests=" + f.prompts(),
             "core.l1Fraction=" + l1, "core.l2Fraction=" + l2, "core.coalesceStoreSpans=" + coalesce,
             "core.commitMode=" + commit, "core.replacement=" + replacement, "core.stagingBatchBytes=" + batch,
             "core.stagingPoolBytes=" + pool), warm.stream()).toList());
@@ -106,24 +106,27 @@ public final class HeldOutDraw {
         final long pool = 2 * batch;
         final long kvTarget = (long) ((1.5 + 3.0 * r.nextDouble()) * GIB);
         final int zipfTimes = 2 + r.nextInt(3);
-        final int[] pc = fit(tokensDrawn, kvTarget, concurrencyDrawn, groups, l1, l2, pool, budget);
-        final int tokens = pc[2];
-        final int shared = Math.max(BLOCK_TOKENS, tokens / 2 / BLOCK_TOKENS * BLOCK_TOKENS);
-        return new Matrix.HeldOut(label, "prefix-sharing-zipf", List.of("workload.prompts=" + pc[0],
-            "workload.inputTokens=" + tokens, "workload.sharedPrefixTokens=" + shared,
-            "workload.prefixGroups=" + groups, "workload.concurrency=" + pc[1], "phase.0.requests=" + pc[0],
-            "phase.1.requests=" + zipfTimes * pc[0], "core.l1Fraction=" + l1, "core.l2Fraction=" + l2,
+        final Fitted f = fit(tokensDrawn, kvTarget, concurrencyDrawn, groups, l1, l2, pool, budget);
+        final int shared = Math.max(BLOCK_TOKENS, f.tokens() / 2 / BLOCK_TOKENS * BLOCK_TOKENS);
+        return new Matrix.HeldOut(label, "prefix-sharing-zipf", List.of("workload.prompts=" + f.prompts(),
+            "workload.inputTokens=" + f.tokens(), "workload.sharedPrefixTokens=" + shared,
+            "workload.prefixGroups=" + groups, "workload.concurrency=" + f.concurrency(),
+            "phase.0.requests=" + f.prompts(), "phase.1.requests=" + zipfTimes * f.prompts(), "core.l1Fraction=" + l1,
+            "core.l2Fraction=" + l2,
             "core.stagingBatchBytes=" + batch, "core.stagingPoolBytes=" + pool));
     }
+
+    /** A shape's prompts, concurrency and prompt length once fitted to the budget. */
+    private record Fitted(int prompts, int concurrency, int tokens) {}
 
     /**
      * Prompts, concurrency and tokens that fit {@code budget}: as many prompts of {@code tokens} as make {@code
      * kvTarget} (at least {@code minPrompts}), then the concurrency, the prompts and at last the prompt length shrink
-     * until the shape fits; {@code {prompts, concurrency, tokens}}.
+     * until the shape fits.
      */
-    private static int[] fit(final int tokensDrawn, final long kvTarget, final int concurrencyDrawn,
-                             final int minPrompts, final double l1, final double l2, final long pool,
-                             final Budget budget) {
+    private static Fitted fit(final int tokensDrawn, final long kvTarget, final int concurrencyDrawn,
+                              final int minPrompts, final double l1, final double l2, final long pool,
+                              final Budget budget) {
         int tokens = tokensDrawn;
         while (true) {
             final long prompt = tokens * KV_BYTES_PER_TOKEN;
@@ -136,7 +139,7 @@ public final class HeldOutDraw {
                 prompts--;
             }
             if (fits(prompts, prompt, concurrency, l1, l2, pool, budget) || tokens <= 4 * BLOCK_TOKENS) {
-                return new int[] {prompts, concurrency, tokens};
+                return new Fitted(prompts, concurrency, tokens);
             }
             tokens = Math.max(4 * BLOCK_TOKENS, tokens / 2 / BLOCK_TOKENS * BLOCK_TOKENS);
         }

@@ -1,6 +1,6 @@
 package dev.kvtier.lab.images;
 
-import java.util.Locale;
+import dev.kvtier.lab.OptionSpelling;
 
 /**
  * A fault planted in how the images are built or judged, to show that the checker fails when durability is broken (a
@@ -17,19 +17,13 @@ public enum PlantedFault {
     /** Every commit acknowledged at its claim. */
     ACK_AT_CLAIM;
 
-    /** The option's spelling: {@code data-flush-ignored}. */
+    /** The option's spelling ({@link OptionSpelling}). */
     public String option() {
-        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return OptionSpelling.of(this);
     }
 
     /** Parses the option's spelling; the message lists the choices. */
     public static PlantedFault parse(final String text) {
-        for (final PlantedFault f : values()) {
-            if (f.option().equals(text)) {
-                return f;
-            }
-        }
-        throw new IllegalArgumentException(
-            "--plant must be none, data-flush-ignored or ack-at-claim, got '" + text + "'");
+        return OptionSpelling.parse(PlantedFault.class, "--plant", text);
     }
 }

@@ -1,5 +1,6 @@
 package dev.kvtier.lab.run;
 
+import dev.kvtier.realio.host.ProcStat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,9 +85,9 @@ public record Conditions(int cpusOnline, String affinity, String cpuModel, Strin
         if (cpusOnline != now.cpusOnline) {
             out.add(cpusOnline + " CPUs online then, " + now.cpusOnline + " now");
         }
-        if (count(affinity) != count(now.affinity)) {
-            out.add("affinity " + affinity + " then (" + count(affinity) + " CPUs), " + now.affinity + " now ("
-                + count(now.affinity) + ")");
+        if (ProcStat.count(affinity) != ProcStat.count(now.affinity)) {
+            out.add("affinity " + affinity + " then (" + ProcStat.count(affinity) + " CPUs), " + now.affinity
+                + " now (" + ProcStat.count(now.affinity) + ")");
         }
         if (!cpuModel.equals(now.cpuModel)) {
             out.add("CPU \"" + cpuModel + "\" then, \"" + now.cpuModel + "\" now");
@@ -95,20 +96,6 @@ public record Conditions(int cpusOnline, String affinity, String cpuModel, Strin
             out.add("disk write cache \"" + writeCache + "\" then, \"" + now.writeCache + "\" now");
         }
         return out;
-    }
-
-    /** How many CPUs a list such as {@code 0-3,6} names (0 when it cannot be read). */
-    static int count(final String list) {
-        int n = 0;
-        try {
-            for (final String part : list.split(",", -1)) {
-                final String[] ends = part.split("-", -1);
-                n += ends.length == 1 ? 1 : Integer.parseInt(ends[1]) - Integer.parseInt(ends[0]) + 1;
-            }
-        } catch (final RuntimeException e) {
-            return 0;
-        }
-        return n;
     }
 
     /** Starts measuring the machine's load for a job on {@code file} (a disk file, or null). */

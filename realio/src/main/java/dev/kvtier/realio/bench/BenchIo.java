@@ -12,11 +12,10 @@ import dev.kvtier.realio.device.IoUringDevice;
 import dev.kvtier.realio.device.OpenResult;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.ffi.LibcKernel;
+import dev.kvtier.realio.host.ProcStat;
 import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.memory.NativeRegion;
 import java.io.PrintStream;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.ArrayList;
@@ -137,7 +136,7 @@ public final class BenchIo {
                 rc == 0 ? "yes" : "no (" + rc + ")", withFio ? FioRunner.describe(fioBuffers,
                     FioRunner.Registration.REGISTERED) + ", and again with no registration for reference"
                     : "not run",
-                affinity()));
+                ProcStat.affinity()));
             if (!precondition(uringMeter, size, out)) {
                 return 2;
             }
@@ -195,19 +194,6 @@ public final class BenchIo {
         }
         final List<Measurement> sorted = rounds.stream().sorted(Comparator.comparingLong(Measurement::iops)).toList();
         return Optional.of(sorted.get((sorted.size() - 1) / 2));
-    }
-
-    private static String affinity() {
-        try {
-            for (final String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("Cpus_allowed_list:")) {
-                    return line.substring(line.indexOf(':') + 1).trim();
-                }
-            }
-        } catch (final IOException | RuntimeException e) {
-            return "unknown";
-        }
-        return "unknown";
     }
 
     /** One full write pass and a read-back of sampled pages; false (with a line on {@code out}) when it failed. */

@@ -2,10 +2,9 @@ package dev.kvtier.realio.calibrate;
 
 import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.DeviceFile;
+import dev.kvtier.realio.host.ProcStat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -85,21 +84,9 @@ public final class FioRunner {
      * in /proc/meminfo, with one huge page to spare for alignment).
      */
     public static boolean hugePagesFree(final long bytes) {
-        try {
-            long free = 0;
-            long size = 0;
-            for (final String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-                final String[] f = line.trim().split("\\s+", -1);
-                if (f[0].equals("HugePages_Free:")) {
-                    free = Long.parseLong(f[1]);
-                } else if (f[0].equals("Hugepagesize:")) {
-                    size = Long.parseLong(f[1]) * 1024;
-                }
-            }
-            return size > 0 && free * size >= bytes + size;
-        } catch (final IOException | RuntimeException e) {
-            return false;
-        }
+        final long free = ProcStat.meminfo("HugePages_Free");
+        final long size = ProcStat.meminfo("Hugepagesize") * 1024;
+        return size > 0 && free * size >= bytes + size;
     }
 
     /** One random-offset cell of whole seconds, or empty (with the reason on stderr) when fio fails. */

@@ -1,17 +1,17 @@
-package dev.kvtier.lab.run;
+package dev.kvtier.realio.host;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * What {@link Conditions} reads from Linux's {@code /proc} and {@code /sys}; every reader answers a neutral value
- * ({@code -1}, an empty array, {@code unknown}) where the file is missing or unreadable, so a job never fails for
- * lack of them.
+ * What the run conditions, the benchmarks and the fio check read from Linux's {@code /proc} and {@code /sys}; every
+ * reader answers a neutral value ({@code -1}, an empty array, {@code unknown}) where the file is missing or
+ * unreadable, so a job never fails for lack of them.
  */
-final class ProcStat {
+public final class ProcStat {
     /** Linux's USER_HZ, the unit of {@code /proc/stat} and {@code /proc/self/stat}. */
-    static final double TICKS_PER_SECOND = 100;
+    public static final double TICKS_PER_SECOND = 100;
 
     private ProcStat() {}
 
@@ -19,7 +19,7 @@ final class ProcStat {
      * The machine's {@code cpu} line of {@code /proc/stat}: {@code [total, busy, steal, 0]}, where busy is user,
      * nice, system, irq and softirq (not idle, iowait or steal); empty when unreadable.
      */
-    static long[] cpuTicks() {
+    public static long[] cpuTicks() {
         try {
             for (final String line : Files.readAllLines(Path.of("/proc/stat"))) {
                 if (line.startsWith("cpu ")) {
@@ -42,7 +42,7 @@ final class ProcStat {
     }
 
     /** This process's and its waited-for children's user and system ticks, or -1. */
-    static long ownTicks() {
+    public static long ownTicks() {
         try {
             final String stat = Files.readString(Path.of("/proc/self/stat"));
             final String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+", -1);
@@ -54,17 +54,49 @@ final class ProcStat {
     }
 
     /** CPUs online ({@code /sys/devices/system/cpu/online}), else the JVM's count. */
-    static int cpusOnline() {
+    public static int cpusOnline() {
         try {
-            final int n = Conditions.count(Files.readString(Path.of("/sys/devices/system/cpu/online")).trim());
+            final int n = count(Files.readString(Path.of("/sys/devices/system/cpu/online")).trim());
             return n > 0 ? n : Runtime.getRuntime().availableProcessors();
         } catch (final IOException | RuntimeException e) {
             return Runtime.getRuntime().availableProcessors();
         }
     }
 
+    /** How many CPUs a list such as {@code 0-3,6} names (0 when it cannot be read). */
+    public static int count(final String list) {
+        int n = 0;
+        try {
+            for (final String part : list.split(",", -1)) {
+                final String[] ends = part.split("-", -1);
+                n += ends.length == 1 ? 1 : Integer.parseInt(ends[1]) - Integer.parseInt(ends[0]) + 1;
+            }
+        } catch (final RuntimeException e) {
+            return 0;
+        }
+        return n;
+    }
+
+    /**
+     * The number a {@code /proc/meminfo} line gives for {@code key} (kB for sizes, a count for {@code HugePages_*}),
+     * or -1 when there is none.
+     */
+    public static long meminfo(final String key) {
+        try {
+            for (final String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                final String[] f = line.trim().split("\\s+", -1);
+                if (f[0].equals(key + ":")) {
+                    return Long.parseLong(f[1]);
+                }
+            }
+        } catch (final IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
     /** {@code Cpus_allowed_list} of {@code /proc/self/status}, or {@code unknown}. */
-    static String affinity() {
+    public static String affinity() {
         try {
             for (final String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("Cpus_allowed_list:")) {
@@ -78,7 +110,7 @@ final class ProcStat {
     }
 
     /** The first {@code model name} of {@code /proc/cpuinfo}, or {@code unknown}. */
-    static String cpuModel() {
+    public static String cpuModel() {
         try {
             for (final String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
                 if (line.startsWith("model name")) {
@@ -95,7 +127,7 @@ final class ProcStat {
      * The write cache of the block device holding {@code file} ({@code queue/write_cache} under {@code
      * /sys/dev/block/MAJOR:MINOR}, or its parent's for a partition), or {@code unknown}.
      */
-    static String writeCache(final Path file) {
+    public static String writeCache(final Path file) {
         if (file == null) {
             return "unknown";
         }
