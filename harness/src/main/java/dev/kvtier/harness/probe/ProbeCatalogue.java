@@ -33,6 +33,7 @@ public final class ProbeCatalogue {
     public static final String FAULT_SPIKE = "fault.spike";
     public static final String FAULT_CORRUPTION = "fault.corruption";
     public static final String FAULT_MISDIRECT = "fault.misdirect";
+    public static final String FAULT_SHORT_WRITE = "fault.short-write";
     public static final String FAULT_INDEX_FLIP = "fault.index-flip";
     public static final String CRASH_TORN_DATA = "crash.torn-data-page";
     public static final String CRASH_TORN_INDEX = "crash.torn-index-page";
@@ -217,6 +218,7 @@ public final class ProbeCatalogue {
         p.add(fact(FAULT_SPIKE, "the device added a latency spike to an I/O"));
         p.add(fact(FAULT_CORRUPTION, "a data write completed but silently corrupted a page"));
         p.add(fact(FAULT_MISDIRECT, "a data write completed at another offset"));
+        p.add(fact(FAULT_SHORT_WRITE, "a data write completed short: fewer bytes written than asked"));
         p.add(fact(FAULT_INDEX_FLIP, "an index write completed with a flipped byte on the media"));
         p.add(fact(CRASH_TORN_DATA, "a crash tore a data page that was not durable (some sectors written)"));
         p.add(fact(CRASH_TORN_INDEX, "a crash tore an index page that was not durable (a torn record or "

@@ -29,6 +29,15 @@ class HarsherWorldTest {
         final RunReport r = run(List.of());
         assertFalse(r.probes().containsKey("io.reordered"), r.probes().toString());
         assertFalse(r.probes().containsKey("client.one-batch-pool"), r.probes().toString());
+        assertFalse(r.probes().containsKey("fault.short-write"), r.probes().toString());
+    }
+
+    @Test
+    void shouldFailShortWritesAndEvictTheirKeys() throws ScenarioException {
+        final RunReport r = run(List.of("faults.shortWritesPerMillion=200000"));
+        assertTrue(r.probes().getOrDefault("fault.short-write", 0L) > 0, r.probes().toString());
+        assertTrue(r.probes().getOrDefault("write.failed", 0L) > 0, r.probes().toString());
+        assertTrue(r.probes().getOrDefault("ring.evict.write-failed", 0L) > 0, r.probes().toString());
     }
 
     @Test

@@ -286,6 +286,7 @@ public final class SimRun {
         probes.fact(ProbeCatalogue.FAULT_SPIKE, device.injectedSpikes());
         probes.fact(ProbeCatalogue.FAULT_CORRUPTION, device.injectedCorruptions());
         probes.fact(ProbeCatalogue.FAULT_MISDIRECT, device.injectedMisdirects());
+        probes.fact(ProbeCatalogue.FAULT_SHORT_WRITE, device.injectedShortWrites());
         probes.fact(ProbeCatalogue.FAULT_INDEX_FLIP, indexDevice.injectedFlips());
         probes.fact(ProbeCatalogue.LOAD_REWRITTEN, driver == null ? 0 : driver.rewrittenLoaded());
         probes.fact(ProbeCatalogue.IO_REORDERED, device.reorderedCompletions() + indexDevice.reorderedCompletions());
