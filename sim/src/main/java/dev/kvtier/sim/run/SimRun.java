@@ -8,6 +8,7 @@ import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.core.value.AllocationRef;
 import dev.kvtier.harness.check.CrashChecker;
+import dev.kvtier.harness.check.EpochChecker;
 import dev.kvtier.harness.check.Invariant;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.check.InvariantViolation;
@@ -120,7 +121,7 @@ public final class SimRun {
         this.checker = InvariantChecker.standard(spec.core(), eventClock,
             () -> server.tieredStore().l1().entries().size(), () -> server.tieredStore().residentBytes(),
             spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0,
-            List.of(crashChecker, provenance));
+            List.of(crashChecker, provenance, new EpochChecker(() -> indexDevice.injectedFlips() > 0)));
         this.recorder = new RunRecorder(checker, new RunMetrics(eventClock), eventClock, provenance);
         recorder.ttftBound(spec.ttftBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0);
         this.server = newServer();
