@@ -4,17 +4,23 @@ import dev.kvtier.core.event.CoreEvent;
 
 /**
  * Invariant 15's guard on what a recovery replays, across the run's lives: after each crash the runner reads the
- * index device again ({@link RecoveryScan}) before the new core opens it, and the open must replay exactly the records
- * the scan says (the consecutive intact records of the checkpoint's epoch after the newest intact checkpoint, and none
- * past a hole), or format when no checkpoint is intact. A recovery that replayed a record past a hole, or one of an
- * earlier lap, would rebuild an index that is not a prefix of the log.
+ * index device again (the simulator's {@code RecoveryScan}) before the new core opens it, and the open must replay
+ * exactly the records the scan says (the consecutive intact records of the checkpoint's epoch after the newest intact
+ * checkpoint, and none past a hole), or format when no checkpoint is intact. A recovery that replayed a record past a
+ * hole, or one of an earlier lap, would rebuild an index that is not a prefix of the log.
  */
 public final class RecoveryChecker implements Checker {
-    private RecoveryScan expected;
+    /** What the next open must replay: records (-1: it formats), and whether a later record sits past them. */
+    private record Expected(long records, boolean laterAtEnd) {}
 
-    /** The device was read after a crash: the next open must replay what {@code scan} says. */
-    public void expect(final RecoveryScan scan) {
-        this.expected = scan;
+    private Expected expected;
+
+    /**
+     * The device was read after a crash: the next open must replay {@code records} log records after its checkpoint
+     * (-1: no checkpoint is intact, so it formats); {@code laterAtEnd} says a record of a later lap sits past them.
+     */
+    public void expect(final long records, final boolean laterAtEnd) {
+        this.expected = new Expected(records, laterAtEnd);
     }
 
     @Override
@@ -22,7 +28,7 @@ public final class RecoveryChecker implements Checker {
         if (expected == null || !(event instanceof CoreEvent.IndexOpened e)) {
             return;
         }
-        final RecoveryScan want = expected;
+        final Expected want = expected;
         expected = null;
         final boolean formats = want.records() < 0;
         if (formats ? e.recoveredFromDisk() : !(e.recoveredFromDisk() && e.records() == want.records())) {

@@ -14,7 +14,6 @@ import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.check.InvariantViolation;
 import dev.kvtier.harness.check.ProvenanceChecker;
 import dev.kvtier.harness.check.RecoveryChecker;
-import dev.kvtier.harness.check.RecoveryScan;
 import dev.kvtier.harness.entropy.SeedStream;
 import dev.kvtier.harness.entropy.SeededEntropy;
 import dev.kvtier.harness.metrics.RequestTokens;
@@ -200,7 +199,7 @@ public final class SimRun {
             indexDevice::durableBytes);
         probes.fact(ProbeCatalogue.INDEX_LATER_AT_END, scan.laterAtEnd() ? 1 : 0);
         probes.fact(ProbeCatalogue.INDEX_STALE_AT_END, scan.staleAtEnd() ? 1 : 0);
-        recovery.expect(scan);
+        recovery.expect(scan.records(), scan.laterAtEnd());
         crashChecker.crashed();
         checker.restarted();
         server = newServer();

@@ -1,4 +1,4 @@
-package dev.kvtier.harness.check;
+package dev.kvtier.sim.run;
 
 import dev.kvtier.core.index.IndexCodec;
 import dev.kvtier.core.index.IndexLayout;
