@@ -3,7 +3,6 @@ package dev.kvtier.realio.calibrate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.CompletionSink;
 import dev.kvtier.realio.device.IoUringDevice;
@@ -42,14 +41,13 @@ class IoMeterTest {
     }
 
     /** Counts completions delivered while a resubmission waits in the process (not yet flushed or awaited). */
-    private static final class Watching implements PolledDevice {
-        private final PolledDevice inner;
+    private static final class Watching extends ForwardingDevice {
         private int unflushed;
         private long heldBack;
         private long delivered;
 
         Watching(final PolledDevice inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         @Override
@@ -80,41 +78,6 @@ class IoMeterTest {
         public void await(final long timeoutNs) {
             unflushed = 0;
             inner.await(timeoutNs);
-        }
-
-        @Override
-        public String kind() {
-            return inner.kind();
-        }
-
-        @Override
-        public int depth() {
-            return inner.depth();
-        }
-
-        @Override
-        public int maxRequests() {
-            return inner.maxRequests();
-        }
-
-        @Override
-        public int outstanding() {
-            return inner.outstanding();
-        }
-
-        @Override
-        public long capacityBytes() {
-            return inner.capacityBytes();
-        }
-
-        @Override
-        public void submit(final IoRequest request) {
-            throw new UnsupportedOperationException("the meter submits blocks");
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 }

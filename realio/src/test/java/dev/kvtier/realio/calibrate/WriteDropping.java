@@ -1,6 +1,5 @@
 package dev.kvtier.realio.calibrate;
 
-import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.CompletionSink;
 import dev.kvtier.realio.device.PolledDevice;
@@ -8,12 +7,11 @@ import dev.kvtier.realio.memory.NativeRegion;
 import java.util.ArrayDeque;
 
 /** A device whose writes complete without being issued: the file keeps whatever it held (here: nothing). */
-final class WriteDropping implements PolledDevice {
-    private final PolledDevice inner;
+final class WriteDropping extends ForwardingDevice {
     private final ArrayDeque<long[]> dropped = new ArrayDeque<>();
 
     WriteDropping(final PolledDevice inner) {
-        this.inner = inner;
+        super(inner);
     }
 
     @Override
@@ -50,37 +48,7 @@ final class WriteDropping implements PolledDevice {
     }
 
     @Override
-    public int depth() {
-        return inner.depth();
-    }
-
-    @Override
-    public int maxRequests() {
-        return inner.maxRequests();
-    }
-
-    @Override
     public int outstanding() {
         return inner.outstanding() + dropped.size();
-    }
-
-    @Override
-    public int flush() {
-        return inner.flush();
-    }
-
-    @Override
-    public long capacityBytes() {
-        return inner.capacityBytes();
-    }
-
-    @Override
-    public void submit(final IoRequest request) {
-        throw new UnsupportedOperationException("the meter submits blocks");
-    }
-
-    @Override
-    public void close() {
-        inner.close();
     }
 }
