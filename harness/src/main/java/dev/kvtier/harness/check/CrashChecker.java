@@ -91,8 +91,8 @@ public final class CrashChecker implements Checker {
         final int slotCount;
         long order;
         /**
-         * The slots an admitted store piece covered whole, bit i for slot i (all of them for a recovered chunk); a
-         * chunk of more than 64 slots counts as covered.
+         * The slots an admitted store piece covered whole, bit i for slot i (none for a recovered chunk, which is owed
+         * only when it was covered whole before the crash); a chunk of more than 64 slots counts as covered.
          */
         long covered;
 
@@ -103,9 +103,13 @@ public final class CrashChecker implements Checker {
             this.slotCount = slotCount;
         }
 
-        /** Every slot was covered whole by an admitted store piece: the key is loadable. */
+        /**
+         * No admitted store piece left a slot of it uncovered: every slot was covered whole, or no store of it was
+         * seen (events that carry no stores, as a checker test's, leave every allocation owed).
+         */
         boolean whole() {
-            return slotCount > Long.SIZE || covered == (slotCount == Long.SIZE ? -1L : (1L << slotCount) - 1);
+            return covered == 0 || slotCount > Long.SIZE
+                || covered == (slotCount == Long.SIZE ? -1L : (1L << slotCount) - 1);
         }
 
         /** An admitted piece covered file slots {@code [first, end)}. */
@@ -150,7 +154,6 @@ public final class CrashChecker implements Checker {
                 // Only an acknowledged survivor stays owed across a later crash: a recovered chunk whose eviction
                 // record was lost may point at slots overwritten since, and was never promised to anyone.
                 final Live live = new Live(e.key(), e.allocationId(), e.startSlot(), e.slotCount());
-                live.covered = -1L; // as persisted: an owed chunk was covered whole before the crash
                 allocations.put(e.allocationId(), live);
                 final AllocationRef owed = mustSurvive.get(e.key());
                 if (owed != null && owed.allocationId() == e.allocationId()) {
