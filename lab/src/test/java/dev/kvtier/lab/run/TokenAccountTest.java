@@ -87,7 +87,7 @@ class TokenAccountTest {
     @Test
     void shouldAccountForTokensLostToFaultsAndCrashes() throws ScenarioException {
         final Scenario base = ScenarioLoader.load("rare-paths", List.of());
-        final TokenSources t = addsUp(run("rare-paths", 7, SeedPlan.draw(7, base.swarm(), List.of()).sets()));
+        final TokenSources t = addsUp(run("rare-paths", 3, SeedPlan.draw(3, base.swarm(), List.of()).sets()));
         assertTrue(t.prefilledBy().fault() > 0 && t.prefilledBy().crash() > 0 && t.prefilledBy().evicted() > 0
             && t.prefilledBy().notCommitted() > 0, t.toString());
     }
