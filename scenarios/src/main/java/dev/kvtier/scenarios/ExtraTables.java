@@ -16,11 +16,11 @@ final class ExtraTables {
     private ExtraTables() {}
 
     /**
-     * {@code [faults]}: device faults per million I/Os (EIO, spikes, silent corruption, misdirected writes), a slow
-     * device and a full metadata disk, until a virtual time (seconds); the volatile write cache, a crash at a core
-     * event and crash points drawn per seed, crashes during and after the final shutdown, and index-device faults
-     * (flipped bytes, how a crash treats index pages). {@link FaultPlan} says what each does and what the core claims
-     * to tolerate. An absent table is {@link FaultPlan#NONE}.
+     * {@code [faults]}: device faults per million I/Os (EIO, spikes, silent corruption, misdirected and short
+     * writes), a slow device and a full metadata disk, until a virtual time (seconds); the volatile write cache, a
+     * crash at a core event and crash points drawn per seed, crashes during and after the final shutdown, and
+     * index-device faults (flipped bytes, lost writes, how a crash treats index pages). {@link FaultPlan} says what
+     * each does and what the core claims to tolerate. An absent table is {@link FaultPlan#NONE}.
      */
     static FaultPlan faults(final Section s) throws ScenarioException {
         if (!s.present()) {
@@ -43,12 +43,15 @@ final class ExtraTables {
         final boolean duringShutdown = s.bool("crashDuringShutdown", false);
         final int flips = s.intValue("indexFlipsPerMillion", 0, 0, FaultPlan.MILLION);
         final IndexCrashPages pages = s.choice("indexCrashPages", IndexCrashPages.DRAW);
+        final int shortWrites = s.intValue("shortWritesPerMillion", 0, 0, FaultPlan.MILLION);
+        final int lostIndex = s.intValue("indexLostWritesPerMillion", 0, 0, FaultPlan.MILLION);
         s.rejectUnknown();
         if (points > 0 && within == 0) {
             throw s.fail("crashWithinEvents", "must be positive when crashPoints is set");
         }
         return new FaultPlan(read, write, spikes, spikeNs, slowdown, until * 1_000_000_000L, corruptions, misdirects,
-            metaFull, cache, crashAt, points, within, afterShutdown, flips, pages, duringShutdown);
+            metaFull, cache, crashAt, points, within, afterShutdown, flips, pages, duringShutdown, shortWrites,
+            lostIndex);
     }
 
     /**

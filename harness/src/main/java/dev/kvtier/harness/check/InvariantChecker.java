@@ -61,7 +61,8 @@ public final class InvariantChecker implements EventSink {
         return new InvariantChecker(config, clock, () -> List.of(new CapacityChecker(probe),
             new StructureChecker(coreEntries, coreResident), new EvictionOrderChecker(config.replacement()),
             new SliceOwnershipChecker(), new SpanChecker(), new WriteOrderChecker(), new ReadBatchChecker(),
-            new DirectoryChecker(), new LivenessChecker(livenessBoundNs, faultsUntilNs)), lasting);
+            new DirectoryChecker(), new FailedWriteChecker(), new PromotionChecker(),
+            new LivenessChecker(livenessBoundNs, faultsUntilNs)), lasting);
     }
 
     /**

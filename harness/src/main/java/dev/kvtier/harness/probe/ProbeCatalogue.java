@@ -33,11 +33,15 @@ public final class ProbeCatalogue {
     public static final String FAULT_SPIKE = "fault.spike";
     public static final String FAULT_CORRUPTION = "fault.corruption";
     public static final String FAULT_MISDIRECT = "fault.misdirect";
+    public static final String FAULT_SHORT_WRITE = "fault.short-write";
     public static final String FAULT_INDEX_FLIP = "fault.index-flip";
+    public static final String FAULT_INDEX_LOST = "fault.index-lost-write";
     public static final String CRASH_TORN_DATA = "crash.torn-data-page";
     public static final String CRASH_TORN_INDEX = "crash.torn-index-page";
     public static final String CRASH_GARBLED_INDEX = "crash.garbled-index-page";
     public static final String IO_REORDERED = "io.reordered";
+    public static final String INDEX_LATER_AT_END = "index.later-record-at-end";
+    public static final String INDEX_STALE_AT_END = "index.stale-record-at-end";
     public static final String LOAD_REWRITTEN = "load.rewritten-content";
     public static final String LOOKUP_OTHER_MODEL = "lookup.other-model";
     public static final String LOAD_UNCOVERED = "load.uncovered-slot";
@@ -227,7 +231,9 @@ public final class ProbeCatalogue {
         p.add(fact(FAULT_SPIKE, "the device added a latency spike to an I/O"));
         p.add(fact(FAULT_CORRUPTION, "a data write completed but silently corrupted a page"));
         p.add(fact(FAULT_MISDIRECT, "a data write completed at another offset"));
+        p.add(fact(FAULT_SHORT_WRITE, "a data write completed short: fewer bytes written than asked"));
         p.add(fact(FAULT_INDEX_FLIP, "an index write completed with a flipped byte on the media"));
+        p.add(fact(FAULT_INDEX_LOST, "an index write completed but never reached the media (a lost write)"));
         p.add(fact(CRASH_TORN_DATA, "a crash tore a data page that was not durable (some sectors written)"));
         p.add(fact(CRASH_TORN_INDEX, "a crash tore an index page that was not durable (a torn record or "
             + "checkpoint)"));
@@ -239,6 +245,10 @@ public final class ProbeCatalogue {
             + "(engine.shortSpecEvery): the slot has no checksum, so the load must fail as corrupt"));
         p.add(fact(LOOKUP_OTHER_MODEL, "a lookup stopped at a key committed by another model (engine.models): same "
             + "prefix, other model's data"));
+        p.add(fact(INDEX_LATER_AT_END, "after a crash, where recovery's replay stops the log holds an intact record of "
+            + "the checkpoint's epoch with a later sequence number (a hole, then a record of a later lap)"));
+        p.add(fact(INDEX_STALE_AT_END, "after a crash, where recovery's replay stops the log holds an intact record of "
+            + "an earlier epoch with exactly the expected sequence number (only its epoch refuses it)"));
         p.add(fact(IO_REORDERED, "a device completed an I/O while one submitted before it was still in flight "
             + "(sim.reorder)"));
     }

@@ -34,7 +34,8 @@ import java.util.List;
  * </ol>
  * With nothing to schedule the engine idles until a load ends or a request arrives. Time is read from
  * {@code clock}: the simulator's engine worker (the loop's time plus the client-side copies charged to the engine) or
- * the wall clock. Not thread-safe: everything runs on the loop's thread.
+ * the real loop's (the wall clock read when the running task began, so that work the engine schedules for "now"
+ * keeps its order with what the same task posts). Not thread-safe: everything runs on the loop's thread.
  */
 final class StepEngine {
     /** What the engine tells the workload driver. */

@@ -83,11 +83,14 @@ class TokenAccountTest {
         assertEquals(0, t.prefilledBy().crash() + t.prefilledBy().fault(), t.toString());
     }
 
-    /** A swarm seed of the rare paths, with faults and a crash: tokens lost to both show, and evictions and claims. */
+    /**
+     * A swarm seed of the rare paths, with faults and a crash: tokens lost to both show, and evictions and claims (seed
+     * 1 since the swarm draws short writes and lost index writes; seed 7 before).
+     */
     @Test
     void shouldAccountForTokensLostToFaultsAndCrashes() throws ScenarioException {
         final Scenario base = ScenarioLoader.load("rare-paths", List.of());
-        final TokenSources t = addsUp(run("rare-paths", 3, SeedPlan.draw(3, base.swarm(), List.of()).sets()));
+        final TokenSources t = addsUp(run("rare-paths", 1, SeedPlan.draw(1, base.swarm(), List.of()).sets()));
         assertTrue(t.prefilledBy().fault() > 0 && t.prefilledBy().crash() > 0 && t.prefilledBy().evicted() > 0
             && t.prefilledBy().notCommitted() > 0, t.toString());
     }

@@ -23,7 +23,10 @@ import java.util.stream.Stream;
  * file is sized to what the run writes, so a full pass writes as much as the run's cold phase); then, when
  * {@link Checks#fio} asks, the profile's bandwidth cells side by side with fio on the same file ({@link SideBySide}).
  * A figure above fio's by more than
- * {@link #SUSPECT_ABOVE_FIO}, or above a limit of {@link Checks}, is suspect ({@link Calibration#suspect}).
+ * {@link #SUSPECT_ABOVE_FIO} that the block device's own counters do not confirm ({@link SideBySide.Witness}), a
+ * figure those counters saw less of than the meter counted, or one above a limit of {@link Checks}, is suspect
+ * ({@link Calibration#suspect}). fio is the yardstick when the device cannot be read; when it can, the device's
+ * counters are the physical limit, and a meter above fio that they confirm is fio's shortfall, said in a note.
  *
  * <p>The profile: latencies from 4 KiB at depth 1, bandwidths from the run's largest read and write at the run's
  * depth, parallelism from IOPS(4 KiB read, depth 32) x the 4 KiB read latency. Run it as {@code kvtier calibrate}
@@ -255,15 +258,32 @@ public final class DeviceCalibration {
                                 final Checks checks) {
         final List<String> out = new ArrayList<>();
         for (final SideBySide.Comparison c : compared) {
-            if (c.ratio() > 1 + SUSPECT_ABOVE_FIO) {
+            if (c.ratio() > 1 + SUSPECT_ABOVE_FIO && !c.kvtierSeen().confirms(c.kvtier())) {
                 out.add(String.format(Locale.ROOT, "%s: kvtier's meter %s is %+.0f %% of fio's %s on the same "
-                    + "preconditioned file and buffers (more than %+.0f %%): host cache or a sparse file?", c.cell(),
-                    c.kvtier().describe(), 100 * (c.ratio() - 1), c.fio().describe(), 100 * SUSPECT_ABOVE_FIO));
+                    + "preconditioned file and buffers (more than %+.0f %%), and %s: host cache or a sparse file?",
+                    c.cell(), c.kvtier().describe(), 100 * (c.ratio() - 1), c.fio().describe(),
+                    100 * SUSPECT_ABOVE_FIO, c.kvtierSeen().deviceBps().isEmpty() ? "the block device's counters"
+                        + " could not be read to confirm it" : c.kvtierSeen().describe() + ", less than it"));
+            }
+            refuted(out, c.cell(), "kvtier's meter", c.kvtier(), c.kvtierSeen());
+            if (!c.profileCompared()) {
+                refuted(out, c.cell(), "kvtier's meter on huge pages (the profile's figure)", c.profile(),
+                    c.profileSeen());
             }
         }
         limit(out, "read", p.readBytesPerSec(), checks.maxReadBytesPerSec());
         limit(out, "write", p.writeBytesPerSec(), checks.maxWriteBytesPerSec());
         return out;
+    }
+
+    /** A figure the block device's own counters saw less of than the meter counted is suspect, whatever fio says. */
+    private static void refuted(final List<String> out, final Cell cell, final String who,
+                                final SideBySide.Spread claimed, final SideBySide.Witness seen) {
+        if (!seen.deviceBps().isEmpty() && !seen.confirms(claimed)) {
+            out.add(String.format(Locale.ROOT, "%s: %s %s, but %s in the same runs (less than %.0f %% of it in some"
+                + " round): bytes counted that never reached the device", cell, who, claimed.describe(),
+                seen.describe(), 100 * SideBySide.Witness.SHARE));
+        }
     }
 
     /**

@@ -82,10 +82,16 @@ final class FioCheck {
                 + " /proc/sys/vm/nr_hugepages)", bufferBytes / (double) GIB, bufferBytes / (2L << 20) + 2));
         }
         for (final SideBySide.Comparison c : out) {
-            b.append(String.format(Locale.ROOT, "; %s kvtier %s, fio %s (ratio %.2f)", c.cell(),
-                c.kvtier().describe(), c.fio().describe(), c.ratio()));
+            b.append(String.format(Locale.ROOT, "; %s kvtier %s (%s), fio %s (ratio %.2f)", c.cell(),
+                c.kvtier().describe(), c.kvtierSeen().describe(), c.fio().describe(), c.ratio()));
             if (!c.profileCompared()) {
-                b.append(String.format(Locale.ROOT, ", kvtier on huge pages %s", c.profile().describe()));
+                b.append(String.format(Locale.ROOT, ", kvtier on huge pages %s (%s)", c.profile().describe(),
+                    c.profileSeen().describe()));
+            }
+            if (c.ratio() > 1 + DeviceCalibration.SUSPECT_ABOVE_FIO && c.kvtierSeen().confirms(c.kvtier())) {
+                b.append(String.format(Locale.ROOT, "; kvtier above fio by more than %.0f %% there, but the block"
+                    + " device's own counters saw every byte kvtier counted in its time: fio fell short in this"
+                    + " sitting, the meter is not suspect", 100 * DeviceCalibration.SUSPECT_ABOVE_FIO));
             }
         }
         return b.toString();

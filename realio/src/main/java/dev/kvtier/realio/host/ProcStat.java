@@ -3,6 +3,7 @@ package dev.kvtier.realio.host;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * What the run conditions, the benchmarks and the fio check read from Linux's {@code /proc} and {@code /sys}; every
@@ -128,21 +129,8 @@ public final class ProcStat {
      * /sys/dev/block/MAJOR:MINOR}, or its parent's for a partition), or {@code unknown}.
      */
     public static String writeCache(final Path file) {
-        if (file == null) {
-            return "unknown";
-        }
         try {
-            Path p = file.toAbsolutePath();
-            while (p != null && !Files.exists(p)) {
-                p = p.getParent();
-            }
-            if (p == null) {
-                return "unknown";
-            }
-            final long dev = ((Number) Files.getAttribute(p, "unix:dev")).longValue();
-            final long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & ~0xfffL);
-            final long minor = (dev & 0xff) | ((dev >>> 12) & ~0xffL);
-            Path sys = Path.of("/sys/dev/block/" + major + ":" + minor).toRealPath();
+            Path sys = blockDir(file);
             for (int up = 0; up < 2 && sys != null; up++, sys = sys.getParent()) {
                 final Path cache = sys.resolve("queue/write_cache");
                 if (Files.isReadable(cache)) {
@@ -153,5 +141,47 @@ public final class ProcStat {
             return "unknown";
         }
         return "unknown";
+    }
+
+    /**
+     * The bytes the block device under {@code file} has read and written since boot, {@code [read, written]}, from its
+     * own counters ({@code stat} under {@code /sys/dev/block/MAJOR:MINOR}: sectors of 512 bytes, whatever the device's
+     * sector size); for a block device, its own. Empty when there is none (tmpfs, overlay) or it cannot be read. The
+     * counters are the whole device's: other processes' I/O adds to them, none of it is taken away.
+     */
+    public static long[] blockBytes(final Path file) {
+        try {
+            final Path sys = blockDir(file);
+            if (sys == null) {
+                return new long[0];
+            }
+            final String[] f = Files.readString(sys.resolve("stat")).trim().split("\\s+", -1);
+            return new long[] {Long.parseLong(f[2]) * 512, Long.parseLong(f[6]) * 512};
+        } catch (final IOException | RuntimeException e) {
+            return new long[0];
+        }
+    }
+
+    /**
+     * {@code /sys/dev/block/MAJOR:MINOR} of the block device holding {@code file} (of {@code file} itself when it is
+     * one; the nearest existing parent's when it does not exist yet), or null.
+     */
+    private static Path blockDir(final Path file) throws IOException {
+        if (file == null) {
+            return null;
+        }
+        Path p = file.toAbsolutePath();
+        while (p != null && !Files.exists(p)) {
+            p = p.getParent();
+        }
+        if (p == null) {
+            return null;
+        }
+        final boolean device = Files.readAttributes(p, BasicFileAttributes.class).isOther();
+        final long dev = ((Number) Files.getAttribute(p, device ? "unix:rdev" : "unix:dev")).longValue();
+        final long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & ~0xfffL);
+        final long minor = (dev & 0xff) | ((dev >>> 12) & ~0xffL);
+        final Path sys = Path.of("/sys/dev/block/" + major + ":" + minor);
+        return Files.exists(sys) ? sys.toRealPath() : null;
     }
 }

@@ -228,9 +228,14 @@ public final class RealRun implements AutoCloseable {
             if (devices.data() instanceof IoUringDevice uring) {
                 uring.registerBuffers(memory.liveSegments());
             }
-            // The engine's time is the live wall clock: a step's own work (staging copies) takes real time.
+            // The engine's time is the loop's: the wall clock read when the running task began. A step's own work
+            // (staging copies) still takes real time, as the next task starts after it; and what the engine schedules
+            // "now" keeps its place behind and ahead of what the same task posted (a store the client sends after a
+            // request's release runs after the step's output, as it does in virtual time). The live wall clock here
+            // put the output, stamped after the copies, behind that store: a step that ended a long prompt then
+            // waited for the server's handling of the batch sent with its release, which virtual time does not.
             final WorkloadDriver driver = new WorkloadDriver(spec.workload(), new WorkloadDriver.Wiring(loop,
-                System::nanoTime, transport, server, client, memory, gpu,
+                loop, transport, server, client, memory, gpu,
                 new SeededEntropy(seed).child(SeedStream.WORKLOAD),
                 sink, recorder));
             startNs = System.nanoTime();

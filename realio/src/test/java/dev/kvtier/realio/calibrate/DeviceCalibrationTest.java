@@ -5,15 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.value.IoOp;
 import dev.kvtier.harness.profile.DeviceProfile;
-import dev.kvtier.realio.device.CompletionSink;
 import dev.kvtier.realio.device.DeviceFile;
 import dev.kvtier.realio.device.IoUringDevice;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeMemory;
-import dev.kvtier.realio.memory.NativeRegion;
 import dev.kvtier.realio.testkit.Scratch;
 import dev.kvtier.realio.testkit.Uring;
 import java.io.ByteArrayOutputStream;
@@ -21,7 +18,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -234,83 +230,5 @@ class DeviceCalibrationTest {
         final SideBySide.Spread k = new SideBySide.Spread(List.of(kvtier));
         return new SideBySide.Comparison(cell, FioRunner.Buffers.HUGE_PAGES, k, new SideBySide.Spread(List.of(fio)),
             k);
-    }
-
-    /** A device whose writes complete without being issued: the file keeps whatever it held (here: nothing). */
-    private static final class WriteDropping implements PolledDevice {
-        private final PolledDevice inner;
-        private final ArrayDeque<long[]> dropped = new ArrayDeque<>();
-
-        WriteDropping(final PolledDevice inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public void submitBlock(final long ioId, final IoOp op, final long fileOffset, final NativeRegion region,
-                                final long regionOffset, final long lengthBytes) {
-            if (op == IoOp.WRITE) {
-                dropped.add(new long[] {ioId, lengthBytes});
-            } else {
-                inner.submitBlock(ioId, op, fileOffset, region, regionOffset, lengthBytes);
-            }
-        }
-
-        @Override
-        public int poll(final CompletionSink sink, final int max) {
-            int n = 0;
-            while (!dropped.isEmpty() && n < max) {
-                final long[] w = dropped.poll();
-                sink.complete(w[0], w[1]);
-                n++;
-            }
-            return n + (n < max ? inner.poll(sink, max - n) : 0);
-        }
-
-        @Override
-        public void await(final long timeoutNs) {
-            if (dropped.isEmpty()) {
-                inner.await(timeoutNs);
-            }
-        }
-
-        @Override
-        public String kind() {
-            return "write-dropping " + inner.kind();
-        }
-
-        @Override
-        public int depth() {
-            return inner.depth();
-        }
-
-        @Override
-        public int maxRequests() {
-            return inner.maxRequests();
-        }
-
-        @Override
-        public int outstanding() {
-            return inner.outstanding() + dropped.size();
-        }
-
-        @Override
-        public int flush() {
-            return inner.flush();
-        }
-
-        @Override
-        public long capacityBytes() {
-            return inner.capacityBytes();
-        }
-
-        @Override
-        public void submit(final IoRequest request) {
-            throw new UnsupportedOperationException("the meter submits blocks");
-        }
-
-        @Override
-        public void close() {
-            inner.close();
-        }
     }
 }

@@ -50,6 +50,17 @@ package dev.kvtier.sim.device;
  *   durable: {@code DRAW} (written, lost or torn, one third each, as for data), {@code TORN} (every such page torn
  *   per sector) or {@code GARBLED} (torn, and one byte of its new bytes inverted: a garbled record). Within the
  *   claim: only bytes that were not durable change.</li>
+ *   <li><b>Short writes</b> ({@code shortWritesPerMillion}; only the data device): a write completes with a count
+ *   below its length, as pwritev or io_uring may answer: only its leading whole pages (drawn: at least one, not all;
+ *   a write of one page is never short) land, the rest of the range keeps its old content, and only they
+ *   can become durable. Claim: the core treats it as a failed write (docs/design/STORAGE-CORE.md 4.4): the keys of
+ *   the range leave the directory and the error is surfaced with the next store.</li>
+ *   <li><b>Lost index writes</b> ({@code indexLostWritesPerMillion}; only the metadata device): an index write
+ *   completes OK and reads see it, but it never reaches the media (a firmware's lost write): a FLUSH after it makes
+ *   the range's earlier media content durable instead, and a crash keeps that. A lost checkpoint leaves the one
+ *   before it the newest on the media while the log goes on past it; a lost log block leaves a hole followed by
+ *   intact later records. Claim: as for flipped bytes: recovery's sequence and epoch checks stop at the hole, no
+ *   wrong byte is served; durable commits logged in or after it may be lost (outside the durability claim).</li>
  * </ul>
  *
  * @param readErrorsPerMillion  reads that fail with EIO, per million
@@ -66,15 +77,18 @@ package dev.kvtier.sim.device;
  * @param crashPoints           further crash points, drawn per seed from {@code [0, crashWithinEvents)}
  * @param crashWithinEvents     the range of core events the crash points are drawn from (positive with points)
  * @param crashAfterShutdown    power loss once the run's final shutdown completed
- * @param crashDuringShutdown   power loss during the run's first final shutdown
  * @param indexFlipsPerMillion  index writes that land with one inverted byte, per million
  * @param indexCrashPages       what a crash does to each index page that is not durable
+ * @param crashDuringShutdown   power loss during the run's first final shutdown
+ * @param shortWritesPerMillion data writes that complete short (fewer bytes than asked), per million
+ * @param indexLostWritesPerMillion index writes that complete OK but never reach the media, per million
  */
 public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int spikesPerMillion, long spikeNs,
                         int slowdown, long untilNs, int corruptionsPerMillion, int misdirectsPerMillion,
                         long metaFullAfterWrites, boolean volatileWriteCache, long crashAtEvent, int crashPoints,
                         long crashWithinEvents, boolean crashAfterShutdown, int indexFlipsPerMillion,
-                        IndexCrashPages indexCrashPages, boolean crashDuringShutdown) {
+                        IndexCrashPages indexCrashPages, boolean crashDuringShutdown, int shortWritesPerMillion,
+                        int indexLostWritesPerMillion) {
     /** Most crash points one plan may draw. */
     public static final int MAX_CRASH_POINTS = 64;
 
@@ -112,6 +126,8 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
                 + crashWithinEvents);
         }
         perMillion("indexFlipsPerMillion", indexFlipsPerMillion);
+        perMillion("shortWritesPerMillion", shortWritesPerMillion);
+        perMillion("indexLostWritesPerMillion", indexLostWritesPerMillion);
         if (indexCrashPages == null) {
             throw new IllegalArgumentException("indexCrashPages must be set, got null");
         }
@@ -124,7 +140,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
                      final long crashAtEvent) {
         this(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown, untilNs,
             corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache, crashAtEvent, 0, 0,
-            false, 0, IndexCrashPages.DRAW, false);
+            false, 0, IndexCrashPages.DRAW, false, 0, 0);
     }
 
     /** The original fault kinds only: no corruption, misdirect, full metadata disk, write cache or crash. */
@@ -148,7 +164,8 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
     public boolean windowed() {
         return untilNs > 0 && (readErrorsPerMillion > 0 || writeErrorsPerMillion > 0 || spikesPerMillion > 0
             || slowdown > 1 || corruptionsPerMillion > 0 || misdirectsPerMillion > 0 || metaFullAfterWrites > 0
-            || indexFlipsPerMillion > 0);
+            || indexFlipsPerMillion > 0 || shortWritesPerMillion > 0
+            || indexLostWritesPerMillion > 0);
     }
 
     /** True when time-windowed faults apply to an I/O submitted at {@code nowNs}. */
@@ -166,7 +183,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, perMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache, crashAtEvent,
             crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
-            crashDuringShutdown);
+            crashDuringShutdown, shortWritesPerMillion, indexLostWritesPerMillion);
     }
 
     /** This plan with {@code perMillion} misdirected writes. */
@@ -174,7 +191,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, perMillion, metaFullAfterWrites, volatileWriteCache, crashAtEvent,
             crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
-            crashDuringShutdown);
+            crashDuringShutdown, shortWritesPerMillion, indexLostWritesPerMillion);
     }
 
     /** This plan with a metadata disk that is full after {@code writes} accepted writes (0 = never). */
@@ -182,7 +199,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, writes, volatileWriteCache, crashAtEvent,
             crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
-            crashDuringShutdown);
+            crashDuringShutdown, shortWritesPerMillion, indexLostWritesPerMillion);
     }
 
     /** This plan with the volatile write cache on or off (a crash still implies it). */
@@ -190,7 +207,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, on, crashAtEvent,
             crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
-            crashDuringShutdown);
+            crashDuringShutdown, shortWritesPerMillion, indexLostWritesPerMillion);
     }
 
     /** This plan with a crash at event {@code event} (-1 = none). */
@@ -198,7 +215,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache, event,
             crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
-            crashDuringShutdown);
+            crashDuringShutdown, shortWritesPerMillion, indexLostWritesPerMillion);
     }
 
     /** This plan with {@code points} crash points drawn from {@code [0, withinEvents)}. */
@@ -206,7 +223,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
             crashAtEvent, points, withinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
-            crashDuringShutdown);
+            crashDuringShutdown, shortWritesPerMillion, indexLostWritesPerMillion);
     }
 
     /** This plan with (or without) a crash after the final shutdown. */
@@ -214,7 +231,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
             crashAtEvent, crashPoints, crashWithinEvents, on, indexFlipsPerMillion, indexCrashPages,
-            crashDuringShutdown);
+            crashDuringShutdown, shortWritesPerMillion, indexLostWritesPerMillion);
     }
 
     /** This plan with (or without) a crash during the final shutdown. */
@@ -222,7 +239,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
             crashAtEvent, crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
-            on);
+            on, shortWritesPerMillion, indexLostWritesPerMillion);
     }
 
     /** This plan with {@code perMillion} index writes landing with a flipped byte. */
@@ -230,7 +247,7 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
             crashAtEvent, crashPoints, crashWithinEvents, crashAfterShutdown, perMillion, indexCrashPages,
-            crashDuringShutdown);
+            crashDuringShutdown, shortWritesPerMillion, indexLostWritesPerMillion);
     }
 
     /** This plan with {@code pages} as what a crash does to index pages that are not durable. */
@@ -238,7 +255,23 @@ public record FaultPlan(int readErrorsPerMillion, int writeErrorsPerMillion, int
         return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
             untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
             crashAtEvent, crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, pages,
-            crashDuringShutdown);
+            crashDuringShutdown, shortWritesPerMillion, indexLostWritesPerMillion);
+    }
+
+    /** This plan with {@code perMillion} data writes completing short. */
+    public FaultPlan withShortWritesPerMillion(final int perMillion) {
+        return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
+            crashAtEvent, crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown, perMillion, indexLostWritesPerMillion);
+    }
+
+    /** This plan with {@code perMillion} index writes lost on the way to the media. */
+    public FaultPlan withIndexLostWritesPerMillion(final int perMillion) {
+        return new FaultPlan(readErrorsPerMillion, writeErrorsPerMillion, spikesPerMillion, spikeNs, slowdown,
+            untilNs, corruptionsPerMillion, misdirectsPerMillion, metaFullAfterWrites, volatileWriteCache,
+            crashAtEvent, crashPoints, crashWithinEvents, crashAfterShutdown, indexFlipsPerMillion, indexCrashPages,
+            crashDuringShutdown, shortWritesPerMillion, perMillion);
     }
 
     private static void perMillion(final String what, final int v) {

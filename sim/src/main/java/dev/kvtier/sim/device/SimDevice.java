@@ -26,8 +26,9 @@ import java.util.function.Consumer;
  * written ranges, or the read lands in memory, so a slice reused before its write completed would be caught.
  *
  * <p>Faults ({@link FaultPlan}) are decided at submission from the seeded fault stream, in submission order: a
- * spike, then EIO, then for a write silent corruption of one page and a misdirect. A draw happens only for a fault
- * kind whose rate is not zero, so adding kinds leaves the draws of older plans, and their runs, unchanged. With the
+ * spike, then EIO, then for a write silent corruption of one page, a misdirect and a short count. A draw happens
+ * only for a fault kind whose rate is not zero, so adding kinds leaves the draws of older plans, and their runs,
+ * unchanged. With the
  * plan's volatile write cache on, the device keeps a visible image ({@link #disk}) and a durable one
  * ({@link #durable}) as {@link WriteCache} describes; off, they are one map and nothing else changes. A
  * {@link #crash} works either way (with the cache off only in-flight writes are at risk). What it shares with
@@ -53,9 +54,13 @@ public final class SimDevice implements Device {
     private long injectedSpikes;
     private long injectedCorruptions;
     private long injectedMisdirects;
+    private long injectedShortWrites;
 
-    /** Where a write's data goes: its actual offset, and the content offset of a corrupted page (or -1). */
-    private record Fate(long fileOffset, long corruptAt, long corruptTag) {}
+    /**
+     * Where a write's data goes: its actual offset, the content offset of a corrupted page (or -1), and how many of
+     * its leading bytes land (its length, or fewer for a short write).
+     */
+    private record Fate(long fileOffset, long corruptAt, long corruptTag, long written) {}
 
     /**
      * @param submitClock the time at which submissions happen (the simulated server thread's clock)
@@ -149,14 +154,14 @@ public final class SimDevice implements Device {
             case FLUSH -> io.flushAt(done, request);
             case WRITE -> {
                 final Fate fate = fate(request, faulty);
-                final long seq = io.submitWrite(fate.fileOffset(), length,
-                    () -> content(request, fate).snapshot(0, length));
+                final long seq = io.submitWrite(fate.fileOffset(), fate.written(),
+                    () -> content(request, fate).snapshot(0, fate.written()));
                 io.at(done, () -> completeWrite(request, fate, seq));
             }
         }
     }
 
-    /** Draws a write's silent corruption, then its misdirect (only for kinds with a rate). */
+    /** Draws a write's silent corruption, its misdirect, then a short count (only for kinds with a rate). */
     private Fate fate(final IoRequest request, final boolean faulty) {
         final long length = request.lengthBytes();
         long corruptAt = -1;
@@ -177,7 +182,13 @@ public final class SimDevice implements Device {
         if (corruptAt >= 0) {
             corrupted.add(new FileRange(fileOffset + corruptAt, WriteCache.PAGE_BYTES));
         }
-        return new Fate(fileOffset, corruptAt, corruptTag);
+        long written = length;
+        final long pages = length / WriteCache.PAGE_BYTES;
+        if (faulty && draw(faults.shortWritesPerMillion()) && pages > 1) {
+            written = (1L + faultStream.nextInt((int) Math.min(Integer.MAX_VALUE, pages - 1))) * WriteCache.PAGE_BYTES;
+            injectedShortWrites++;
+        }
+        return new Fate(fileOffset, corruptAt, corruptTag, written);
     }
 
     /**
@@ -228,10 +239,10 @@ public final class SimDevice implements Device {
     }
 
     private void completeWrite(final IoRequest r, final Fate fate, final long seq) {
-        if (io.cacheEnabled() || fate.corruptAt() >= 0) {
+        if (io.cacheEnabled() || fate.corruptAt() >= 0 || fate.written() < r.lengthBytes()) {
             final RunMap c = content(r, fate);
-            disk.copyFrom(c, 0, fate.fileOffset(), r.lengthBytes());
-            io.completeWrite(r, seq, io.cacheEnabled() ? c.snapshot(0, r.lengthBytes()) : null);
+            disk.copyFrom(c, 0, fate.fileOffset(), fate.written());
+            io.completeWrite(r, seq, io.cacheEnabled() ? c.snapshot(0, fate.written()) : null, fate.written());
         } else {
             long file = fate.fileOffset();
             for (final IoSegment s : r.segments()) {
@@ -300,6 +311,11 @@ public final class SimDevice implements Device {
     /** Writes sent to a wrong offset by the fault plan. */
     public long injectedMisdirects() {
         return injectedMisdirects;
+    }
+
+    /** Writes completed short (fewer bytes than asked) by the fault plan. */
+    public long injectedShortWrites() {
+        return injectedShortWrites;
     }
 
     /** Crashes so far. */

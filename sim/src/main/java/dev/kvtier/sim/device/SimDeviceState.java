@@ -161,11 +161,20 @@ final class SimDeviceState<C> {
 
     /** A write landed in the visible image: the cache takes {@code content} (null with the cache off), then done. */
     void completeWrite(final IoRequest request, final long seq, final C content) {
+        completeWrite(request, seq, content, request.lengthBytes());
+    }
+
+    /** As above, for a write of which only the leading {@code written} bytes landed: its completion says so. */
+    void completeWrite(final IoRequest request, final long seq, final C content, final long written) {
         requireOp(request, IoOp.WRITE);
+        if (written < 0 || written > request.lengthBytes()) {
+            throw new IllegalArgumentException("a write of " + request.lengthBytes() + " B cannot complete with "
+                + written);
+        }
         cache.completeWrite(seq, content);
         writes++;
-        bytesWritten += request.lengthBytes();
-        deliver(new IoCompletion(request.ioId(), request.lengthBytes()));
+        bytesWritten += written;
+        deliver(new IoCompletion(request.ioId(), written));
     }
 
     /** A read landed in memory: done. */

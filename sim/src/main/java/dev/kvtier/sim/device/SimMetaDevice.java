@@ -46,6 +46,7 @@ public final class SimMetaDevice implements Device {
     private long acceptedWrites;
     private long injectedMetaFull;
     private long injectedFlips;
+    private long injectedLostWrites;
 
     /** A fault-free metadata device. */
     public SimMetaDevice(final DeviceProfile profile, final long capacityBytes, final Scheduler loop,
@@ -140,8 +141,33 @@ public final class SimMetaDevice implements Device {
         final int flipAt = faulty && faults.indexFlipsPerMillion() > 0
             && faultStream.nextInt(FaultPlan.MILLION) < faults.indexFlipsPerMillion()
                 ? faultStream.nextInt((int) request.lengthBytes()) : -1;
+        final boolean lost = faulty && faults.indexLostWritesPerMillion() > 0
+            && faultStream.nextInt(FaultPlan.MILLION) < faults.indexLostWritesPerMillion();
         final long seq = io.submitWrite(request.fileOffset(), request.lengthBytes(), () -> content(request));
-        io.at(done, () -> completeWrite(request, seq, flipAt));
+        io.at(done, () -> {
+            if (lost) {
+                completeLost(request, seq);
+            } else {
+                completeWrite(request, seq, flipAt);
+            }
+        });
+    }
+
+    /**
+     * A lost write: reads see its bytes, but what the cache makes durable for it (at a FLUSH or a crash) is the
+     * range's media content as of now; with the cache off nothing keeps it, and the range keeps its old bytes.
+     */
+    private void completeLost(final IoRequest r, final long seq) {
+        injectedLostWrites++;
+        final int at = (int) r.fileOffset();
+        final int length = (int) r.lengthBytes();
+        if (!io.cacheEnabled()) {
+            io.completeWrite(r, seq, null);
+            return;
+        }
+        final byte[] media = Arrays.copyOfRange(durable, at, at + length);
+        readInto(r, disk, at);
+        io.completeWrite(r, seq, media);
     }
 
     /** Lands {@code [from, +length)} of content at {@code at} durably, one differing byte inverted; false if none. */
@@ -234,6 +260,11 @@ public final class SimMetaDevice implements Device {
     /** Completions delivered while an I/O submitted before them was still in flight (0 without reordering). */
     public long reorderedCompletions() {
         return io.overtakes();
+    }
+
+    /** Writes that completed OK but never reached the media (the lost-write fault). */
+    public long injectedLostWrites() {
+        return injectedLostWrites;
     }
 
     /** Writes answered ENOSPC by the full-disk fault. */

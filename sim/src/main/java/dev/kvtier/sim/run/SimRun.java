@@ -8,10 +8,12 @@ import dev.kvtier.core.port.MemoryRegion;
 import dev.kvtier.core.server.KvServer;
 import dev.kvtier.core.value.AllocationRef;
 import dev.kvtier.harness.check.CrashChecker;
+import dev.kvtier.harness.check.EpochChecker;
 import dev.kvtier.harness.check.Invariant;
 import dev.kvtier.harness.check.InvariantChecker;
 import dev.kvtier.harness.check.InvariantViolation;
 import dev.kvtier.harness.check.ProvenanceChecker;
+import dev.kvtier.harness.check.RecoveryChecker;
 import dev.kvtier.harness.entropy.SeedStream;
 import dev.kvtier.harness.entropy.SeededEntropy;
 import dev.kvtier.harness.metrics.RequestTokens;
@@ -36,6 +38,7 @@ import dev.kvtier.sim.loop.ServerThread;
 import dev.kvtier.sim.loop.SimTransport;
 import dev.kvtier.sim.memory.ProvenanceMemory;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * The virtual run's composition root: wires one core to a simulated data device, a simulated index device and memory
@@ -76,6 +79,7 @@ public final class SimRun {
     private final SimDevice device;
     private final SimMetaDevice indexDevice;
     private final CrashChecker crashChecker;
+    private final RecoveryChecker recovery = new RecoveryChecker();
     private final ProvenanceChecker provenance;
     private final InvariantChecker checker;
     private final RunRecorder recorder;
@@ -112,15 +116,18 @@ public final class SimRun {
             device.reorder(root.child(SeedStream.REORDER));
             indexDevice.reorder(root.child(SeedStream.INDEX_REORDER));
         }
+        // Flipped bytes and lost writes on the index media lie outside the durability claim.
+        final BooleanSupplier indexMediaFaulted = () -> indexDevice.injectedFlips()
+            + indexDevice.injectedLostWrites() > 0;
         this.crashChecker = new CrashChecker(spec.core().commitMode() == CommitMode.DURABLE, this::faultedByDevice,
-            () -> indexDevice.injectedFlips() > 0);
+            indexMediaFaulted);
         this.provenance = new ProvenanceChecker(spec.workload().blockTokens(),
             spec.workload().engine().connector().blocksPerKey());
         this.eventClock = new EventClock(serverThread);
         this.checker = InvariantChecker.standard(spec.core(), eventClock,
             () -> server.tieredStore().l1().entries().size(), () -> server.tieredStore().residentBytes(),
             spec.livenessBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0,
-            List.of(crashChecker, provenance));
+            List.of(crashChecker, provenance, new EpochChecker(indexMediaFaulted), recovery));
         this.recorder = new RunRecorder(checker, new RunMetrics(eventClock), eventClock, provenance);
         recorder.ttftBound(spec.ttftBoundNs(), model.faults().windowed() ? model.faults().untilNs() : 0);
         this.server = newServer();
@@ -188,6 +195,11 @@ public final class SimRun {
         probes.fact(ProbeCatalogue.CRASH_TORN_DATA, dataCrash.pagesTorn());
         probes.fact(ProbeCatalogue.CRASH_TORN_INDEX, indexCrash.pagesTorn());
         probes.fact(ProbeCatalogue.CRASH_GARBLED_INDEX, indexCrash.pagesGarbled());
+        final RecoveryScan scan = RecoveryScan.of(KvServer.indexLayout(spec.core()), spec.core().slotBytes(),
+            indexDevice::durableBytes);
+        probes.fact(ProbeCatalogue.INDEX_LATER_AT_END, scan.laterAtEnd() ? 1 : 0);
+        probes.fact(ProbeCatalogue.INDEX_STALE_AT_END, scan.staleAtEnd() ? 1 : 0);
+        recovery.expect(scan.records(), scan.laterAtEnd());
         crashChecker.crashed();
         checker.restarted();
         server = newServer();
@@ -286,7 +298,9 @@ public final class SimRun {
         probes.fact(ProbeCatalogue.FAULT_SPIKE, device.injectedSpikes());
         probes.fact(ProbeCatalogue.FAULT_CORRUPTION, device.injectedCorruptions());
         probes.fact(ProbeCatalogue.FAULT_MISDIRECT, device.injectedMisdirects());
+        probes.fact(ProbeCatalogue.FAULT_SHORT_WRITE, device.injectedShortWrites());
         probes.fact(ProbeCatalogue.FAULT_INDEX_FLIP, indexDevice.injectedFlips());
+        probes.fact(ProbeCatalogue.FAULT_INDEX_LOST, indexDevice.injectedLostWrites());
         probes.fact(ProbeCatalogue.LOAD_REWRITTEN, driver == null ? 0 : driver.rewrittenLoaded());
         probes.fact(ProbeCatalogue.LOAD_UNCOVERED, driver == null ? 0 : driver.uncoveredLoads());
         probes.fact(ProbeCatalogue.IO_REORDERED, device.reorderedCompletions() + indexDevice.reorderedCompletions());

@@ -161,4 +161,21 @@ class SimMetaDeviceTest {
         assertThrows(IllegalArgumentException.class, () -> new SimMetaDevice(DeviceProfile.DATACENTER_NVME,
             SimMetaDevice.MAX_CAPACITY_BYTES + P, loop, loop, c -> {}, memory));
     }
+
+    @Test
+    void shouldShowALostWriteToReadsButKeepTheMediasBytesAtACrash() {
+        final FaultPlan plan = new FaultPlan(0, 0, 0, 0, 1, Long.MAX_VALUE).withIndexLostWritesPerMillion(
+            FaultPlan.MILLION).withCrashAtEvent(1_000_000);
+        final SimMetaDevice d = new SimMetaDevice(DeviceProfile.DATACENTER_NVME, CAPACITY, loop, loop,
+            completions::add, memory, plan, new SeededEntropy(3).child("index-faults"));
+        final byte[] fresh = pattern(2 * P, 8);
+        submitNow(d, io(1, IoOp.WRITE, 4L * P, holding(fresh)));
+        assertEquals(List.of(new IoCompletion(1, 2 * P)), completions, "a lost write completes OK");
+        assertArrayEquals(fresh, d.bytes(4L * P, 2 * P), "reads see it");
+        submitNow(d, io(2, IoOp.FLUSH, 0, null));
+        assertArrayEquals(new byte[2 * P], d.durableBytes(4L * P, 2 * P), "the flush keeps the media's old bytes");
+        d.crash(new SeededEntropy(1));
+        assertArrayEquals(new byte[2 * P], d.bytes(4L * P, 2 * P), "after a crash the write is gone");
+        assertEquals(1, d.injectedLostWrites());
+    }
 }
