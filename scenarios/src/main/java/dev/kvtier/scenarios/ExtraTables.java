@@ -72,14 +72,17 @@ final class ExtraTables {
 
     /**
      * The connector's keys of {@code [engine]} ({@link ConnectorSpec}: chunked keys, sub-slot loads, stores of loaded
-     * blocks, duplicate specs, cancelled requests, bad spans), read last: then every unknown key of the table is
-     * refused. Recorded as one knob only when one is set, so a scenario that sets none keeps its config digest.
+     * blocks, duplicate specs, cancelled requests, bad, shifted and short specs), read last: then every unknown key
+     * of the table is refused. Recorded as one knob only when one is set, so a scenario that sets none keeps its
+     * config digest.
      */
     static ConnectorSpec connector(final Section s, final Map<String, String> knobs) throws ScenarioException {
         final ConnectorSpec c = new ConnectorSpec(s.intValue("blocksPerKey", 1, 1, 1 << 20),
             s.bool("partialLoads", false), s.bool("storeLoaded", false), s.bool("duplicateSpecs", false),
             s.intValue("abortEvery", 0, 0, Integer.MAX_VALUE), s.intValue("badSpanEvery", 0, 0, Integer.MAX_VALUE),
-            s.intValue("models", 1, 1, 1 << 16), s.intValue("rewriteEvery", 0, 0, Integer.MAX_VALUE));
+            s.intValue("models", 1, 1, 1 << 16), s.intValue("rewriteEvery", 0, 0, Integer.MAX_VALUE),
+            s.intValue("shiftedSpecEvery", 0, 0, Integer.MAX_VALUE),
+            s.intValue("shortSpecEvery", 0, 0, Integer.MAX_VALUE));
         s.rejectUnknown();
         if (!c.equals(ConnectorSpec.DEFAULT)) {
             knobs.put("engine.connector", c.toString());

@@ -144,4 +144,21 @@ public final class Checksums {
     public long mismatches() {
         return mismatches;
     }
+
+    /**
+     * The first file slot at or after {@code fromSlot} of {@code ref}'s live chunk whose checksum is unknown (no store
+     * covered it whole), or -1 (also when {@code ref} is not current).
+     */
+    public int nextUnknownSlot(final AllocationRef ref, final int fromSlot) {
+        final Chunk c = directory.current(ref);
+        if (c == null) {
+            return -1;
+        }
+        for (int slot = Math.max(fromSlot, c.startSlot); slot < c.endSlot(); slot++) {
+            if (!c.known(slot - c.startSlot)) {
+                return slot;
+            }
+        }
+        return -1;
+    }
 }

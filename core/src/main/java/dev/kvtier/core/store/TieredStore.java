@@ -110,8 +110,19 @@ public final class TieredStore {
         pump();
     }
 
-    /** Commits allocations a client stored, in the configured mode ({@link CommitPipeline}). */
+    /**
+     * Commits allocations a client stored, in the configured mode ({@link CommitPipeline}). First, L1 entries over a
+     * slot whose checksum is unknown are dropped: such a slot is never served (docs/design/STORAGE-CORE.md 10), and an
+     * entry over one that no store of this allocation covered holds the bytes of the slot's previous owner, which the
+     * ring evicted without touching L1.
+     */
     public void commit(final List<AllocationRef> refs, final Consumer<Integer> done) {
+        for (final AllocationRef ref : refs) {
+            for (int s = checksums.nextUnknownSlot(ref, ref.startSlot()); s >= 0; s = checksums.nextUnknownSlot(ref,
+                s + 1)) {
+                l1.dropOverlaps(s * config.slotBytes(), (s + 1) * config.slotBytes());
+            }
+        }
         commits.commit(refs, done);
     }
 

@@ -18,8 +18,10 @@ import dev.kvtier.core.testkit.CrashRig;
 import dev.kvtier.core.testkit.ManualDevice;
 import dev.kvtier.core.value.AllocationRef;
 import dev.kvtier.core.value.IoOp;
+import dev.kvtier.core.value.SpanPiece;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -302,19 +304,57 @@ class ChecksumTest {
         final AllocationRef a = rig.claim(1, "a").getFirst();
         final byte[] half = CrashRig.pattern(3, 4096);
         assertNotNull(rig.storeBytes(a, half).get()); // only the first 4096 B of the 8192 B slot
+        assertTrue(rig.resident(a));
         rig.commit(a);
         rig.settle();
-        // While L1 holds it, it is served from L1.
+        // The commit drops the slot from L1 (an entry over a slot without a checksum may be another owner's bytes).
+        assertFalse(rig.resident(a), "a slot without a checksum is not served from L1 either");
         final CrashRig.Loaded hit = rig.load(List.of(new LoadRange(a, a.fileOffset(slot), 4096, 0)), 4096);
-        assertTrue(hit.ok());
-        assertArrayEquals(half, hit.bytes(0, 4096));
-        // From L2, the slot's checksum is unknown: never served.
-        final CrashRig next = rig.restart();
+        rig.settle();
+        assertEquals(LoadFailure.CORRUPT, hit.result().get().failure());
+        // Nor from L2 after a restart: the slot's checksum is unknown.
+        final CrashRig rig2 = CrashRig.formatted(CrashRig.config(slot, 8, 8, CommitMode.L1));
+        final AllocationRef a2 = rig2.claim(1, "a").getFirst();
+        assertNotNull(rig2.storeBytes(a2, half).get());
+        rig2.commit(a2);
+        rig2.settle();
+        final CrashRig next = rig2.restart();
         final CrashRig.Loaded l = next.load(List.of(new LoadRange(next.found("a"), a.fileOffset(slot), 4096, 0)),
             4096);
         next.settle();
         assertCorrupt(next, l);
         assertNull(next.found("a"));
+    }
+
+    @Test
+    void shouldNeverServeThePreviousOwnersBytesOfASlotNoStoreCovered() {
+        // a fills a ring of two slots and stays in L1; b takes a's slots (a is evicted), and its client stores only
+        // b's first slot and commits it. b's second slot has no checksum; L1 still held a's bytes over it.
+        final CrashRig rig = rig(8, 2);
+        final AllocationRef a = rig.claim(2, "a").getFirst();
+        final byte[] aBytes = CrashRig.pattern(1, 2 * SLOT);
+        for (int i = 0; i < 2; i++) { // one store a slot, as staging batches of one slot send them: two entries
+            final AtomicReference<StoreResult> r = new AtomicReference<>();
+            rig.server.store(900 + i, rig.region(aBytes), List.of(new SpanPiece(a, i * SLOT,
+                a.fileOffset(SLOT) + i * SLOT, SLOT)), r::set);
+            assertTrue(r.get().accepted().contains(a));
+        }
+        assertEquals(2, rig.residentOffsets().size());
+        rig.commit(a);
+        rig.settle();
+        final AllocationRef b = rig.claim(2, "b").getFirst();
+        assertEquals(a.startSlot(), b.startSlot(), "b took a's slots");
+        assertTrue(rig.resident(a), "a's bytes are still in L1");
+        assertNotNull(rig.storeBytes(b, CrashRig.pattern(2, SLOT)).get());
+        rig.commit(b);
+        rig.settle();
+        assertTrue(rig.visible("b"));
+        final CrashRig.Loaded l = rig.load(b);
+        rig.settle();
+        assertEquals(LoadFailure.CORRUPT, l.result().get().failure(), "b's second slot was never stored");
+        assertFalse(Arrays.equals(Arrays.copyOfRange(aBytes, (int) SLOT, (int) (2 * SLOT)), l.bytes(SLOT, SLOT)),
+            "a's bytes were copied out as b's");
+        assertFalse(rig.visible("b"), "a chunk with a slot no store covered leaves the ring at its first load");
     }
 
     @Test

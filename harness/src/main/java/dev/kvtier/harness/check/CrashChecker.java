@@ -5,8 +5,10 @@ import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.util.KeyTable;
 import dev.kvtier.core.value.AllocationRef;
 import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +23,11 @@ import java.util.function.Predicate;
  * it may be lost); after the restart ({@link #recovered}) each must be committed in the recovered index, and none of
  * them may later be dropped by a checksum mismatch unless the device was told to corrupt or misdirect data over its
  * slots (outside the durability claim). A survivor missing from the recovered index is excused only when the index
- * device was told to flip bytes on its media (also outside the claim). Wrong bytes served after a restart (either
- * mode) are reported to the checker by the workload driver as invariant 15 ({@link #afterCrash}).
+ * device was told to flip bytes on its media (also outside the claim). An allocation committed with a slot that no
+ * admitted store piece covered whole is not owed: that slot has no checksum, so the key was never loadable
+ * (docs/design/STORAGE-CORE.md 10; a client that stores part of a chunk, engine.shortSpecEvery). Wrong bytes served
+ * after a restart (either mode) are reported to the checker by the workload driver as invariant 15
+ * ({@link #afterCrash}).
  */
 public final class CrashChecker implements Checker {
     private final boolean durable;
@@ -50,6 +55,9 @@ public final class CrashChecker implements Checker {
     private boolean shutDownDurably;
     /** False once told the run never crashes: then nothing can be owed, and nothing is kept. */
     private boolean tracking = true;
+    /** The pieces of each store in progress, and the pieces its boundary or store refused (allocation, offset). */
+    private final Map<Long, List<SpanPiece>> storing = new HashMap<>();
+    private final Map<Long, List<long[]>> refused = new HashMap<>();
 
     /**
      * @param durable         the run's commit mode is {@code durable}
@@ -82,12 +90,34 @@ public final class CrashChecker implements Checker {
         final int startSlot;
         final int slotCount;
         long order;
+        /**
+         * The slots an admitted store piece covered whole, bit i for slot i (none for a recovered chunk, which is owed
+         * only when it was covered whole before the crash); a chunk of more than 64 slots counts as covered.
+         */
+        long covered;
 
         Live(final PrefixKey key, final long allocationId, final int startSlot, final int slotCount) {
             this.key = key;
             this.allocationId = allocationId;
             this.startSlot = startSlot;
             this.slotCount = slotCount;
+        }
+
+        /**
+         * No admitted store piece left a slot of it uncovered: every slot was covered whole, or no store of it was
+         * seen (events that carry no stores, as a checker test's, leave every allocation owed).
+         */
+        boolean whole() {
+            return covered == 0 || slotCount > Long.SIZE
+                || covered == (slotCount == Long.SIZE ? -1L : (1L << slotCount) - 1);
+        }
+
+        /** An admitted piece covered file slots {@code [first, end)}. */
+        void cover(final long first, final long end) {
+            for (long slot = Math.max(first, startSlot); slot < Math.min(end, startSlot + (long) slotCount)
+                && slot - startSlot < Long.SIZE; slot++) {
+                covered |= 1L << (slot - startSlot);
+            }
         }
 
         AllocationRef ref() {
@@ -147,10 +177,41 @@ public final class CrashChecker implements Checker {
             }
             case CoreEvent.ShutdownCompleted e -> shutDownDurably = e.durable();
             case CoreEvent.IndexOpenRequested e -> shutDownDurably = false;
+            default -> stores(ctx, event);
+        }
+    }
+
+    /** Follows each store's pieces to its end, and marks the slots its admitted pieces covered whole. */
+    private void stores(final CheckContext ctx, final CoreEvent event) {
+        switch (event) {
+            case CoreEvent.StoreSent e -> storing.put(e.storeId(), e.spans());
+            case CoreEvent.SpanRejected e -> refused.computeIfAbsent(e.storeId(), k -> new ArrayList<>(1))
+                .add(new long[] {e.allocationId(), e.fileOffset()});
+            case CoreEvent.StoreCompleted e -> {
+                final List<SpanPiece> pieces = storing.remove(e.storeId());
+                final List<long[]> out = refused.remove(e.storeId());
+                final long slot = ctx.config().slotBytes();
+                for (int i = 0; pieces != null && i < pieces.size(); i++) {
+                    final SpanPiece p = pieces.get(i);
+                    final Live live = allocations.get(p.alloc().allocationId());
+                    if (live != null && !refused(out, p)) {
+                        live.cover((p.fileOffset() + slot - 1) / slot, p.fileEnd() / slot);
+                    }
+                }
+            }
             default -> {
                 // no effect on what must survive
             }
         }
+    }
+
+    private static boolean refused(final List<long[]> out, final SpanPiece p) {
+        for (int i = 0; out != null && i < out.size(); i++) {
+            if (out.get(i)[0] == p.alloc().allocationId() && out.get(i)[1] == p.fileOffset()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void commit(final PrefixKey key, final Live live) {
@@ -191,13 +252,17 @@ public final class CrashChecker implements Checker {
             committed.forEachValue(live::add);
             live.sort(Comparator.comparingLong(c -> c.order));
             for (final Live c : live) {
-                mustSurvive.put(c.key, c.ref());
+                if (c.whole()) { // a slot no store covered has no checksum: the key was never loadable
+                    mustSurvive.put(c.key, c.ref());
+                }
             }
         }
         // The dead core's allocations end here (no eviction event will come for them); the restarted core's
         // recovered chunks come back as ChunkRecovered.
         committed = KeyTable.forAtMost(Math.max(ringSlots, 0));
         allocations = new IdRing<>(Math.max(ringSlots, 0));
+        storing.clear();
+        refused.clear();
         shutDownDurably = false;
     }
 

@@ -44,6 +44,7 @@ public final class ProbeCatalogue {
     public static final String INDEX_STALE_AT_END = "index.stale-record-at-end";
     public static final String LOAD_REWRITTEN = "load.rewritten-content";
     public static final String LOOKUP_OTHER_MODEL = "lookup.other-model";
+    public static final String LOAD_UNCOVERED = "load.uncovered-slot";
 
     private static final List<Probe> ALL = List.copyOf(build());
     private static final Map<String, Probe> BY_NAME = byName(ALL);
@@ -139,6 +140,9 @@ public final class ProbeCatalogue {
             p.add(on(CoreEvent.BatchSealed.class, "seal." + kebab(r), "a write batch was sealed: "
                 + kebab(r).replace('-', ' '), (s, e) -> e.reason() == r));
         }
+        p.add(on(CoreEvent.MemoryWait.class, "seal.at-park", "a store parked for memory right after sealing its own "
+            + "open write batch, with nothing left to evict (the memory it waits for is that batch's)",
+            (s, e) -> s.sealedForMemory() == e.opId()));
         p.add(on(CoreEvent.BatchSealed.class, "write.chained", "a write batch was chained after an earlier pending "
             + "write over the same bytes (an overwrite in flight)", (s, e) -> e.dependsOn() > 0));
         p.add(on(CoreEvent.WriteFinished.class, "write.failed", "an L2 write batch failed", (s, e) -> !e.ok()));
@@ -177,6 +181,12 @@ public final class ProbeCatalogue {
         p.add(on(CoreEvent.SaveQueued.class, "client.one-batch-pool", "a request needed more than one staging batch "
             + "through a staging pool that holds only one (its batches take turns, its commit waits for the last)",
             (s, e) -> e.batches() > 1 && s.config().stagingPoolBytes() < 2 * s.config().stagingBatchBytes()));
+        p.add(on(CoreEvent.SaveQueued.class, "client.part-slot-batch", "a request needed more than one staging batch "
+            + "under a stagingBatchBytes that is not a whole number of slots (a batch holds the slots that fit whole)",
+            (s, e) -> e.batches() > 1 && s.config().stagingBatchBytes() % s.config().slotBytes() != 0));
+        p.add(on(CoreEvent.RequestCommitted.class, "client.partly-rejected", "an allocation was refused (not as "
+            + "stale) in one staging batch of a save and admitted in another: the client must not commit it",
+            (s, e) -> s.partlyRejected(e.requestId())));
         p.add(on(CoreEvent.SaveQueued.class, "client.duplicate-spec", "a save held the same spec twice (written "
             + "once)", (s, e) -> Distinct.hasDuplicates(e.specs())));
         p.add(on(CoreEvent.class, "client.staging-wait", "a save could not stage its first batch at once (staging "
@@ -231,6 +241,8 @@ public final class ProbeCatalogue {
             + "garbled record)"));
         p.add(fact(LOAD_REWRITTEN, "a load brought a block whose allocation held a rewritten version of its key's "
             + "content (engine.rewriteEvery), checked against that version"));
+        p.add(fact(LOAD_UNCOVERED, "a load asked for a chunk committed with a slot no store covered "
+            + "(engine.shortSpecEvery): the slot has no checksum, so the load must fail as corrupt"));
         p.add(fact(LOOKUP_OTHER_MODEL, "a lookup stopped at a key committed by another model (engine.models): same "
             + "prefix, other model's data"));
         p.add(fact(INDEX_LATER_AT_END, "after a crash, where recovery's replay stops the log holds an intact record of "

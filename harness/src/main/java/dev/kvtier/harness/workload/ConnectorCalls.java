@@ -8,8 +8,10 @@ import dev.kvtier.core.value.PrefixKey;
 import dev.kvtier.core.value.StoreSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.IntToLongFunction;
 import java.util.function.IntUnaryOperator;
 
@@ -34,6 +36,12 @@ final class ConnectorCalls {
      */
     private Map<Long, Long> versions = new HashMap<>();
     private long rewrittenLoaded;
+    /**
+     * The allocations a short spec ({@link ConnectorSpec#shortSpecEvery}) stored, by id: their last slot was never
+     * covered. Kept across the workload's lives, as {@link #versions}.
+     */
+    private Set<Long> shortStored = new HashSet<>();
+    private long uncoveredLoads;
 
     ConnectorCalls(final ConnectorSpec spec, final int blockTokens, final long slotBytes, final CommitMode mode,
                    final int baseModel) {
@@ -93,6 +101,14 @@ final class ConnectorCalls {
         } else if (!versions.isEmpty()) {
             versions.remove(ref.allocationId()); // an id a lost allocation of an earlier life had
         }
+        if (!shortStored.isEmpty()) {
+            shortStored.remove(ref.allocationId());
+        }
+    }
+
+    /** Loads so far that asked for an allocation a short spec stored (a slot with no checksum: it must fail). */
+    long uncoveredLoads() {
+        return uncoveredLoads;
     }
 
     /** Blocks loaded whose allocation held a rewritten version, so far (checked against that version). */
@@ -104,6 +120,8 @@ final class ConnectorCalls {
     void continueFrom(final ConnectorCalls previous) {
         this.versions = previous.versions;
         this.rewrittenLoaded = previous.rewrittenLoaded;
+        this.shortStored = previous.shortStored;
+        this.uncoveredLoads = previous.uncoveredLoads;
     }
 
     /** The keys a lookup walks: a chunk's key is the prefix key of its last block. */
@@ -158,13 +176,16 @@ final class ConnectorCalls {
     List<LoadRange> loadRanges(final List<AllocationRef> prefix, final IntToLongFunction destOf) {
         final List<LoadRange> ranges = new ArrayList<>(prefix.size());
         int block = 0;
+        boolean uncovered = false;
         for (int i = 0; i < prefix.size(); i++) {
             final AllocationRef ref = prefix.get(i);
+            uncovered |= !shortStored.isEmpty() && shortStored.contains(ref.allocationId());
             final LoadRange whole = LoadRange.whole(ref, slotBytes, destOf.applyAsLong(block));
             ranges.add(i < prefix.size() - 1 ? whole : new LoadRange(ref, whole.fileOffset(),
                 whole.lengthBytes() - slotBytes + partialBytes, whole.destOffset()));
             block += ref.slotCount();
         }
+        uncoveredLoads += uncovered ? 1 : 0;
         return ranges;
     }
 
@@ -201,10 +222,37 @@ final class ConnectorCalls {
             final long shift = (r.id / spec.badSpanEvery()) % 2 == 0 ? 512 : good.alloc().lengthBytes(slotBytes);
             specs.set(firstClaim, new StoreSpec(good.alloc(), good.blocks(), good.fileOffset() + shift));
         }
+        if (spec.shortSpec(r.id) || spec.shiftedSpec(r.id)) {
+            misplace(r, specs, firstClaim);
+        }
         if (spec.duplicateSpecs() && !specs.isEmpty()) {
             specs.add(specs.getFirst());
         }
         return specs;
+    }
+
+    /**
+     * The client bugs that misplace a claimed spec: the first claimed spec of more than one block leaves out its last
+     * block ({@link ConnectorSpec#shortSpecEvery}), then is sent one slot late
+     * ({@link ConnectorSpec#shiftedSpecEvery}).
+     */
+    private void misplace(final EngineRequest r, final List<StoreSpec> specs, final int firstClaim) {
+        int at = firstClaim;
+        while (at < specs.size() && specs.get(at).blocks().size() < 2) {
+            at++;
+        }
+        if (at == specs.size()) {
+            return;
+        }
+        StoreSpec s = specs.get(at);
+        if (spec.shortSpec(r.id)) {
+            s = new StoreSpec(s.alloc(), s.blocks().subList(0, s.blocks().size() - 1), s.fileOffset());
+            shortStored.add(s.alloc().allocationId());
+        }
+        if (spec.shiftedSpec(r.id)) {
+            s = new StoreSpec(s.alloc(), s.blocks(), s.fileOffset() + slotBytes);
+        }
+        specs.set(at, s);
     }
 
     private static List<Integer> blockIds(final int from, final int count, final IntUnaryOperator blockId) {

@@ -31,9 +31,19 @@ package dev.kvtier.harness.workload;
  *                       version of the same keys, and with {@code storeLoaded} it sends that new content into the
  *                       committed allocations it loaded (which the server must refuse, keeping the committed bytes);
  *                       0 = never
+ * @param shiftedSpecEvery a client bug: in the save of every request whose id is a multiple of this, the first claimed
+ *                       spec of more than one block is sent one slot late (its blocks land one slot on: all but the
+ *                       last inside its allocation, the last past its end). Where staging splits that spec, the
+ *                       pieces inside are admitted and the one past the end is refused, so the allocation is accepted
+ *                       in one store and rejected in another, and the client must not commit it; 0 = never
+ * @param shortSpecEvery a client bug: in the save of every request whose id is a multiple of this, the first claimed
+ *                       spec of more than one block leaves out its last block; the server accepts it and the client
+ *                       commits the allocation with a slot no store covered, which has no checksum, so every load of
+ *                       it must fail as corrupt (docs/design/STORAGE-CORE.md 10); 0 = never
  */
 public record ConnectorSpec(int blocksPerKey, boolean partialLoads, boolean storeLoaded, boolean duplicateSpecs,
-                            int abortEvery, int badSpanEvery, int models, int rewriteEvery) {
+                            int abortEvery, int badSpanEvery, int models, int rewriteEvery, int shiftedSpecEvery,
+                            int shortSpecEvery) {
     /** The reference's connector: none of the options. */
     public static final ConnectorSpec DEFAULT = new ConnectorSpec(1, false, false, false, 0, 0);
 
@@ -41,6 +51,14 @@ public record ConnectorSpec(int blocksPerKey, boolean partialLoads, boolean stor
     public ConnectorSpec(final int blocksPerKey, final boolean partialLoads, final boolean storeLoaded,
                          final boolean duplicateSpecs, final int abortEvery, final int badSpanEvery) {
         this(blocksPerKey, partialLoads, storeLoaded, duplicateSpecs, abortEvery, badSpanEvery, 1, 0);
+    }
+
+    /** No shifted or short specs. */
+    public ConnectorSpec(final int blocksPerKey, final boolean partialLoads, final boolean storeLoaded,
+                         final boolean duplicateSpecs, final int abortEvery, final int badSpanEvery, final int models,
+                         final int rewriteEvery) {
+        this(blocksPerKey, partialLoads, storeLoaded, duplicateSpecs, abortEvery, badSpanEvery, models, rewriteEvery,
+            0, 0);
     }
 
     public ConnectorSpec {
@@ -51,9 +69,10 @@ public record ConnectorSpec(int blocksPerKey, boolean partialLoads, boolean stor
             throw new IllegalArgumentException("models must be positive and rewriteEvery >= 0 (0 = never), got "
                 + models + ", " + rewriteEvery);
         }
-        if (abortEvery < 0 || badSpanEvery < 0) {
-            throw new IllegalArgumentException("abortEvery and badSpanEvery must be >= 0 (0 = never), got "
-                + abortEvery + ", " + badSpanEvery);
+        if (abortEvery < 0 || badSpanEvery < 0 || shiftedSpecEvery < 0 || shortSpecEvery < 0) {
+            throw new IllegalArgumentException("abortEvery, badSpanEvery, shiftedSpecEvery and shortSpecEvery must be"
+                + " >= 0 (0 = never), got " + abortEvery + ", " + badSpanEvery + ", " + shiftedSpecEvery + ", "
+                + shortSpecEvery);
         }
     }
 
@@ -70,6 +89,16 @@ public record ConnectorSpec(int blocksPerKey, boolean partialLoads, boolean stor
     /** The content version request {@code requestId} computes: 0, or its own id when it rewrites. */
     public long version(final long requestId) {
         return rewriteEvery > 0 && requestId % rewriteEvery == 0 ? requestId : 0;
+    }
+
+    /** True when the save of {@code requestId} sends its first multi-block claimed spec one slot late. */
+    public boolean shiftedSpec(final long requestId) {
+        return shiftedSpecEvery > 0 && requestId % shiftedSpecEvery == 0;
+    }
+
+    /** True when the save of {@code requestId} leaves out the last block of its first multi-block claimed spec. */
+    public boolean shortSpec(final long requestId) {
+        return shortSpecEvery > 0 && requestId % shortSpecEvery == 0;
     }
 
     /** True when the save of {@code requestId} carries a bad span. */

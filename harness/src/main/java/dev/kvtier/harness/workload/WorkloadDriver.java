@@ -120,6 +120,11 @@ public final class WorkloadDriver {
         return engine.connector().rewrittenLoaded();
     }
 
+    /** Loads so far that asked for a chunk stored by a short spec, with a slot no store covered. */
+    public long uncoveredLoads() {
+        return engine.connector().uncoveredLoads();
+    }
+
     /** Starts the first phase at the loop's current time. */
     public void start() {
         start(0, 1);

@@ -11,6 +11,7 @@ import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RingEvictReason;
 import dev.kvtier.core.value.AllocationRef;
 import dev.kvtier.core.value.PrefixKey;
+import dev.kvtier.core.value.SpanPiece;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -152,5 +153,22 @@ class CrashCheckerTest {
         c.onEvent(ctx, new CoreEvent.Committed(K, 3));
         c.crashed();
         assertEquals(List.of(REF), c.mustSurvive());
+    }
+
+    @Test
+    void shouldNotOweAChunkCommittedWithASlotNoStoreCovered() {
+        final long slot = CONFIG.slotBytes();
+        for (final int storedSlots : new int[] {2, 3}) {
+            final CrashChecker c = new CrashChecker(true, ref -> false);
+            final CheckContext ctx = new CheckContext(CONFIG);
+            final AllocationRef three = new AllocationRef(K, 3, 5, 3);
+            c.onEvent(ctx, new CoreEvent.Allocated(1, K, 3, 5, 3));
+            c.onEvent(ctx, new CoreEvent.StoreSent(9, List.of(new SpanPiece(three, 0, 5 * slot, storedSlots * slot))));
+            c.onEvent(ctx, new CoreEvent.StoreCompleted(9, 1, 0, storedSlots * slot));
+            c.onEvent(ctx, new CoreEvent.Committed(K, 3));
+            c.crashed();
+            assertEquals(storedSlots == 3 ? List.of(three) : List.of(), c.mustSurvive(),
+                storedSlots + " of 3 slots stored: a slot no store covered has no checksum, the key never loaded");
+        }
     }
 }

@@ -302,6 +302,7 @@ public final class SimRun {
         probes.fact(ProbeCatalogue.FAULT_INDEX_FLIP, indexDevice.injectedFlips());
         probes.fact(ProbeCatalogue.FAULT_INDEX_LOST, indexDevice.injectedLostWrites());
         probes.fact(ProbeCatalogue.LOAD_REWRITTEN, driver == null ? 0 : driver.rewrittenLoaded());
+        probes.fact(ProbeCatalogue.LOAD_UNCOVERED, driver == null ? 0 : driver.uncoveredLoads());
         probes.fact(ProbeCatalogue.IO_REORDERED, device.reorderedCompletions() + indexDevice.reorderedCompletions());
         return recorder.report(spec.scenario(), RunMode.VIRTUAL, seed, loop.nowNs(), violation,
             new RunRecorder.Extras(serverThread.busyTotalNs(), device.injectedErrors(),
