@@ -4,6 +4,7 @@ import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.port.IoSegment;
 import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.CompletionSink;
+import dev.kvtier.realio.device.ForwardingDevice;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeMemory;
 import dev.kvtier.realio.memory.NativeRegion;
@@ -17,15 +18,14 @@ import java.util.Objects;
  * through unlogged. Everything else is the wrapped device's own; the wrapper adds a copy per written byte and nothing
  * to what reaches the disk.
  */
-public final class RecordingDevice implements PolledDevice {
-    private final PolledDevice device;
+public final class RecordingDevice extends ForwardingDevice {
     private final DeviceRole role;
     private final IoLog log;
     private final NativeMemory memory;
 
     public RecordingDevice(final PolledDevice device, final DeviceRole role, final IoLog log,
                            final NativeMemory memory) {
-        this.device = Objects.requireNonNull(device, "device");
+        super(device);
         this.role = Objects.requireNonNull(role, "role");
         this.log = Objects.requireNonNull(log, "log");
         this.memory = Objects.requireNonNull(memory, "memory");
@@ -33,32 +33,7 @@ public final class RecordingDevice implements PolledDevice {
 
     /** The device it logs for. */
     public PolledDevice device() {
-        return device;
-    }
-
-    @Override
-    public String kind() {
-        return device.kind();
-    }
-
-    @Override
-    public long capacityBytes() {
-        return device.capacityBytes();
-    }
-
-    @Override
-    public int depth() {
-        return device.depth();
-    }
-
-    @Override
-    public int maxRequests() {
-        return device.maxRequests();
-    }
-
-    @Override
-    public int outstanding() {
-        return device.outstanding();
+        return inner;
     }
 
     @Override
@@ -77,7 +52,7 @@ public final class RecordingDevice implements PolledDevice {
             }
             log.write(role, request.ioId(), request.fileOffset(), from, at, lengths);
         }
-        device.submit(request);
+        inner.submit(request);
     }
 
     @Override
@@ -89,34 +64,19 @@ public final class RecordingDevice implements PolledDevice {
             log.write(role, ioId, fileOffset, new MemorySegment[] {region.segment()}, new long[] {regionOffset},
                 new long[] {lengthBytes});
         }
-        device.submitBlock(ioId, op, fileOffset, region, regionOffset, lengthBytes);
-    }
-
-    @Override
-    public int flush() {
-        return device.flush();
+        inner.submitBlock(ioId, op, fileOffset, region, regionOffset, lengthBytes);
     }
 
     @Override
     public int poll(final CompletionSink sink, final int max) {
-        return device.poll((ioId, result) -> {
+        return inner.poll((ioId, result) -> {
             log.completed(role, ioId, result);
             sink.complete(ioId, result);
         }, max);
     }
 
     @Override
-    public void await(final long timeoutNs) {
-        device.await(timeoutNs);
-    }
-
-    @Override
-    public void close() {
-        device.close();
-    }
-
-    @Override
     public String toString() {
-        return "RecordingDevice[" + role + ", " + device + "]";
+        return "RecordingDevice[" + role + ", " + inner + "]";
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.CompletionSink;
+import dev.kvtier.realio.device.ForwardingDevice;
 import dev.kvtier.realio.device.IoUringDevice;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeMemory;

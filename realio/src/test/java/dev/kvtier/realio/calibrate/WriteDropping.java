@@ -2,6 +2,7 @@ package dev.kvtier.realio.calibrate;
 
 import dev.kvtier.core.value.IoOp;
 import dev.kvtier.realio.device.CompletionSink;
+import dev.kvtier.realio.device.ForwardingDevice;
 import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeRegion;
 import java.util.ArrayDeque;

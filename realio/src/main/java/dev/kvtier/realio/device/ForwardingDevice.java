@@ -1,17 +1,20 @@
-package dev.kvtier.realio.calibrate;
+package dev.kvtier.realio.device;
 
 import dev.kvtier.core.port.IoRequest;
 import dev.kvtier.core.value.IoOp;
-import dev.kvtier.realio.device.CompletionSink;
-import dev.kvtier.realio.device.PolledDevice;
 import dev.kvtier.realio.memory.NativeRegion;
+import java.util.Objects;
 
-/** A device that hands everything to another: a test's device changes only what it overrides. */
-abstract class ForwardingDevice implements PolledDevice {
+/**
+ * A device that hands everything to another; a wrapper (a recorder, a test's fault or watch) overrides only what it
+ * changes.
+ */
+public abstract class ForwardingDevice implements PolledDevice {
+    /** The device everything goes to. */
     protected final PolledDevice inner;
 
-    ForwardingDevice(final PolledDevice inner) {
-        this.inner = inner;
+    protected ForwardingDevice(final PolledDevice inner) {
+        this.inner = Objects.requireNonNull(inner, "device");
     }
 
     @Override
@@ -62,7 +65,7 @@ abstract class ForwardingDevice implements PolledDevice {
 
     @Override
     public void submit(final IoRequest request) {
-        throw new UnsupportedOperationException("the meter submits blocks");
+        inner.submit(request);
     }
 
     @Override
