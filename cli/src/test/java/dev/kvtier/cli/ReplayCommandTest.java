@@ -40,6 +40,20 @@ class ReplayCommandTest {
         assertIdentical(CliRun.record(temp.resolve("zipf"), "prefix-sharing-zipf", 4));
     }
 
+    /** A run of the reversed staging layout replays with it: the header carries the knob, packed ones do not. */
+    @Test
+    void shouldReplayARunOfTheReversedStagingLayout() throws Exception {
+        final Path dir = CliRun.record(temp.resolve("reversed"), "pr90-evict-small", 5,
+            "core.stagingLayout=reversed", "core.coalesceStoreSpans=true");
+        try (JournalReader reader = JournalReader.open(dir)) {
+            assertEquals("REVERSED", reader.header().knobs().get("core.stagingLayout"));
+        }
+        assertIdentical(dir);
+        try (JournalReader reader = JournalReader.open(CliRun.record(temp.resolve("packed"), "pr90-evict-small", 5))) {
+            assertFalse(reader.header().knobs().containsKey("core.stagingLayout"), "packed runs keep their headers");
+        }
+    }
+
     @Test
     void shouldReplayAJournalRepeatedlyInOneJvm() {
         final Path dir = CliRun.record(temp.resolve("rep"), "pr90-evict-small", 3);

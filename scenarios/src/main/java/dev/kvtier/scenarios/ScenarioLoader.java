@@ -1,6 +1,7 @@
 package dev.kvtier.scenarios;
 
 import dev.kvtier.core.config.CoreConfig;
+import dev.kvtier.core.config.StagingLayout;
 import dev.kvtier.core.geometry.Alignment;
 import dev.kvtier.core.geometry.ModelGeometry;
 import dev.kvtier.harness.profile.DeviceProfile;
@@ -272,6 +273,7 @@ public final class ScenarioLoader {
             b.replacement(s.choice("replacement", b.replacement()));
             b.commitMode(s.choice("commitMode", b.commitMode()));
             b.l2Admission(s.choice("l2Admission", b.l2Admission()));
+            b.stagingLayout(s.choice("stagingLayout", b.stagingLayout()));
             s.rejectUnknown();
             try {
                 final CoreConfig c = b.build();
@@ -383,6 +385,9 @@ public final class ScenarioLoader {
             record("core", "replacement", c.replacement());
             record("core", "commitMode", c.commitMode());
             record("core", "l2Admission", c.l2Admission());
+            if (c.stagingLayout() != StagingLayout.PACKED) { // recorded when drawn: packed runs keep their headers
+                record("core", "stagingLayout", c.stagingLayout());
+            }
         }
 
         private void record(final String table, final String key, final Object value) {

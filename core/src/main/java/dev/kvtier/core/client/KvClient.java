@@ -108,7 +108,7 @@ public final class KvClient {
     public void save(final long requestId, final List<StoreSpec> specs, final MemoryRegion kv,
                      final SaveListener listener) {
         final List<StagingBatch> batches = StagingBuilder.build(specs, config.slotBytes(),
-            config.stagingBatchSlots());
+            config.stagingBatchSlots(), config.stagingLayout());
         long bytes = 0;
         for (final StagingBatch b : batches) {
             bytes += b.blocks().size() * config.slotBytes();

@@ -1,5 +1,6 @@
 package dev.kvtier.core.client;
 
+import dev.kvtier.core.config.StagingLayout;
 import dev.kvtier.core.util.Distinct;
 import dev.kvtier.core.value.SpanPiece;
 import dev.kvtier.core.value.StoreSpec;
@@ -14,6 +15,11 @@ import java.util.List;
  * <p>Reference example: slot 32 B, cap 64 B, specs k0 = [5,1,7] at 320 and k1 = [8] at 640 give batches
  * [[5,1],[7,8]] with spans [(k0, src 0, 64 B, file 320)] and [(k0, src 0, 32 B, file 384), (k1, src 32, 32 B,
  * file 640)].
+ *
+ * <p>That is the {@link StagingLayout#PACKED} layout. {@link #build(List, long, int, StagingLayout)} can also lay each
+ * batch out {@link StagingLayout#REVERSED}: the same pieces, sent in the same order, with the last one sent at the
+ * batch's start. The example's second batch is then [8, 7] with spans [(k0, src 32, 32 B, file 384), (k1, src 0,
+ * 32 B, file 640)].
  */
 public final class StagingBuilder {
     private StagingBuilder() {}
@@ -55,5 +61,34 @@ public final class StagingBuilder {
             out.add(new StagingBatch(blocks, spans));
         }
         return out;
+    }
+
+    /** The batches of {@link #build(List, long, int)}, each laid out in staging as {@code layout} says. */
+    public static List<StagingBatch> build(final List<StoreSpec> specs, final long slotBytes, final int batchSlots,
+                                           final StagingLayout layout) {
+        final List<StagingBatch> packed = build(specs, slotBytes, batchSlots);
+        if (layout == StagingLayout.PACKED) {
+            return packed;
+        }
+        final List<StagingBatch> out = new ArrayList<>(packed.size());
+        for (final StagingBatch b : packed) {
+            out.add(reversed(b, slotBytes));
+        }
+        return out;
+    }
+
+    /** {@code b} with its pieces back to back in reverse send order: piece j moves to total - src_j - length_j. */
+    private static StagingBatch reversed(final StagingBatch b, final long slotBytes) {
+        final long total = b.blocks().size() * slotBytes;
+        final List<Integer> blocks = new ArrayList<>(b.blocks().size());
+        for (int j = b.spans().size() - 1; j >= 0; j--) {
+            final SpanPiece p = b.spans().get(j);
+            blocks.addAll(b.blocks().subList((int) (p.srcOffset() / slotBytes), (int) (p.srcEnd() / slotBytes)));
+        }
+        final List<SpanPiece> spans = new ArrayList<>(b.spans().size());
+        for (final SpanPiece p : b.spans()) {
+            spans.add(new SpanPiece(p.alloc(), total - p.srcEnd(), p.fileOffset(), p.lengthBytes()));
+        }
+        return new StagingBatch(blocks, spans);
     }
 }

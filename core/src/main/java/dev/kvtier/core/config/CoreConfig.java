@@ -6,7 +6,7 @@ import dev.kvtier.core.geometry.Alignment;
  * Every knob of the storage core, validated together (in the compact constructor, which names the bad value).
  * Build one with {@link #builder(long)}, which holds the only copy of the defaults: the reference's
  * (docs/design/STORAGE-CORE.md section 8) unless noted; change one with {@link #toBuilder()}. The canonical constructor
- * takes thirteen positional values, several of them adjacent sizes of the same type, so code outside this class should
+ * takes fifteen positional values, several of them adjacent sizes of the same type, so code outside this class should
  * name them through the builder.
  *
  * @param slotBytes              bytes of one slot (from the model geometry); a multiple of 4096
@@ -23,11 +23,12 @@ import dev.kvtier.core.geometry.Alignment;
  * @param replacement            L1 replacement policy
  * @param commitMode             when a commit becomes visible
  * @param l2Admission            which keys get L2 slots (and so are stored at all); ref: all
+ * @param stagingLayout          where the client puts a batch's pieces in staging; ref: packed in the order sent
  */
 public record CoreConfig(long slotBytes, long l2Bytes, long l1Bytes, int headroomRatio, long groupedWriteBatchBytes,
                          boolean coalesceStoreSpans, int concurrentIos, int readBatchMax, long maxReadBytes,
                          long stagingBatchBytes, long stagingPoolBytes, ReplacementKind replacement,
-                         CommitMode commitMode, L2Admission l2Admission) {
+                         CommitMode commitMode, L2Admission l2Admission, StagingLayout stagingLayout) {
 
     /** 64 MiB. */
     private static final long MIB_64 = 64L << 20;
@@ -67,6 +68,9 @@ public record CoreConfig(long slotBytes, long l2Bytes, long l1Bytes, int headroo
         if (l2Admission == null) {
             throw new IllegalArgumentException("l2Admission must be set, got null");
         }
+        if (stagingLayout == null) {
+            throw new IllegalArgumentException("stagingLayout must be set, got null");
+        }
     }
 
     /** Every knob at its default for a slot size: {@code builder(slotBytes).build()}. */
@@ -85,7 +89,7 @@ public record CoreConfig(long slotBytes, long l2Bytes, long l1Bytes, int headroo
             .groupedWriteBatchBytes(groupedWriteBatchBytes).coalesceStoreSpans(coalesceStoreSpans)
             .concurrentIos(concurrentIos).readBatchMax(readBatchMax).maxReadBytes(maxReadBytes)
             .stagingBatchBytes(stagingBatchBytes).stagingPoolBytes(stagingPoolBytes).replacement(replacement)
-            .commitMode(commitMode).l2Admission(l2Admission);
+            .commitMode(commitMode).l2Admission(l2Admission).stagingLayout(stagingLayout);
     }
 
     /** Slots in the L2 ring. */
@@ -139,6 +143,7 @@ public record CoreConfig(long slotBytes, long l2Bytes, long l1Bytes, int headroo
         private ReplacementKind replacement = ReplacementKind.LRU;
         private CommitMode commitMode = CommitMode.L1;
         private L2Admission l2Admission = L2Admission.ALL;
+        private StagingLayout stagingLayout = StagingLayout.PACKED;
 
         private Builder(final long slotBytes) {
             this.slotBytes = slotBytes;
@@ -148,7 +153,7 @@ public record CoreConfig(long slotBytes, long l2Bytes, long l1Bytes, int headroo
         public CoreConfig build() {
             return new CoreConfig(slotBytes, l2Bytes(), l1Bytes(), headroomRatio, groupedWriteBatchBytes,
                 coalesceStoreSpans, concurrentIos, readBatchMax, maxReadBytes, stagingBatchBytes(),
-                stagingPoolBytes(), replacement, commitMode, l2Admission);
+                stagingPoolBytes(), replacement, commitMode, l2Admission, stagingLayout);
         }
 
         /** The slot size this builder was made for. */
@@ -274,6 +279,16 @@ public record CoreConfig(long slotBytes, long l2Bytes, long l1Bytes, int headroo
 
         public L2Admission l2Admission() {
             return l2Admission;
+        }
+
+        /** Where the client puts a batch's pieces in staging; default {@link StagingLayout#PACKED}. */
+        public Builder stagingLayout(final StagingLayout layout) {
+            this.stagingLayout = layout;
+            return this;
+        }
+
+        public StagingLayout stagingLayout() {
+            return stagingLayout;
         }
 
         /** When a commit becomes visible; default {@link CommitMode#L1}. */

@@ -1,5 +1,6 @@
 package dev.kvtier.harness.check;
 
+import dev.kvtier.core.config.StagingLayout;
 import dev.kvtier.core.event.CoreEvent;
 import dev.kvtier.core.event.CoreEvent.RejectReason;
 import dev.kvtier.core.util.Distinct;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -20,7 +22,8 @@ import java.util.Set;
  *   sent, rejected spans skipped; with coalescing off one entry per span, with it on each entry is a run of
  *   consecutive sent spans contiguous in source and file, its source offset the first span's.</li>
  *   <li>9: a request's staging batches (BatchSent + StoreSent) hold at most {@code stagingBatchSlots} slots, tile
- *   their staging buffer from 0, and together write the request's de-duplicated specs slot by slot in prefix
+ *   their staging buffer back to back (in the order sent, or in its reverse under the reversed
+ *   {@code stagingLayout}), and together write the request's de-duplicated specs slot by slot in prefix
  *   order.</li>
  *   <li>13: an allocation with a rejected span (stale, or any other reason) is never committed; and the boundary
  *   rejects exactly the spans docs/design/STORAGE-CORE.md calls bad, for the reason it names: a span not 4096-aligned
@@ -186,12 +189,21 @@ public final class SpanChecker implements Checker {
             return;
         }
         final Slots expected = expectedSlots.get(request);
-        long src = e.spans().isEmpty() ? 0 : e.spans().getFirst().srcOffset();
-        final long base = src;
+        // The pieces tile the batch back to back: in the order sent (packed), or in its reverse (reversed)
+        final boolean reversed = ctx.config().stagingLayout() == StagingLayout.REVERSED;
+        long total = 0;
         for (final SpanPiece p : e.spans()) {
-            if (!(p.srcOffset() == src)) {
-                ctx.fail(Invariant.STAGING,
-                    "store " + e.storeId() + " spans do not tile the batch at " + p.srcOffset());
+            total += p.lengthBytes();
+        }
+        final long base = e.spans().isEmpty() ? 0
+            : (reversed ? e.spans().getLast() : e.spans().getFirst()).srcOffset();
+        long done = 0;
+        for (final SpanPiece p : e.spans()) {
+            final long want = reversed ? base + total - done - p.lengthBytes() : base + done;
+            if (!(p.srcOffset() == want)) {
+                ctx.fail(Invariant.STAGING, "store " + e.storeId() + " spans do not tile the batch "
+                    + ctx.config().stagingLayout().name().toLowerCase(Locale.ROOT) + " at " + p.srcOffset()
+                    + ", expected " + want);
             }
             for (long at = 0; at < p.lengthBytes(); at += slotBytes) {
                 final boolean some = !expected.isEmpty();
@@ -201,11 +213,11 @@ public final class SpanChecker implements Checker {
                         + (some ? expected.lastTaken() : null));
                 }
             }
-            src += p.lengthBytes();
+            done += p.lengthBytes();
         }
         final int batchSlots = SpecModel.stagingBatchSlots(ctx.config());
-        if (!((src - base) / slotBytes <= batchSlots)) {
-            ctx.fail(Invariant.STAGING, "batch of " + (src - base) / slotBytes + " slots exceeds " + batchSlots);
+        if (!(total / slotBytes <= batchSlots)) {
+            ctx.fail(Invariant.STAGING, "batch of " + total / slotBytes + " slots exceeds " + batchSlots);
         }
     }
 

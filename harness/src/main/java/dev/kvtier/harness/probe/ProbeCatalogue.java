@@ -15,6 +15,7 @@ import dev.kvtier.core.event.CoreEvent.SealReason;
 import dev.kvtier.core.event.CoreEvent.SkipReason;
 import dev.kvtier.core.util.Distinct;
 import dev.kvtier.core.value.IoOp;
+import dev.kvtier.core.value.SpanPiece;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -187,6 +188,9 @@ public final class ProbeCatalogue {
         p.add(on(CoreEvent.RequestCommitted.class, "client.partly-rejected", "an allocation was refused (not as "
             + "stale) in one staging batch of a save and admitted in another: the client must not commit it",
             (s, e) -> s.partlyRejected(e.requestId())));
+        p.add(on(CoreEvent.StoreSent.class, "client.apart-in-source", "a store sent two consecutive spans adjacent in "
+            + "the file but apart in staging (a staging layout other than the order sent): they must not be merged",
+            (s, e) -> apartInSource(e.spans())));
         p.add(on(CoreEvent.SaveQueued.class, "client.duplicate-spec", "a save held the same spec twice (written "
             + "once)", (s, e) -> Distinct.hasDuplicates(e.specs())));
         p.add(on(CoreEvent.class, "client.staging-wait", "a save could not stage its first batch at once (staging "
@@ -269,5 +273,17 @@ public final class ProbeCatalogue {
 
     private static String kebab(final Enum<?> value) {
         return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** Two consecutive spans adjacent in the file and not in source: what only source adjacency keeps apart. */
+    private static boolean apartInSource(final List<SpanPiece> spans) {
+        for (int i = 1; i < spans.size(); i++) {
+            final SpanPiece prev = spans.get(i - 1);
+            final SpanPiece next = spans.get(i);
+            if (prev.fileEnd() == next.fileOffset() && prev.srcEnd() != next.srcOffset()) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -4,6 +4,7 @@ import dev.kvtier.core.config.CommitMode;
 import dev.kvtier.core.config.L2Admission;
 import dev.kvtier.core.config.CoreConfig;
 import dev.kvtier.core.config.ReplacementKind;
+import dev.kvtier.core.config.StagingLayout;
 import dev.kvtier.journal.file.JournalException;
 import dev.kvtier.journal.file.JournalException.Problem;
 import java.nio.file.Path;
@@ -39,6 +40,8 @@ public final class ReplayConfig {
                 .commitMode(k.enumOf("commitMode", CommitMode.class))
                 .l2Admission(k.knobs().containsKey(PREFIX + "l2Admission") ? k.enumOf("l2Admission",
                     L2Admission.class) : L2Admission.ALL)
+                .stagingLayout(k.knobs().containsKey(PREFIX + "stagingLayout") ? k.enumOf("stagingLayout",
+                    StagingLayout.class) : StagingLayout.PACKED)
                 .build();
         } catch (final IllegalArgumentException e) {
             throw new JournalException(Problem.CORRUPTED, dir, "the header's core knobs do not make a configuration: "
