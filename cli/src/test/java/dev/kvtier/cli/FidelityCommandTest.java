@@ -79,6 +79,29 @@ class FidelityCommandTest {
         assertEquals(folders, folders(results), "nothing written");
     }
 
+    /**
+     * A sitting that calibrates the disk (the quick plan) measures the profile's two bandwidth cells again before each
+     * entry's real runs and after the last, on the calibration's scratch file, and says how far the disk moved.
+     */
+    @Test
+    void shouldRecheckTheDiskBeforeEachEntryAndAfterTheLastWhenItCalibrated(@TempDir final Path dir) throws Exception {
+        Files.writeString(dir.resolve("host.toml"), HostCalibration.toml(HostCostProfile.JAVA_CORE));
+        final Path results = dir.resolve("results");
+        final List<String> a = new java.util.ArrayList<>(List.of("fidelity", "--device",
+            dir.resolve("l2.bin").toString(), "--results", results.toString(), "--quick-calibration",
+            "--host-profile", dir.resolve("host.toml").toString(), "--no-fio", "--repeat", "1", "--only",
+            "contiguous"));
+        a.addAll(SHRINK);
+        final int code = Main.execute(a.toArray(String[]::new));
+        assertTrue(code == ExitCodes.OK || code == ExitCodes.GATE, "ran to a verdict: " + code);
+        final String md = Files.readString(folders(results).getFirst().resolve("fidelity.md"));
+        assertTrue(md.contains("the disk during the sitting (the profile's two bandwidth cells measured again 2 "
+            + "time(s), before each scenario's real runs and after the last"), md);
+        assertTrue(md.contains("the disk, recheck by recheck: before contiguous: read "), md);
+        assertTrue(md.contains("; after the last: read "), md);
+        assertFalse(Files.exists(dir.resolve("l2.bin.calibration")), "the scratch file this run made is removed");
+    }
+
     @Test
     void shouldRefuseAHeldOutCountWithFixedEntriesOrBelowOne(@TempDir final Path dir) {
         final Path results = dir.resolve("results");

@@ -13,6 +13,7 @@ import dev.kvtier.lab.results.ResultsIndex;
 import dev.kvtier.lab.run.Conditions;
 import dev.kvtier.lab.run.Repeats;
 import dev.kvtier.lab.signoff.Fidelity;
+import dev.kvtier.realio.calibrate.DiskRecheck;
 import dev.kvtier.realio.calibrate.RunShape;
 import dev.kvtier.realio.device.IoChoice;
 import dev.kvtier.realio.host.ProcStat;
@@ -50,6 +51,10 @@ import java.util.Optional;
 public final class FidelityMatrixJob {
     /** A matrix's scenario in its folder's name and metadata. */
     public static final String SCENARIO = "fidelity";
+    /** The calibration's scratch file: 8 GiB. */
+    private static final long CALIBRATION_FILE_BYTES = 8L << 30;
+    /** A recheck's round of each cell: 0.5 s (three rounds of each, about 3 s a recheck). */
+    private static final long RECHECK_CELL_NS = 500_000_000L;
 
     private final Path device;
     private final IoChoice io;
@@ -175,26 +180,32 @@ public final class FidelityMatrixJob {
             }
         }
         final Path folder = ResultFolders.create(results, ResultKind.FIDELITY, SCENARIO, host, at);
-        final Optional<Calibrated> p = Calibrated.of(new Calibrated.Request(scratch, RunShape.DEFAULT, 8L << 30,
-            calibration.profile(), calibration.hostProfile(), folder.resolve(Calibrated.DEVICE_TOML),
-            folder.resolve(Calibrated.HOST_TOML), host, calibration.quick(), calibration.fio(),
+        final Optional<Calibrated> p = Calibrated.of(new Calibrated.Request(scratch, RunShape.DEFAULT,
+            CALIBRATION_FILE_BYTES, calibration.profile(), calibration.hostProfile(),
+            folder.resolve(Calibrated.DEVICE_TOML), folder.resolve(Calibrated.HOST_TOML), host, calibration.quick(),
+            calibration.fio(),
             new Repeats.RealDevice(device, io, force, holder)), out);
         if (p.isEmpty()) {
             // A calibration that wrote nothing leaves no folder; one that wrote a profile keeps it (no result.json).
             ResultFolders.removeIfEmpty(folder);
             return ExitCodes.BAD_INPUT;
         }
+        final DiskMoves moves = new DiskMoves(p.get().device());
         final List<Matrix.Entry> entries = new ArrayList<>();
         boolean invariants = true;
-        for (int i = 0; i < matrix.size(); i++) {
-            final Optional<Ran> e = entry(matrix.get(i), scenarios.get(i), p.get(), out);
-            if (e.isEmpty()) {
-                return ExitCodes.BAD_INPUT;
+        try (DiskRecheck.Session disk = recheckSession(scratch)) {
+            for (int i = 0; i < matrix.size(); i++) {
+                recheck(disk, moves, "before " + matrix.get(i).label());
+                final Optional<Ran> e = entry(matrix.get(i), scenarios.get(i), p.get(), out);
+                if (e.isEmpty()) {
+                    return ExitCodes.BAD_INPUT;
+                }
+                entries.add(e.get().entry());
+                invariants &= e.get().ok();
             }
-            entries.add(e.get().entry());
-            invariants &= e.get().ok();
+            recheck(disk, moves, "after the last");
         }
-        final Matrix.Report report = judge(entries, p.get(), host, at, folder, sampler.end());
+        final Matrix.Report report = judge(entries, p.get(), host, at, folder, sampler.end(), moves.notes());
         write(report, folder, at, out);
         for (final Matrix.KindError e : report.errors()) {
             out.printf("%-10s %2d figures: MAPE %.1f %%, mean signed %+.1f %%%n", e.kind(), e.figures(),
@@ -202,6 +213,7 @@ public final class FidelityMatrixJob {
         }
         report.judged().gate().forEach(g -> out.println("against the previous matrix: " + g.describe()));
         report.judged().biases().forEach(b -> out.println("bias: " + b));
+        moves.notes().forEach(n -> out.println("disk: " + n));
         out.println("conditions: " + report.judged().conditions().describe());
         out.println("FIDELITY " + report.judged().verdict(report.pass()) + (report.pass() ? ""
             : ": " + String.join("; ", report.reasons())));
@@ -216,7 +228,8 @@ public final class FidelityMatrixJob {
      * biases, the gate against the previous matrix on this host, and the conditions.
      */
     private Matrix.Report judge(final List<Matrix.Entry> entries, final Calibrated p, final String host,
-                                final Instant at, final Path folder, final Conditions conditions) throws IOException {
+                                final Instant at, final Path folder, final Conditions conditions,
+                                final List<String> disk) throws IOException {
         final Matrix.Thresholds t = heldOut > 0 ? Matrix.Thresholds.HELD_OUT : Matrix.Thresholds.MATRIX;
         final List<Matrix.KindError> errors = Matrix.errors(entries);
         final List<String> reasons = new ArrayList<>(Matrix.reasons(entries, errors, t));
@@ -229,12 +242,28 @@ public final class FidelityMatrixJob {
             + previous.get().name() + ": " + g.describe()));
         final String matrix = heldOut > 0 ? heldOut + " held-out shapes drawn with seed " + seed : "the fixed matrix";
         final List<String> notes = new ArrayList<>(p.notes());
+        notes.addAll(disk);
         previous.ifPresent(b -> notes.addAll(CalibrationDrift.lines(b.folder(), b.name(), p.deviceToml(),
             p.hostToml())));
         return new Matrix.Report(host, LocalDate.ofInstant(at, ZoneOffset.UTC).toString(), seed, repeat,
             device.toString(), p.device(), p.host(), notes, p.comparisons(), entries, errors,
             Matrix.regression(entries).orElse(null), reasons, reasons.isEmpty(),
             new Matrix.Judged(matrix, t, Matrix.biases(errors, t), gate, conditions));
+    }
+
+    /**
+     * The disk's rechecks for this sitting, on the calibration's scratch file when this sitting calibrated (a profile
+     * given with --profile has no scratch file to measure on); null when there is none.
+     */
+    private DiskRecheck.Session recheckSession(final Claim scratch) {
+        return scratch == null ? null : DiskRecheck.open(scratch.path(), scratch.baseOffset(), CALIBRATION_FILE_BYTES,
+            calibration.quick(), RunShape.DEFAULT).orElse(null);
+    }
+
+    private static void recheck(final DiskRecheck.Session disk, final DiskMoves moves, final String at) {
+        if (disk != null) {
+            moves.add(at, disk.measure(RECHECK_CELL_NS));
+        }
     }
 
     /** An entry of the matrix, and whether every invariant held in its runs. */

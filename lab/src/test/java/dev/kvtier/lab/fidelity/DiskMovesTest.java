@@ -1,0 +1,46 @@
+package dev.kvtier.lab.fidelity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.kvtier.harness.profile.DeviceProfile;
+import dev.kvtier.realio.calibrate.DiskRecheck;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The report's lines on how far the disk moved from its calibration during a sitting. */
+class DiskMovesTest {
+    private static final DeviceProfile P = new DeviceProfile("x", 1, 1, 1, 2_000_000_000L, 4_000_000_000L, 4);
+
+    @Test
+    void shouldGiveEachCellsRangeAndEveryRecheckWithoutAWarningWithinFivePerCent() {
+        final DiskMoves m = new DiskMoves(P);
+        m.add("before s1", Optional.of(new DiskRecheck.Figures(1_960_000_000L, 4_080_000_000L)));
+        m.add("after the last", Optional.of(new DiskRecheck.Figures(2_020_000_000L, 3_920_000_000L)));
+        final List<String> n = m.notes();
+        assertEquals(2, n.size(), n.toString());
+        assertTrue(n.get(0).endsWith("read -2 .. +1 %, write -2 .. +2 % of the calibration"), n.get(0));
+        assertTrue(n.get(1).contains("before s1: read 1.96 GB/s (-2 %), write 4.08 GB/s (+2 %); after the last: "),
+            n.get(1));
+        assertEquals(0.02, Math.abs(m.largest()), 1e-9);
+    }
+
+    @Test
+    void shouldWarnWhenEitherCellMovedBeyondFivePerCent() {
+        final DiskMoves m = new DiskMoves(P);
+        m.add("before s1", Optional.of(new DiskRecheck.Figures(2_000_000_000L, 3_600_000_000L)));
+        m.add("before s2", Optional.empty());
+        assertEquals(-0.10, m.largest(), 1e-9);
+        assertTrue(m.notes().getLast().startsWith("WARNING: the disk moved up to -10 % from its calibration"),
+            m.notes().toString());
+    }
+
+    @Test
+    void shouldSayWhenNoRecheckSucceeded() {
+        final DiskMoves m = new DiskMoves(P);
+        assertEquals(List.of(), m.notes(), "no recheck asked (a given profile): nothing to say");
+        m.add("before s1", Optional.empty());
+        assertEquals(List.of("the disk was not rechecked during the sitting (1 recheck(s) failed)"), m.notes());
+    }
+}
