@@ -73,14 +73,21 @@ public final class DiskRecheck {
             return Optional.empty();
         }
         final PolledDevice device = opened.orThrow();
-        final NativeRegion buffers = memory.allocate("recheck", plan.bufferBytes());
-        if (device instanceof IoUringDevice u) {
-            u.registerBuffers(List.of(buffers.segment())); // as the calibration: without, it measures anyway
+        try {
+            final NativeRegion buffers = memory.allocate("recheck", plan.bufferBytes());
+            if (device instanceof IoUringDevice u) {
+                u.registerBuffers(List.of(buffers.segment())); // as the calibration: without, it measures anyway
+            }
+            final IoMeter meter = new IoMeter(device, buffers, plan.fileBytes());
+            meter.fill(Math.min(4 * MIB, plan.fileBytes()));
+            return Optional.of(new Session(memory, device, meter, shape.readBandwidthCell(plan.runBlockMax()),
+                shape.writeBandwidthCell(plan.runBlockMax())));
+        } catch (final RuntimeException e) { // a failed write of the span: nothing is held open
+            try (memory) {
+                device.close();
+            }
+            throw e;
         }
-        final IoMeter meter = new IoMeter(device, buffers, plan.fileBytes());
-        meter.fill(Math.min(4 * MIB, plan.fileBytes()));
-        return Optional.of(new Session(memory, device, meter, shape.readBandwidthCell(plan.runBlockMax()),
-            shape.writeBandwidthCell(plan.runBlockMax())));
     }
 
     /** The open file and its meter, for the rechecks of one sitting. */
@@ -101,18 +108,26 @@ public final class DiskRecheck {
             this.write = write;
         }
 
-        /** The two cells now, {@code cellNs} a round; empty when an I/O failed. */
+        /**
+         * The two cells now, {@code cellNs} a round; empty when an I/O failed or the meter refused (its span not
+         * written whole): a recheck that fails is reported as skipped and never stops the sitting.
+         */
         public Optional<Figures> measure(final long cellNs) {
             final List<Long> reads = new ArrayList<>();
             final List<Long> writes = new ArrayList<>();
-            for (int r = 0; r < ROUNDS; r++) {
-                final Measurement rm = meter.measure(IoOp.READ, read.blockBytes(), read.depth(), cellNs, seed++);
-                final Measurement wm = meter.measure(IoOp.WRITE, write.blockBytes(), write.depth(), cellNs, seed++);
-                if (rm.errors() > 0 || wm.errors() > 0) {
-                    return Optional.empty();
+            try {
+                for (int r = 0; r < ROUNDS; r++) {
+                    final Measurement rm = meter.measure(IoOp.READ, read.blockBytes(), read.depth(), cellNs, seed++);
+                    final Measurement wm = meter.measure(IoOp.WRITE, write.blockBytes(), write.depth(), cellNs,
+                        seed++);
+                    if (rm.errors() > 0 || wm.errors() > 0) {
+                        return Optional.empty();
+                    }
+                    reads.add(rm.bytesPerSec());
+                    writes.add(wm.bytesPerSec());
                 }
-                reads.add(rm.bytesPerSec());
-                writes.add(wm.bytesPerSec());
+            } catch (final IllegalStateException e) {
+                return Optional.empty();
             }
             return Optional.of(new Figures(new SideBySide.Spread(reads).median(),
                 new SideBySide.Spread(writes).median()));
