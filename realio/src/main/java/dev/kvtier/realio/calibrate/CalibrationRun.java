@@ -69,8 +69,7 @@ public final class CalibrationRun {
 
         /** The plan these options ask for. */
         public DeviceCalibration.Plan plan() {
-            return quick ? DeviceCalibration.quick(shape)
-                : DeviceCalibration.full(shape, fileBytes == 0 ? 1024 * MIB : fileBytes);
+            return DeviceCalibration.plan(quick, shape, fileBytes);
         }
     }
 
@@ -95,18 +94,16 @@ public final class CalibrationRun {
      */
     public static Outcome run(final Options o, final PrintStream out, final PrintStream err) {
         final DeviceCalibration.Plan plan = o.plan();
-        final DeviceFile target = new DeviceFile(o.file(), o.baseOffset(), plan.fileBytes());
-        final NativeMemory memory = new NativeMemory(plan.bufferBytes() + 64 * MIB);
-        final OpenResult opened = IoUringDevice.open(LibcKernel.create(), target, IoUringLimits.of(plan.depthMax()),
-            memory);
-        if (opened instanceof OpenResult.Failed f) {
-            memory.close();
+        final Opened opened = open(o.file(), o.baseOffset(), plan);
+        if (opened.result() instanceof OpenResult.Failed f) {
             err.println("kvtier: calibration needs io_uring with O_DIRECT: " + f.message());
             return new Outcome(REFUSED, null);
         }
+        final NativeMemory memory = opened.memory();
         final Calibration calibration;
-        try (memory; PolledDevice device = opened.orThrow()) {
-            calibration = DeviceCalibration.calibrate(device, memory, o.name(), plan, o.checks(), target, out);
+        try (memory; PolledDevice device = opened.result().orThrow()) {
+            calibration = DeviceCalibration.calibrate(device, memory, o.name(), plan, o.checks(), opened.target(),
+                out);
         } catch (final DeviceCalibration.NotPreconditioned e) {
             err.println("kvtier: calibration refused: " + e.getMessage());
             return new Outcome(REFUSED, null);
@@ -136,5 +133,22 @@ public final class CalibrationRun {
             + " B/s after " + p.drainDelayNs() + " ns -> " + o.profile()
             + (calibration.suspect().isEmpty() ? "" : " (SUSPECT, accepted)"));
         return new Outcome(OK, calibration);
+    }
+
+    /**
+     * {@code file} from {@code baseOffset} on, opened for {@code plan}'s cells (io_uring, O_DIRECT, memory for the
+     * plan's buffers); when the open failed, its memory is already closed.
+     */
+    record Opened(DeviceFile target, NativeMemory memory, OpenResult result) {}
+
+    static Opened open(final Path file, final long baseOffset, final DeviceCalibration.Plan plan) {
+        final DeviceFile target = new DeviceFile(file, baseOffset, plan.fileBytes());
+        final NativeMemory memory = new NativeMemory(plan.bufferBytes() + 64 * MIB);
+        final OpenResult result = IoUringDevice.open(LibcKernel.create(), target, IoUringLimits.of(plan.depthMax()),
+            memory);
+        if (result instanceof OpenResult.Failed) {
+            memory.close();
+        }
+        return new Opened(target, memory, result);
     }
 }

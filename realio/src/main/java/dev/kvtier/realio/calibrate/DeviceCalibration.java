@@ -130,6 +130,11 @@ public final class DeviceCalibration {
 
     private DeviceCalibration() {}
 
+    /** The quick plan, or the full one for a file of {@code fileBytes} (0: 1 GiB). */
+    public static Plan plan(final boolean quick, final RunShape shape, final long fileBytes) {
+        return quick ? quick(shape) : full(shape, fileBytes == 0 ? 1024 * MIB : fileBytes);
+    }
+
     /**
      * 4 KiB .. 8 MiB by powers of four (and 1 MiB), depths 1 .. 64, 400 ms a cell, the run's cells; the drain fitted
      * to three full passes, five passes of up to 1 GiB with waits of 0-4 s, and two paced full passes (gaps of 0.5 and
@@ -162,14 +167,7 @@ public final class DeviceCalibration {
     public static Calibration calibrate(final PolledDevice device, final NativeMemory memory, final String name,
                                         final Plan plan, final Checks checks, final DeviceFile target,
                                         final PrintStream log) throws NotPreconditioned {
-        final NativeRegion buffers = memory.allocate("calibration", plan.bufferBytes());
-        if (device instanceof IoUringDevice u) {
-            final int rc = u.registerBuffers(List.of(buffers.segment()));
-            if (rc < 0) {
-                log.println("calibration: fixed buffers not registered (" + rc + "); measuring without");
-            }
-        }
-        final IoMeter meter = new IoMeter(device, buffers, plan.fileBytes());
+        final IoMeter meter = meter(device, memory, "calibration", plan, log);
         final List<String> notes = new ArrayList<>();
         final WritePass fill = meter.pass(Math.min(4 * MIB, plan.fileBytes()), plan.fileBytes(), plan.fileBytes(),
             0);
@@ -206,6 +204,22 @@ public final class DeviceCalibration {
             Math.max(1, write4k.meanLatencyNs()), flushNs, Math.max(1, readBps), Math.max(1, writeBps),
             Math.clamp(parallel, 1, 1024), drain.bytesPerSec(), drain.delayNs());
         return new Calibration(profile, all, compared, notes, suspect(profile, compared, checks));
+    }
+
+    /**
+     * A meter over the plan's span of {@code device}, its buffers ({@code name}) from {@code memory} and registered
+     * with io_uring when the device is one (a refusal is logged, and the meter measures without).
+     */
+    static IoMeter meter(final PolledDevice device, final NativeMemory memory, final String name, final Plan plan,
+                         final PrintStream log) {
+        final NativeRegion buffers = memory.allocate(name, plan.bufferBytes());
+        if (device instanceof IoUringDevice u) {
+            final int rc = u.registerBuffers(List.of(buffers.segment()));
+            if (rc < 0) {
+                log.println(name + ": fixed buffers not registered (" + rc + "); measuring without");
+            }
+        }
+        return new IoMeter(device, buffers, plan.fileBytes());
     }
 
     /** After the pass that wrote the whole file (in {@code fillNs}), reads sampled pages back; the note saying so. */

@@ -2,14 +2,11 @@ package dev.kvtier.realio.calibrate;
 
 import dev.kvtier.core.value.IoOp;
 import dev.kvtier.harness.profile.DeviceProfile;
-import dev.kvtier.realio.device.DeviceFile;
-import dev.kvtier.realio.device.IoUringDevice;
-import dev.kvtier.realio.device.IoUringLimits;
 import dev.kvtier.realio.device.OpenResult;
 import dev.kvtier.realio.device.PolledDevice;
-import dev.kvtier.realio.ffi.LibcKernel;
 import dev.kvtier.realio.memory.NativeMemory;
-import dev.kvtier.realio.memory.NativeRegion;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,23 +59,16 @@ public final class DiskRecheck {
      */
     public static Optional<Session> open(final Path file, final long baseOffset, final long fileBytes,
                                          final boolean quick, final RunShape shape) {
-        final DeviceCalibration.Plan plan = quick ? DeviceCalibration.quick(shape)
-            : DeviceCalibration.full(shape, fileBytes);
-        final DeviceFile target = new DeviceFile(file, baseOffset, plan.fileBytes());
-        final NativeMemory memory = new NativeMemory(plan.bufferBytes() + 64 * MIB);
-        final OpenResult opened = IoUringDevice.open(LibcKernel.create(), target, IoUringLimits.of(plan.depthMax()),
-            memory);
-        if (opened instanceof OpenResult.Failed) {
-            memory.close();
+        final DeviceCalibration.Plan plan = DeviceCalibration.plan(quick, shape, fileBytes);
+        final CalibrationRun.Opened opened = CalibrationRun.open(file, baseOffset, plan);
+        if (opened.result() instanceof OpenResult.Failed) {
             return Optional.empty();
         }
-        final PolledDevice device = opened.orThrow();
+        final NativeMemory memory = opened.memory();
+        final PolledDevice device = opened.result().orThrow();
         try {
-            final NativeRegion buffers = memory.allocate("recheck", plan.bufferBytes());
-            if (device instanceof IoUringDevice u) {
-                u.registerBuffers(List.of(buffers.segment())); // as the calibration: without, it measures anyway
-            }
-            final IoMeter meter = new IoMeter(device, buffers, plan.fileBytes());
+            final IoMeter meter = DeviceCalibration.meter(device, memory, "recheck", plan,
+                new PrintStream(OutputStream.nullOutputStream())); // as the calibration: without, it measures anyway
             meter.fill(Math.min(4 * MIB, plan.fileBytes()));
             return Optional.of(new Session(memory, device, meter, shape.readBandwidthCell(plan.runBlockMax()),
                 shape.writeBandwidthCell(plan.runBlockMax())));
