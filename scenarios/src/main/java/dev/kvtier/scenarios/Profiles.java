@@ -64,7 +64,8 @@ public final class Profiles {
                 s.longValue("verifyBytesPerSec", 0, 0, Long.MAX_VALUE),
                 s.longValue("stampBytesPerSec", 0, 0, Long.MAX_VALUE), s.longValue("eventNs", 0, 0, Long.MAX_VALUE),
                 s.bool("engineOnServerThread", false), s.longValue("checksumCopiedBytesPerSec", 0, 0, Long.MAX_VALUE),
-                s.longValue("copyOpNs", 0, 0, NS_MAX));
+                s.longValue("copyOpNs", 0, 0, NS_MAX),
+                s.longValue("otherWorkPpm", 0, 0, HostCostProfile.OTHER_WORK_PPM_MAX));
         } catch (final IllegalArgumentException e) {
             throw new ScenarioException(file + ": " + e.getMessage());
         }
@@ -91,9 +92,10 @@ public final class Profiles {
         final long copiedChecksum = s.longValue("checksumCopiedBytesPerSec", base.checksumCopiedBytesPerSec(), 0,
             Long.MAX_VALUE);
         final long copyOp = s.longValue("copyOpNs", base.copyOpNs(), 0, OVERRIDE_NS_MAX);
+        final long other = s.longValue("otherWorkPpm", base.otherWorkPpm(), 0, HostCostProfile.OTHER_WORK_PPM_MAX);
         s.rejectUnknown();
         return new HostCostProfile(base.name() + "+overrides", span, entry, submit, complete, request, memcpy, dma,
-            onThread, checksum, verify, stamp, event, engineOnThread, copiedChecksum, copyOp);
+            onThread, checksum, verify, stamp, event, engineOnThread, copiedChecksum, copyOp, other);
     }
 
     /**

@@ -125,6 +125,23 @@ class ScenarioLoaderTest {
             .sim().host().copyOpNs());
     }
 
+    /** The loop's other work in proportion to its byte work: 0 unless a profile or [host] sets it; at most all. */
+    @Test
+    void shouldReadTheOtherWorkPerByteWork(@TempDir final Path dir) throws Exception {
+        assertEquals(0, ScenarioLoader.parse("t.toml", MINIMAL, List.of(), null).sim().host().otherWorkPpm());
+        Files.writeString(dir.resolve("h.toml"), HOST_PROFILE + "otherWorkPpm = 25000\n");
+        final HostCostProfile h = ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=h.toml"), dir).sim()
+            .host();
+        assertEquals(25_000, h.otherWorkPpm());
+        assertEquals(1_025_000, h.withOtherWork(1_000_000));
+        assertEquals(7, ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=h.toml", "host.otherWorkPpm=7"),
+            dir).sim().host().otherWorkPpm());
+        Files.writeString(dir.resolve("bad.toml"), HOST_PROFILE + "otherWorkPpm = 1000001\n");
+        final ScenarioException e = assertThrows(ScenarioException.class,
+            () -> ScenarioLoader.parse("t.toml", MINIMAL, List.of("sim.host=bad.toml"), dir));
+        assertTrue(e.getMessage().contains("otherWorkPpm"), e.getMessage());
+    }
+
     @Test
     void shouldTakeTheCoreDefaultsFromTheConfigBuilder() throws ScenarioException {
         final CoreConfig core = ScenarioLoader.parse("t.toml", MINIMAL, List.of(), null).spec().core();

@@ -44,12 +44,31 @@ package dev.kvtier.harness.profile;
  *                             two costs more per byte than a large one (on this project's VM, 2026-12-03, a real
  *                             per-slot run's 3,423 copies moved 14.5 GB at 8.4 GB/s where a contiguous run's 72 moved
  *                             it at 12.1-12.5 GB/s: about 160 us a copy)
+ * @param otherWorkPpm        the loop's other work that grows with its byte work, in millionths of the byte work's
+ *                             time: every copy, checksum, fill and check is charged that much more (0: not charged).
+ *                             A real run's loop thread spends time on a CPU besides its timed byte work and its
+ *                             per-event work (on this project's VM, 2026-12-05, 2.0 to 3.9 % of the byte work in five
+ *                             workloads); {@code kvtier calibrate} with a calibration run measures both parts
  */
 public record HostCostProfile(String name, long spanNs, long entryNs, long ioSubmitNs, long ioCompleteNs,
                               long requestNs, long memcpyBytesPerSec, long dmaBytesPerSec,
                               boolean copiesOnServerThread, long checksumBytesPerSec, long verifyBytesPerSec,
                               long stampBytesPerSec, long eventNs, boolean engineOnServerThread,
-                              long checksumCopiedBytesPerSec, long copyOpNs) {
+                              long checksumCopiedBytesPerSec, long copyOpNs, long otherWorkPpm) {
+    /** The most {@code otherWorkPpm} may be: the other work as long as the byte work. */
+    public static final long OTHER_WORK_PPM_MAX = 1_000_000;
+
+    /** A profile that charges no other work in proportion to the byte work. */
+    public HostCostProfile(final String name, final long spanNs, final long entryNs, final long ioSubmitNs,
+                           final long ioCompleteNs, final long requestNs, final long memcpyBytesPerSec,
+                           final long dmaBytesPerSec, final boolean copiesOnServerThread,
+                           final long checksumBytesPerSec, final long verifyBytesPerSec, final long stampBytesPerSec,
+                           final long eventNs, final boolean engineOnServerThread,
+                           final long checksumCopiedBytesPerSec, final long copyOpNs) {
+        this(name, spanNs, entryNs, ioSubmitNs, ioCompleteNs, requestNs, memcpyBytesPerSec, dmaBytesPerSec,
+            copiesOnServerThread, checksumBytesPerSec, verifyBytesPerSec, stampBytesPerSec, eventNs,
+            engineOnServerThread, checksumCopiedBytesPerSec, copyOpNs, 0);
+    }
 
     /** A profile that charges nothing per copy besides its bytes. */
     public HostCostProfile(final String name, final long spanNs, final long entryNs, final long ioSubmitNs,
@@ -133,6 +152,16 @@ public record HostCostProfile(String name, long spanNs, long entryNs, long ioSub
             throw new IllegalArgumentException("checksum, verify and stamp bandwidths and the event and copy costs must"
                 + " not be negative (0: not charged)");
         }
+        if (otherWorkPpm < 0 || otherWorkPpm > OTHER_WORK_PPM_MAX) {
+            throw new IllegalArgumentException("otherWorkPpm must be 0 to " + OTHER_WORK_PPM_MAX + ", got "
+                + otherWorkPpm);
+        }
+    }
+
+    /** {@code byteWorkNs} of byte work with the other work that grows with it ({@code otherWorkPpm}), rounded up. */
+    public long withOtherWork(final long byteWorkNs) {
+        return otherWorkPpm == 0 ? byteWorkNs
+            : Math.addExact(byteWorkNs, Math.ceilDiv(Math.multiplyExact(byteWorkNs, otherWorkPpm), 1_000_000L));
     }
 
     /** Nanoseconds to move {@code bytes} at {@code bytesPerSec}, rounded up; 0 when the rate is 0 (not charged). */

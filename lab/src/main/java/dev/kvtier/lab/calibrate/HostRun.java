@@ -5,6 +5,7 @@ import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.realio.calibrate.HostCalibration;
 import dev.kvtier.realio.files.OutputFile;
 import dev.kvtier.realio.memory.ByteWork;
+import dev.kvtier.realio.run.LoopTime;
 import dev.kvtier.realio.run.RealRun;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
@@ -51,11 +52,11 @@ public final class HostRun {
     private static final String PER_SLOT = "core.coalesceStoreSpans=false";
 
     /**
-     * Runs the calibration workload once (per slot with {@code perSlot}); its byte work, or empty (the reason on
-     * stderr) when it could not run.
+     * Runs the calibration workload once (per slot with {@code perSlot}); its byte work and its loop's time, or empty
+     * (the reason on stderr) when it could not run.
      */
-    public static Optional<ByteWork> run(final Repeats.RealDevice t, final boolean quick, final boolean perSlot,
-                                         final PrintStream out) {
+    public static Optional<RealRun.Result> run(final Repeats.RealDevice t, final boolean quick, final boolean perSlot,
+                                               final PrintStream out) {
         final Scenario sc;
         final List<String> sets = new ArrayList<>(quick ? QUICK : FULL);
         if (perSlot) {
@@ -79,7 +80,8 @@ public final class HostRun {
             return Optional.empty();
         }
         out.println("host byte work on the loop thread: " + r.get().work().describe());
-        return Optional.of(r.get().work());
+        out.println(r.get().loop().describe());
+        return r;
     }
 
     /** Pairs of calibration runs (as it is, per slot) at least, and at most, before the byte work settles. */
@@ -94,12 +96,15 @@ public final class HostRun {
      * warm-up and not kept: its JIT and first touches cost more) and at most {@link #PAIRS_MAX}; the kept pairs'
      * work summed, and each rate's spread over them.
      *
-     * @param work    the kept runs as they are, summed
-     * @param perSlot the kept per-slot runs, summed
-     * @param kept    each kept pair's work as it is
-     * @param settled whether the last two agreed within {@link #SETTLED}
+     * @param work        the kept runs as they are, summed
+     * @param perSlot     the kept per-slot runs, summed
+     * @param kept        each kept pair's work as it is
+     * @param settled     whether the last two agreed within {@link #SETTLED}
+     * @param loop        the kept runs' loop time as they are, summed
+     * @param loopPerSlot the kept per-slot runs' loop time, summed
      */
-    record Settled(ByteWork work, ByteWork perSlot, List<ByteWork> kept, boolean settled) {
+    record Settled(ByteWork work, ByteWork perSlot, List<ByteWork> kept, boolean settled, LoopTime loop,
+                   LoopTime loopPerSlot) {
         /** For example {@code byte work settled after 3 pairs of runs: copy 6.1-6.3 GB/s (3 %), ...}. */
         String describe() {
             final List<String> spread = new ArrayList<>();
@@ -123,23 +128,29 @@ public final class HostRun {
     static Optional<Settled> settle(final Repeats.RealDevice run, final boolean quick, final PrintStream out) {
         final List<ByteWork> kept = new ArrayList<>();
         final List<ByteWork> keptPerSlot = new ArrayList<>();
+        final List<LoopTime> loops = new ArrayList<>();
+        final List<LoopTime> loopsPerSlot = new ArrayList<>();
         final int min = quick ? 2 : PAIRS_MIN;
         for (int pair = 0; pair < PAIRS_MAX; pair++) {
-            final Optional<ByteWork> work = run(run, quick, false, out);
-            final Optional<ByteWork> perSlot = work.isEmpty() ? Optional.empty() : run(run, quick, true, out);
+            final Optional<RealRun.Result> work = run(run, quick, false, out);
+            final Optional<RealRun.Result> perSlot = work.isEmpty() ? Optional.empty() : run(run, quick, true, out);
             if (perSlot.isEmpty()) {
                 return Optional.empty();
             }
             if (pair == 0) {
                 continue;
             }
-            kept.add(work.get());
-            keptPerSlot.add(perSlot.get());
+            kept.add(work.get().work());
+            keptPerSlot.add(perSlot.get().work());
+            loops.add(work.get().loop());
+            loopsPerSlot.add(perSlot.get().loop());
             final boolean settled = kept.size() >= 2 && agree(kept.get(kept.size() - 2), kept.getLast())
                 && agree(keptPerSlot.get(keptPerSlot.size() - 2), keptPerSlot.getLast());
             if ((settled && pair + 1 >= min) || pair + 1 == PAIRS_MAX) {
                 return Optional.of(new Settled(kept.stream().reduce(ByteWork::plus).orElseThrow(),
-                    keptPerSlot.stream().reduce(ByteWork::plus).orElseThrow(), kept, settled));
+                    keptPerSlot.stream().reduce(ByteWork::plus).orElseThrow(), kept, settled,
+                    loops.stream().reduce(LoopTime::plus).orElseThrow(),
+                    loopsPerSlot.stream().reduce(LoopTime::plus).orElseThrow()));
             }
         }
         throw new IllegalStateException("unreachable: the last pair returns");
@@ -179,8 +190,10 @@ public final class HostRun {
         }
         final Optional<ByteWork> work = Optional.of(settled.get().work());
         final Optional<ByteWork> perSlot = Optional.of(settled.get().perSlot());
-        final HostCostProfile host = HostCalibration.withCopyCost(HostCalibration.withByteRates(micro, work.get()),
+        final HostCostProfile rates = HostCalibration.withCopyCost(HostCalibration.withByteRates(micro, work.get()),
             work.get().copy(), perSlot.get().copy());
+        final long[] other = HostCalibration.otherWork(settled.get().loop(), settled.get().loopPerSlot());
+        final HostCostProfile host = other == null ? rates : HostCalibration.withOtherWork(rates, other[0], other[1]);
         OutputFile.writeString(hostToml, HostCalibration.toml(host, List.of(
             "byte work bandwidths from a real run of " + describe(quick) + " on " + run.device() + ": "
                 + work.get().describe(),
@@ -189,6 +202,7 @@ public final class HostRun {
                 perSlot.get().copy().describe(), perSlot.get().copy().operations(), PER_SLOT,
                 host.memcpyBytesPerSec() / 1e9, host.copyOpNs() / 1e3),
             settled.get().describe(),
+            otherWorkNote(settled.get(), other, micro),
             String.format(Locale.ROOT, "the microbenchmarks' figures (best of rounds on a small area just touched):"
                 + " memcpy %.2f GB/s, checksum %.2f GB/s, after a copy %.2f GB/s, fill %.2f GB/s, check %.2f GB/s",
                 micro.memcpyBytesPerSec() / 1e9, micro.checksumBytesPerSec() / 1e9,
@@ -199,6 +213,20 @@ public final class HostRun {
             host.memcpyBytesPerSec() / 1e9, host.copyOpNs() / 1e3, host.checksumBytesPerSec() / 1e9,
             host.checksumCopiedBytesPerSec() / 1e9, host.stampBytesPerSec() / 1e9, host.verifyBytesPerSec() / 1e9,
             hostToml);
+        out.println("host " + host.name() + ": " + otherWorkNote(settled.get(), other, micro));
         return true;
+    }
+
+    /** Where the profile's per-event cost and its other work per byte work came from. */
+    static String otherWorkNote(final Settled s, final long[] other, final HostCostProfile micro) {
+        final String runs = "the loop's other work in the calibration runs: " + s.loop().describe() + " as it is; "
+            + s.loopPerSlot().describe() + " per slot";
+        if (other == null) {
+            return runs + "; not charged (its time on a CPU unknown): eventNs is the observers' microbenchmark's, "
+                + micro.eventNs() + " ns";
+        }
+        return String.format(Locale.ROOT, "%s; charged as %.1f us an event and %.2f %% of the byte work's time"
+            + " (the observers' microbenchmark alone: %d ns an event)", runs, other[0] / 1e3, other[1] / 1e4,
+            micro.eventNs());
     }
 }

@@ -286,7 +286,7 @@ public final class FidelityMatrixJob {
         }
         final List<RunReport> sim = Repeats.sim(simSc, seed, repeat, out);
         return Optional.of(new Ran(new Matrix.Entry(h, Fidelity.figures(real.get().reports(), sim, sc.signoff()),
-            real.get().cpu(), real.get().work()),
+            real.get().cpu(), real.get().work(), real.get().loop()),
             real.get().reports().stream().allMatch(RunReport::ok)
                 && sim.stream().allMatch(RunReport::ok)));
     }

@@ -7,6 +7,7 @@ import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.realio.calibrate.SideBySide;
 import dev.kvtier.realio.memory.ByteWork;
+import dev.kvtier.realio.run.LoopTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -68,12 +69,20 @@ public final class Matrix {
         new HeldOut("trace", "mooncake-conversation-10min", List.of("workload.traceRequests=40",
             "workload.traceTimeScale=1")));
 
-    /** One scenario's figures, and how much of the machine each real run had. */
-    public record Entry(HeldOut heldOut, List<Fidelity.Figure> figures, List<CpuShare> cpu, List<ByteWork> work) {
+    /** One scenario's figures, how much of the machine each real run had, its byte work and its loop's time. */
+    public record Entry(HeldOut heldOut, List<Fidelity.Figure> figures, List<CpuShare> cpu, List<ByteWork> work,
+                        List<LoopTime> loop) {
         public Entry {
             figures = List.copyOf(figures);
             cpu = List.copyOf(cpu);
             work = List.copyOf(work);
+            loop = loop == null ? List.of() : List.copyOf(loop);
+        }
+
+        /** An entry whose real runs' loop time is not known. */
+        public Entry(final HeldOut heldOut, final List<Fidelity.Figure> figures, final List<CpuShare> cpu,
+                     final List<ByteWork> work) {
+            this(heldOut, figures, cpu, work, List.of());
         }
 
         /** An entry whose real runs' byte work is not known. */

@@ -62,7 +62,7 @@ public record KvScale(String realModel, long realSlotBytes, long simSlotBytes) {
             h.ioSubmitNs(), h.ioCompleteNs(), h.requestNs(), down(h.memcpyBytesPerSec()), down(h.dmaBytesPerSec()),
             h.copiesOnServerThread(), down(h.checksumBytesPerSec()), down(h.verifyBytesPerSec()),
             down(h.stampBytesPerSec()), h.eventNs(), h.engineOnServerThread(), down(h.checksumCopiedBytesPerSec()),
-            h.copyOpNs());
+            h.copyOpNs(), h.otherWorkPpm());
         return new SimModel(device, host, sim.faults(), sim.maxEvents(), sim.reorder());
     }
 

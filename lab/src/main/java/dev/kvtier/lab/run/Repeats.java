@@ -8,6 +8,7 @@ import dev.kvtier.realio.files.Holder;
 import dev.kvtier.realio.memory.ByteWork;
 import dev.kvtier.realio.run.BadDevice;
 import dev.kvtier.realio.run.DiskMeter;
+import dev.kvtier.realio.run.LoopTime;
 import dev.kvtier.realio.run.RealRun;
 import dev.kvtier.realio.run.RealTarget;
 import dev.kvtier.scenarios.Scenario;
@@ -44,12 +45,13 @@ public final class Repeats {
 
     /** Real runs and, for each, how much of the machine it had. */
     public record RealRuns(List<RunReport> reports, List<CpuShare> cpu, List<ByteWork> work,
-                           List<DiskMeter.Figures> disk) {
+                           List<DiskMeter.Figures> disk, List<LoopTime> loop) {
         public RealRuns {
             reports = List.copyOf(reports);
             cpu = List.copyOf(cpu);
             work = List.copyOf(work);
             disk = List.copyOf(disk);
+            loop = List.copyOf(loop);
         }
     }
 
@@ -64,6 +66,7 @@ public final class Repeats {
         final List<CpuShare> cpu = new ArrayList<>();
         final List<ByteWork> work = new ArrayList<>();
         final List<DiskMeter.Figures> disk = new ArrayList<>();
+        final List<LoopTime> loop = new ArrayList<>();
         final RealDevice target = new RealDevice(device, io, force, holder);
         for (int i = 0; i < n; i++) {
             out.println("== real run " + (i + 1) + " of " + n + ": " + sc.name() + " on " + device + ", seed "
@@ -78,12 +81,14 @@ public final class Repeats {
             real.add(r.get().report());
             work.add(r.get().work());
             disk.add(r.get().disk());
+            loop.add(r.get().loop());
             cpu.add(CpuShare.between(seed + i, System.nanoTime() - t0, before, CpuShare.now(), settleNs));
             RunSummary.summary(out, real.getLast(), real.getLast().elapsedNanos());
             out.println("cpu: " + cpu.getLast().describe() + (cpu.getLast().busy() ? " -- a busy machine" : ""));
             out.println("host byte work on the loop thread: " + work.getLast().describe());
+            out.println(r.get().loop().describe());
         }
-        return Optional.of(new RealRuns(real, cpu, work, disk));
+        return Optional.of(new RealRuns(real, cpu, work, disk, loop));
     }
 
     /**

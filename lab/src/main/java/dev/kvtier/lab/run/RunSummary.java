@@ -173,6 +173,8 @@ public final class RunSummary {
         m.put("diskMeanQueueDepth", real.disk().meanQueueDepth());
         m.put("diskReadBytes", real.disk().readBytes());
         m.put("diskWriteBytes", real.disk().writeBytes());
+        m.put("loopNanos", real.loop().wallNs());
+        m.put("loopCpuNanos", real.loop().cpuNs());
         real.work().byName().forEach((kind, t) -> {
             m.put(kind + "Bytes", t.bytes());
             m.put(kind + "Nanos", t.ns());
@@ -188,6 +190,7 @@ public final class RunSummary {
                 real.shutdownError() == null ? "shut down durably" : "shutdown failed: " + real.shutdownError());
         }
         out.println("host byte work on the loop thread: " + real.work().describe());
+        out.println(real.loop().describe());
         out.println(real.disk().describe());
     }
 

@@ -2,6 +2,7 @@ package dev.kvtier.lab.signoff;
 
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.realio.memory.ByteWork;
+import dev.kvtier.realio.run.LoopTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,6 +33,31 @@ public final class HostWork {
         line(out, "fills of computed slots", host.stampBytesPerSec(), runs, ByteWork::stamp);
         line(out, "checks of loaded slots", host.verifyBytesPerSec(), runs, ByteWork::verify);
         return out;
+    }
+
+    /**
+     * The loop's other work (its time on a CPU besides the byte work): the real runs' (median, with its share of the
+     * byte work and its cost an event), against what the profile charges for it (its per-event cost at the runs'
+     * events, its share of the runs' byte work); none when no run measured its time on a CPU.
+     */
+    public static List<String> loopLines(final HostCostProfile host, final List<LoopTime> runs) {
+        final List<LoopTime> known = runs.stream().filter(LoopTime::known).toList();
+        if (known.isEmpty()) {
+            return List.of();
+        }
+        final double other = Fidelity.median(known.stream().map(l -> (double) l.otherNs()).toList());
+        final double share = Fidelity.median(known.stream().map(l -> l.otherNs() / (double) Math.max(1,
+            l.byteWorkNs())).toList());
+        final double perEvent = Fidelity.median(known.stream().map(LoopTime::otherPerEventNs).toList());
+        final double charged = Fidelity.median(known.stream().map(l -> (double) l.events() * host.eventNs()
+            + l.byteWorkNs() * (host.otherWorkPpm() / 1e6)).toList());
+        final double idle = Fidelity.median(known.stream().map(l -> l.idleNs() / (double) Math.max(1, l.wallNs()))
+            .toList());
+        return List.of(String.format(Locale.ROOT, "the loop's other work (on a CPU, besides the byte work): real runs"
+            + " %.2f s a run (%.1f %% of their byte work, %.1f us an event; %d run(s)); the profile charges about %.2f"
+            + " s a run for it (%d ns an event, %.2f %% of the byte work); the loop was off a CPU %.0f %% of a run",
+            other / 1e9, 100 * share, perEvent / 1e3, known.size(), charged / 1e9, host.eventNs(),
+            host.otherWorkPpm() / 1e4, 100 * idle));
     }
 
     /**

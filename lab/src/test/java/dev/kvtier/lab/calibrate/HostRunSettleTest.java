@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.realio.memory.ByteWork;
+import dev.kvtier.realio.run.LoopTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,11 +26,13 @@ class HostRunSettleTest {
             "a kind one run did not measure is not compared");
     }
 
+    private static final LoopTime LOOP = new LoopTime(1_000_000_000L, 900_000_000L, 880_000_000L, 1_000);
+
     @Test
     void shouldSumTheKeptRunsAndGiveEachRatesSpread() {
         final ByteWork a = work(100_000_000L, 200_000_000L);
         final ByteWork b = work(110_000_000L, 200_000_000L);
-        final HostRun.Settled s = new HostRun.Settled(a.plus(b), a.plus(b), List.of(a, b), false);
+        final HostRun.Settled s = new HostRun.Settled(a.plus(b), a.plus(b), List.of(a, b), false, LOOP, LOOP);
         assertTrue(s.work().copy().bytes() == 2_000_000_000L && s.work().copy().ns() == 210_000_000L);
         final String d = s.describe();
         assertTrue(d.startsWith("byte work NOT settled after 3 pair(s) of runs (the first, a warm-up, not kept; 2 "

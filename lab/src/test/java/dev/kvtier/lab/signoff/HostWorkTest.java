@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.kvtier.harness.profile.HostCostProfile;
 import dev.kvtier.realio.memory.ByteWork;
+import dev.kvtier.realio.run.LoopTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -62,5 +63,22 @@ class HostWorkTest {
     @Test
     void shouldSayNothingWithoutRealRuns() {
         assertTrue(HostWork.lines(HOST, List.of()).isEmpty());
+        assertTrue(HostWork.loopLines(HOST, List.of()).isEmpty());
+        assertTrue(HostWork.loopLines(HOST, List.of(new LoopTime(1_000_000_000L, -1, 1, 1))).isEmpty(),
+            "no run knew its time on a CPU");
+    }
+
+    /** The runs' other work beside what the profile charges for it: 2 % of 4 s and 10 us an event, against 1 %. */
+    @Test
+    void shouldSetTheLoopsOtherWorkAgainstWhatTheProfileChargesForIt() {
+        final HostCostProfile p = new HostCostProfile("h", 1, 1, 1, 1, 1, 10_000_000_000L, 10_000_000_000L, true,
+            5_000_000_000L, 0, 4_000_000_000L, 1_000, true, 0, 0, 10_000);
+        final LoopTime run = new LoopTime(5_000_000_000L, 4_080_000_000L, 4_000_000_000L, 8_000);
+        final List<String> lines = HostWork.loopLines(p, List.of(run, run));
+        assertEquals(1, lines.size());
+        assertTrue(lines.getFirst().startsWith("the loop's other work (on a CPU, besides the byte work): real runs 0.08"
+            + " s a run (2.0 % of their byte work, 10.0 us an event; 2 run(s)); the profile charges about 0.05 s a run"
+            + " for it (1000 ns an event, 1.00 % of the byte work); the loop was off a CPU 18 % of a run"),
+            lines.getFirst());
     }
 }

@@ -20,6 +20,7 @@ import dev.kvtier.harness.run.RunRecorder;
 import dev.kvtier.realio.loop.CallOutcome;
 import dev.kvtier.realio.memory.ByteWork;
 import dev.kvtier.realio.memory.NativeMemory;
+import dev.kvtier.realio.run.LoopTime;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -156,6 +157,55 @@ public final class HostCalibration {
             Math.round(perCopy));
     }
 
+    /**
+     * The loop's other work (its time on a CPU besides its byte work) that two real runs paid, split into a part per
+     * event and a part that grows with the byte work: {@code few} (the workload as it is) and {@code many} (per slot:
+     * about the same byte work in many more events) give the two. When they do not determine both (as many events per
+     * byte work in each, or a negative part from the runs' noise), the whole of it is taken as the part that grows with
+     * the byte work when the per-event part came out negative, else as the part per event.
+     *
+     * @return {@code [ns an event, millionths of the byte work]}, or null when either run's CPU time is unknown
+     */
+    public static long[] otherWork(final LoopTime few, final LoopTime many) {
+        if (!few.known() || !many.known()) {
+            return null;
+        }
+        final double e1 = few.events();
+        final double e2 = many.events();
+        final double w1 = few.byteWorkNs();
+        final double w2 = many.byteWorkNs();
+        final double o1 = few.otherNs();
+        final double o2 = many.otherNs();
+        final double det = e1 * w2 - e2 * w1;
+        if (det != 0) {
+            final double perEvent = (o1 * w2 - o2 * w1) / det;
+            final double perByteWork = (e1 * o2 - e2 * o1) / det;
+            if (perEvent >= 0 && perByteWork >= 0) {
+                return new long[] {Math.round(perEvent), ppm(perByteWork)};
+            }
+            if (perEvent < 0 && w1 + w2 > 0) {
+                return new long[] {0, ppm((o1 + o2) / (w1 + w2))};
+            }
+        }
+        return new long[] {e1 + e2 == 0 ? 0 : Math.round((o1 + o2) / (e1 + e2)), 0};
+    }
+
+    private static long ppm(final double fraction) {
+        return Math.min(HostCostProfile.OTHER_WORK_PPM_MAX, Math.round(fraction * 1e6));
+    }
+
+    /**
+     * {@code p} charging the loop's other work as a calibration run paid it ({@link #otherWork}): {@code eventNs} per
+     * event (it includes the observers the microbenchmark measured, so it replaces their figure; kept when 0) and
+     * {@code ppm} millionths of every byte work's time.
+     */
+    public static HostCostProfile withOtherWork(final HostCostProfile p, final long eventNs, final long ppm) {
+        return new HostCostProfile(p.name(), p.spanNs(), p.entryNs(), p.ioSubmitNs(), p.ioCompleteNs(),
+            p.requestNs(), p.memcpyBytesPerSec(), p.dmaBytesPerSec(), p.copiesOnServerThread(),
+            p.checksumBytesPerSec(), p.verifyBytesPerSec(), p.stampBytesPerSec(), eventNs > 0 ? eventNs : p.eventNs(),
+            p.engineOnServerThread(), p.checksumCopiedBytesPerSec(), p.copyOpNs(), ppm);
+    }
+
     private static long rate(final ByteWork.Tally t, final long otherwise) {
         return t.operations() > 0 && t.bytesPerSec() > 0 ? t.bytesPerSec() : otherwise;
     }
@@ -186,6 +236,7 @@ public final class HostCalibration {
             checksumBytesPerSec = %d
             verifyBytesPerSec = %d
             stampBytesPerSec = %d
+            # per event: the loop's work besides its byte work (calibration runs), else the observers' (microbenchmark)
             eventNs = %d
             # kvtier's real mode runs the engine's work on the server's one loop thread
             engineOnServerThread = %b
@@ -193,9 +244,12 @@ public final class HostCalibration {
             checksumCopiedBytesPerSec = %d
             # per copy, besides its bytes at memcpyBytesPerSec (0 when the calibration ran no per-slot run)
             copyOpNs = %d
+            # the loop's other work that grows with its byte work, millionths of the byte work's time
+            otherWorkPpm = %d
             """, p.name(), p.spanNs(), p.entryNs(), p.ioSubmitNs(), p.ioCompleteNs(), p.requestNs(),
             p.memcpyBytesPerSec(), p.dmaBytesPerSec(), p.checksumBytesPerSec(), p.verifyBytesPerSec(),
-            p.stampBytesPerSec(), p.eventNs(), p.engineOnServerThread(), p.checksumCopiedBytesPerSec(), p.copyOpNs());
+            p.stampBytesPerSec(), p.eventNs(), p.engineOnServerThread(), p.checksumCopiedBytesPerSec(), p.copyOpNs(),
+            p.otherWorkPpm());
     }
 
     private static long memcpy(final NativeMemory memory, final Warmed w) {

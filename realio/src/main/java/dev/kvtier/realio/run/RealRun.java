@@ -100,9 +100,10 @@ public final class RealRun implements AutoCloseable {
      * @param durableCommits commits made durable before they became visible (durable mode)
      * @param shutdownError  null when the shutdown made everything durable, else one line saying what failed
      * @param requests       where each request's input tokens came from, in the order the requests ended
+     * @param loop           the loop thread's time over the window of {@code work}: on a CPU, byte work, the rest
      */
     public record Result(RunReport report, IndexOpen index, long durableCommits, String shutdownError,
-                         ByteWork work, DiskMeter.Figures disk, List<RequestTokens> requests) {
+                         ByteWork work, DiskMeter.Figures disk, List<RequestTokens> requests, LoopTime loop) {
         public Result {
             requests = List.copyOf(requests);
         }
@@ -219,6 +220,7 @@ public final class RealRun implements AutoCloseable {
         IndexOpen index = null;
         long startNs = System.nanoTime();
         ByteWork before = memory.work();
+        long cpuBefore = LoopTime.threadCpuNs();
         try {
             index = openIndex();
             log.println(index.describe(target.indexPath()));
@@ -240,6 +242,7 @@ public final class RealRun implements AutoCloseable {
                 sink, recorder));
             startNs = System.nanoTime();
             before = memory.work();
+            cpuBefore = LoopTime.threadCpuNs();
             recorder.origin(startNs);
             driver.start();
             final RealLoop.Outcome outcome = loop.runFor(recorder::done, target.timeoutNs());
@@ -252,11 +255,16 @@ public final class RealRun implements AutoCloseable {
         } catch (final InvariantViolation v) {
             violation = v.getMessage();
         }
+        final long cpuAfter = LoopTime.threadCpuNs();
+        final long windowNs = System.nanoTime() - startNs;
+        final ByteWork work = memory.work().minus(before);
         final long end = recorder.done() ? recorder.finishedNs() : System.nanoTime();
         final RunReport report = recorder.report(spec.scenario(), RunMode.REAL, seed, end - startNs, violation,
             new RunRecorder.Extras(transport.busyNs(), 0, server.tieredStore().writeErrors()));
-        return new Result(report, index, server.tieredStore().durableCommits(), shutdownError,
-            memory.work().minus(before), disk.figures(), recorder.requestTokens());
+        final LoopTime loopTime = new LoopTime(windowNs, cpuBefore < 0 || cpuAfter < 0 ? -1 : cpuAfter - cpuBefore,
+            work.totalNs(), report.events());
+        return new Result(report, index, server.tieredStore().durableCommits(), shutdownError, work, disk.figures(),
+            recorder.requestTokens(), loopTime);
     }
 
     /** A device completion: a server input, timed as the server thread's work. */

@@ -11,9 +11,10 @@ import dev.kvtier.sim.memory.ProvenanceMemory;
  * Charges the core's work to the simulated server thread as the core reports it: events for spans, entries,
  * I/Os and client calls; copies through the memory's copy listener (at DMA bandwidth when either side is the engine
  * KV region, at memcpy bandwidth otherwise); slot checksums, the workload's stamps and checks of content at their
- * bandwidths, and every event at the run's per-event observer cost, each only when the profile sets it (0: not
- * charged). Work done outside a server input is the client's (staging a finished request's KV, stamping computed
- * slots): it is charged to the engine's worker, not the server. A host whose copies run beside its server thread
+ * bandwidths (each with the loop's other work that grows with it, {@code otherWorkPpm}), and every event at the
+ * profile's per-event cost, each only when the profile sets it (0: not charged). Work done outside a server input
+ * is the client's (staging a finished request's KV, stamping computed slots): it is charged to the engine's worker,
+ * not the server. A host whose copies run beside its server thread
  * ({@link HostCostProfile#copiesOnServerThread} false) has them charged to the server's copy engine. Event costs are a
  * lookup table, so most records cost nothing and the switch has a default. Must see each event before anything
  * stamps its time, so an event's time includes its own cost.
@@ -59,7 +60,7 @@ public final class HostCostModel implements EventSink, ProvenanceMemory.CopyList
                        final long bytes) {
         final long bw = src.name().equals(engineRegion) || dst.name().equals(engineRegion)
             ? profile.dmaBytesPerSec() : profile.memcpyBytesPerSec();
-        final long ns = profile.copyNs(bytes, bw);
+        final long ns = profile.withOtherWork(profile.copyNs(bytes, bw));
         if (server.inStep() && !profile.copiesOnServerThread()) {
             chargedNs += ns;
             server.chargeCopy(ns);
@@ -70,17 +71,17 @@ public final class HostCostModel implements EventSink, ProvenanceMemory.CopyList
 
     @Override
     public void checksummed(final ProvenanceMemory.ProvRegion region, final long bytes, final boolean afterCopy) {
-        charge(profile.checksumNs(bytes, afterCopy));
+        charge(profile.withOtherWork(profile.checksumNs(bytes, afterCopy)));
     }
 
     @Override
     public void stamped(final ProvenanceMemory.ProvRegion region, final long bytes) {
-        charge(HostCostProfile.chargeNs(bytes, profile.stampBytesPerSec()));
+        charge(profile.withOtherWork(HostCostProfile.chargeNs(bytes, profile.stampBytesPerSec())));
     }
 
     @Override
     public void verified(final ProvenanceMemory.ProvRegion region, final long bytes) {
-        charge(HostCostProfile.chargeNs(bytes, profile.verifyBytesPerSec()));
+        charge(profile.withOtherWork(HostCostProfile.chargeNs(bytes, profile.verifyBytesPerSec())));
     }
 
     /** Host time charged so far. */

@@ -125,6 +125,27 @@ class HostCostModelTest {
             + readBackNs + " ns for " + base.metrics().l2Reads() + " reads");
     }
 
+    /**
+     * The loop's other work that grows with its byte work: at 1,000,000 millionths every copy and checksum holds the
+     * server twice as long, so the busy time grows by at least the checksums' own charge again.
+     */
+    @Test
+    void shouldChargeTheOtherWorkInProportionToTheByteWork() {
+        final HostCostProfile checksums = with(1_000_000_000L, 0, 0, 0);
+        final HostCostProfile doubled = new HostCostProfile("t-other", J.spanNs(), J.entryNs(), J.ioSubmitNs(),
+            J.ioCompleteNs(), J.requestNs(), J.memcpyBytesPerSec(), J.dmaBytesPerSec(), true, 1_000_000_000L, 0, 0,
+            0, false, 0, 0, HostCostProfile.OTHER_WORK_PPM_MAX);
+        final RunReport once = run(checksums);
+        final RunReport twice = run(doubled);
+        assertTrue(twice.ok(), twice.violation());
+        assertNotEquals(once.eventDigest(), twice.eventDigest());
+        final long slotNs = HostCostProfile.chargeNs(Specs.SLOT, 1_000_000_000L);
+        final long storedSlots = once.metrics().storedBytes() / Specs.SLOT;
+        final long more = twice.metrics().serverBusyNanos() - once.metrics().serverBusyNanos();
+        assertTrue(more >= storedSlots * slotNs * 9 / 10, "stored " + storedSlots + " slots, " + more + " ns more");
+        assertEquals(2_000_000, doubled.withOtherWork(1_000_000));
+    }
+
     private static double ttftMean(final RunReport r, final String phase) {
         return r.metrics().ttftNanos().get(phase).mean();
     }
