@@ -48,6 +48,11 @@ public record Calibrated(Path deviceToml, Path hostToml, DeviceProfile device, H
         comparisons = List.copyOf(comparisons);
     }
 
+    /** These profiles with another device profile, {@code device}, in the file {@code toml}. */
+    public Calibrated withDevice(final Path toml, final DeviceProfile device) {
+        return new Calibrated(toml, hostToml, device, host, notes, suspect, comparisons);
+    }
+
     /**
      * What to calibrate, or which profiles to take.
      *

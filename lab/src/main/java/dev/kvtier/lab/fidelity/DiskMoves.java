@@ -8,8 +8,10 @@ import java.util.Locale;
 
 /**
  * How far the disk moved from its calibration while a sitting ran: the profile's two bandwidth cells measured again
- * before each scenario's real runs and once after the last ({@link DiskRecheck}). The simulation keeps the sitting's
- * one calibration; these lines say how much of a bandwidth or phase bias the disk itself can explain.
+ * before each scenario's real runs and once after the last ({@link DiskRecheck}). A scenario whose recheck found
+ * either cell moved more than {@link #WARN} is simulated on the rechecked bandwidths ({@link #rechecked}): its real
+ * runs ran on that disk, not on the calibration's. Otherwise the simulation keeps the sitting's one calibration (a
+ * recheck's few seconds are noisier than the calibration's rounds).
  */
 final class DiskMoves {
     /** A move beyond this (either cell, either way) is named in the report's notes as a warning. */
@@ -18,6 +20,7 @@ final class DiskMoves {
     private final DeviceProfile profile;
     private final List<String> labels = new ArrayList<>();
     private final List<DiskRecheck.Figures> figures = new ArrayList<>();
+    private final List<String> simulatedRechecked = new ArrayList<>();
     private int skipped;
 
     DiskMoves(final DeviceProfile profile) {
@@ -32,6 +35,27 @@ final class DiskMoves {
         }
         labels.add(at);
         figures.add(f.get());
+    }
+
+    /**
+     * The device profile to simulate the scenario after recheck {@code f} on: {@code profile} with the rechecked read
+     * and write bandwidths when either moved more than {@link #WARN} from it (its latencies and parallelism kept);
+     * empty when neither did, or there was no recheck.
+     */
+    static java.util.Optional<DeviceProfile> rechecked(final DeviceProfile profile,
+                                                       final java.util.Optional<DiskRecheck.Figures> f) {
+        if (f.isEmpty() || (Math.abs(f.get().readMove(profile)) <= WARN
+            && Math.abs(f.get().writeMove(profile)) <= WARN)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new DeviceProfile(profile.name() + "/rechecked", profile.readLatencyNs(),
+            profile.writeLatencyNs(), profile.flushLatencyNs(), f.get().readBps(), f.get().writeBps(),
+            profile.parallelism(), profile.drainBytesPerSec(), profile.drainDelayNs()));
+    }
+
+    /** Says that {@code label} was simulated on the disk as rechecked before it. */
+    void simulatedRechecked(final String label) {
+        simulatedRechecked.add(label);
     }
 
     /** The largest move of either cell from the calibration, signed (0 when nothing was rechecked). */
@@ -70,15 +94,20 @@ final class DiskMoves {
             each.append(i == 0 ? "" : "; ").append(labels.get(i)).append(": ").append(f.describe(profile));
         }
         out.add(String.format(Locale.ROOT, "the disk during the sitting (the profile's two bandwidth cells measured "
-            + "again %d time(s), before each scenario's real runs and after the last; the simulation keeps the "
-            + "calibration): read %+.0f .. %+.0f %%, write %+.0f .. %+.0f %% of the calibration", figures.size(),
+            + "again %d time(s), before each scenario's real runs and after the last; a scenario after a recheck that"
+            + " moved more than %.0f %% is simulated on the rechecked bandwidths, the others on the calibration):"
+            + " read %+.0f .. %+.0f %%, write %+.0f .. %+.0f %% of the calibration", figures.size(), 100 * WARN,
             100 * rMin, 100 * rMax, 100 * wMin, 100 * wMax));
         out.add("the disk, recheck by recheck: " + each);
+        if (!simulatedRechecked.isEmpty()) {
+            out.add("simulated on the disk as rechecked before them (disk/LABEL.toml): "
+                + String.join(", ", simulatedRechecked));
+        }
         final double worst = largest();
         if (Math.abs(worst) > WARN) {
             out.add(String.format(Locale.ROOT, "WARNING: the disk moved up to %+.0f %% from its calibration during "
-                + "the sitting: a bandwidth or phase bias of that order may be the disk's, not the model's",
-                100 * worst));
+                + "the sitting: a recheck holds for the few seconds it measured, so a bias of that order may still be "
+                + "the disk's, not the model's", 100 * worst));
         }
         return out;
     }

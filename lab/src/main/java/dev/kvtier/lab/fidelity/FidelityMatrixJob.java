@@ -1,11 +1,12 @@
 package dev.kvtier.lab.fidelity;
 
+import dev.kvtier.harness.profile.DeviceProfile;
 import dev.kvtier.harness.run.RunReport;
 import dev.kvtier.lab.ExitCodes;
 import dev.kvtier.lab.Outputs;
-import dev.kvtier.lab.calibrate.CalibrationDrift;
 import dev.kvtier.lab.calibrate.Calibrated;
 import dev.kvtier.lab.calibrate.CalibrationChoice;
+import dev.kvtier.lab.calibrate.CalibrationDrift;
 import dev.kvtier.lab.results.ResultFolders;
 import dev.kvtier.lab.results.ResultInfo;
 import dev.kvtier.lab.results.ResultKind;
@@ -13,14 +14,17 @@ import dev.kvtier.lab.results.ResultsIndex;
 import dev.kvtier.lab.run.Conditions;
 import dev.kvtier.lab.run.Repeats;
 import dev.kvtier.lab.signoff.Fidelity;
+import dev.kvtier.realio.calibrate.Calibration;
 import dev.kvtier.realio.calibrate.DiskRecheck;
+import dev.kvtier.realio.calibrate.ProfileToml;
 import dev.kvtier.realio.calibrate.RunShape;
 import dev.kvtier.realio.device.IoChoice;
-import dev.kvtier.realio.host.ProcStat;
 import dev.kvtier.realio.files.Claim;
 import dev.kvtier.realio.files.ClaimRefused;
 import dev.kvtier.realio.files.Force;
 import dev.kvtier.realio.files.Holder;
+import dev.kvtier.realio.files.OutputFile;
+import dev.kvtier.realio.host.ProcStat;
 import dev.kvtier.scenarios.Scenario;
 import dev.kvtier.scenarios.ScenarioException;
 import dev.kvtier.scenarios.ScenarioLoader;
@@ -195,8 +199,9 @@ public final class FidelityMatrixJob {
         boolean invariants = true;
         try (DiskRecheck.Session disk = recheckSession(scratch)) {
             for (int i = 0; i < matrix.size(); i++) {
-                recheck(disk, moves, "before " + matrix.get(i).label());
-                final Optional<Ran> e = entry(matrix.get(i), scenarios.get(i), p.get(), out);
+                final Optional<DiskRecheck.Figures> before = recheck(disk, moves, "before " + matrix.get(i).label());
+                final Calibrated profiles = onRecheckedDisk(p.get(), before, moves, folder, matrix.get(i).label(), out);
+                final Optional<Ran> e = entry(matrix.get(i), scenarios.get(i), profiles, out);
                 if (e.isEmpty()) {
                     return ExitCodes.BAD_INPUT;
                 }
@@ -260,10 +265,36 @@ public final class FidelityMatrixJob {
             calibration.quick(), RunShape.DEFAULT).orElse(null);
     }
 
-    private static void recheck(final DiskRecheck.Session disk, final DiskMoves moves, final String at) {
-        if (disk != null) {
-            moves.add(at, disk.measure(RECHECK_CELL_NS));
+    private static Optional<DiskRecheck.Figures> recheck(final DiskRecheck.Session disk, final DiskMoves moves,
+                                                         final String at) {
+        if (disk == null) {
+            return Optional.empty();
         }
+        final Optional<DiskRecheck.Figures> f = disk.measure(RECHECK_CELL_NS);
+        moves.add(at, f);
+        return f;
+    }
+
+    /**
+     * The profiles to simulate {@code label} on: the sitting's, or, when the recheck before it found the disk moved
+     * more than {@link DiskMoves#WARN}, the same with the rechecked bandwidths, written to {@code disk/LABEL.toml}.
+     */
+    private static Calibrated onRecheckedDisk(final Calibrated p, final Optional<DiskRecheck.Figures> before,
+                                              final DiskMoves moves, final Path folder, final String label,
+                                              final PrintStream out) throws IOException {
+        final Optional<DeviceProfile> d = DiskMoves.rechecked(p.device(), before);
+        if (d.isEmpty()) {
+            return p;
+        }
+        final Path toml = folder.resolve("disk").resolve(label + ".toml");
+        Files.createDirectories(toml.getParent());
+        OutputFile.writeString(toml, ProfileToml.write(new Calibration(d.get(), List.of()), "the disk as rechecked"
+            + " before " + label + ": " + before.get().describe(p.device()) + " of the calibration " + p.deviceToml()
+                .getFileName()));
+        moves.simulatedRechecked(label);
+        out.println("disk: " + label + " is simulated on the disk as rechecked before it: "
+            + before.get().describe(p.device()) + " -> " + toml);
+        return p.withDevice(toml, d.get());
     }
 
     /** An entry of the matrix, and whether every invariant held in its runs. */

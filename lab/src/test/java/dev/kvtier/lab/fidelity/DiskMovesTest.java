@@ -36,6 +36,29 @@ class DiskMovesTest {
             m.notes().toString());
     }
 
+    /**
+     * A scenario after a recheck beyond 5 % runs in virtual time on the rechecked bandwidths (latencies and parallelism
+     * kept); within 5 %, or without a recheck, on the calibration; the notes name the scenarios simulated so.
+     */
+    @Test
+    void shouldSimulateOnTheRecheckedBandwidthsOnlyWhenTheDiskMovedBeyondFivePerCent() {
+        final DeviceProfile slower = DiskMoves.rechecked(P, Optional.of(new DiskRecheck.Figures(1_600_000_000L,
+            2_800_000_000L))).orElseThrow();
+        assertEquals(List.of(1_600_000_000L, 2_800_000_000L, 4L, 1L), List.of(slower.readBytesPerSec(),
+            slower.writeBytesPerSec(), (long) slower.parallelism(), slower.readLatencyNs()));
+        assertEquals("x/rechecked", slower.name());
+        assertTrue(DiskMoves.rechecked(P, Optional.of(new DiskRecheck.Figures(2_090_000_000L, 3_820_000_000L)))
+            .isEmpty(), "within 5 %: the calibration");
+        assertTrue(DiskMoves.rechecked(P, Optional.of(new DiskRecheck.Figures(2_000_000_000L, 4_400_000_000L)))
+            .isPresent(), "the write cell alone moved 10 %");
+        assertTrue(DiskMoves.rechecked(P, Optional.empty()).isEmpty(), "no recheck: the calibration");
+        final DiskMoves m = new DiskMoves(P);
+        m.add("before s2", Optional.of(new DiskRecheck.Figures(1_600_000_000L, 2_800_000_000L)));
+        m.simulatedRechecked("s2");
+        assertTrue(m.notes().contains("simulated on the disk as rechecked before them (disk/LABEL.toml): s2"),
+            m.notes().toString());
+    }
+
     @Test
     void shouldSayWhenNoRecheckSucceeded() {
         final DiskMoves m = new DiskMoves(P);
