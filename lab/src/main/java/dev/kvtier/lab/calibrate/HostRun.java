@@ -194,6 +194,7 @@ public final class HostRun {
             work.get().copy(), perSlot.get().copy());
         final long[] other = HostCalibration.otherWork(settled.get().loop(), settled.get().loopPerSlot());
         final HostCostProfile host = other == null ? rates : HostCalibration.withOtherWork(rates, other[0], other[1]);
+        final String otherNote = otherWorkNote(settled.get(), other, micro);
         OutputFile.writeString(hostToml, HostCalibration.toml(host, List.of(
             "byte work bandwidths from a real run of " + describe(quick) + " on " + run.device() + ": "
                 + work.get().describe(),
@@ -202,7 +203,7 @@ public final class HostRun {
                 perSlot.get().copy().describe(), perSlot.get().copy().operations(), PER_SLOT,
                 host.memcpyBytesPerSec() / 1e9, host.copyOpNs() / 1e3),
             settled.get().describe(),
-            otherWorkNote(settled.get(), other, micro),
+            otherNote,
             String.format(Locale.ROOT, "the microbenchmarks' figures (best of rounds on a small area just touched):"
                 + " memcpy %.2f GB/s, checksum %.2f GB/s, after a copy %.2f GB/s, fill %.2f GB/s, check %.2f GB/s",
                 micro.memcpyBytesPerSec() / 1e9, micro.checksumBytesPerSec() / 1e9,
@@ -213,7 +214,7 @@ public final class HostRun {
             host.memcpyBytesPerSec() / 1e9, host.copyOpNs() / 1e3, host.checksumBytesPerSec() / 1e9,
             host.checksumCopiedBytesPerSec() / 1e9, host.stampBytesPerSec() / 1e9, host.verifyBytesPerSec() / 1e9,
             hostToml);
-        out.println("host " + host.name() + ": " + otherWorkNote(settled.get(), other, micro));
+        out.println("host " + host.name() + ": " + otherNote);
         return true;
     }
 

@@ -5,6 +5,7 @@ import dev.kvtier.realio.calibrate.DiskRecheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * How far the disk moved from its calibration while a sitting ran: the profile's two bandwidth cells measured again
@@ -28,7 +29,7 @@ final class DiskMoves {
     }
 
     /** One recheck, {@code at} naming when ("before s601-01-evict", "after the last"); empty when it failed. */
-    void add(final String at, final java.util.Optional<DiskRecheck.Figures> f) {
+    void add(final String at, final Optional<DiskRecheck.Figures> f) {
         if (f.isEmpty()) {
             skipped++;
             return;
@@ -42,13 +43,13 @@ final class DiskMoves {
      * and write bandwidths when either moved more than {@link #WARN} from it (its latencies and parallelism kept);
      * empty when neither did, or there was no recheck.
      */
-    static java.util.Optional<DeviceProfile> rechecked(final DeviceProfile profile,
-                                                       final java.util.Optional<DiskRecheck.Figures> f) {
+    static Optional<DeviceProfile> rechecked(final DeviceProfile profile,
+                                             final Optional<DiskRecheck.Figures> f) {
         if (f.isEmpty() || (Math.abs(f.get().readMove(profile)) <= WARN
             && Math.abs(f.get().writeMove(profile)) <= WARN)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(new DeviceProfile(profile.name() + "/rechecked", profile.readLatencyNs(),
+        return Optional.of(new DeviceProfile(profile.name() + "/rechecked", profile.readLatencyNs(),
             profile.writeLatencyNs(), profile.flushLatencyNs(), f.get().readBps(), f.get().writeBps(),
             profile.parallelism(), profile.drainBytesPerSec(), profile.drainDelayNs()));
     }

@@ -76,7 +76,7 @@ public final class Matrix {
             figures = List.copyOf(figures);
             cpu = List.copyOf(cpu);
             work = List.copyOf(work);
-            loop = loop == null ? List.of() : List.copyOf(loop);
+            loop = List.copyOf(loop);
         }
 
         /** An entry whose real runs' loop time is not known. */

@@ -99,10 +99,9 @@ public final class MatrixFiles {
                     .append(c.busy() ? " -- **a busy machine**" : "").append('\n');
             }
         }
-        final List<String> work = new ArrayList<>(HostWork.lines(r.hostProfile(),
-            r.entries().stream().flatMap(e -> e.work().stream()).toList()));
-        work.addAll(HostWork.loopLines(r.hostProfile(), r.entries().stream().flatMap(e -> e.loop().stream())
-            .toList()));
+        final List<String> work = HostWork.lines(r.hostProfile(),
+            r.entries().stream().flatMap(e -> e.work().stream()).toList(),
+            r.entries().stream().flatMap(e -> e.loop().stream()).toList());
         if (!work.isEmpty()) {
             b.append("\nHost byte work on the real runs' loop thread (every real run of the matrix), against the host"
                 + " profile the simulation charges:\n");

@@ -35,6 +35,14 @@ public final class HostWork {
         return out;
     }
 
+    /** {@link #lines} of the runs' byte work, then {@link #loopLines} of their loops: the report's whole section. */
+    public static List<String> lines(final HostCostProfile host, final List<ByteWork> runs,
+                                     final List<LoopTime> loops) {
+        final List<String> out = new ArrayList<>(lines(host, runs));
+        out.addAll(loopLines(host, loops));
+        return out;
+    }
+
     /**
      * The loop's other work (its time on a CPU besides the byte work): the real runs' (median, with its share of the
      * byte work and its cost an event), against what the profile charges for it (its per-event cost at the runs'

@@ -35,7 +35,6 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * A sign-off: the scenario in real I/O {@code repeat} times, then in virtual time as many times on a device profile
@@ -193,9 +192,7 @@ public final class Signoff {
             LocalDate.ofInstant(where.at(), ZoneOffset.UTC).toString(), q.seed(),
             q.device().toString(), real.getFirst(), sim.getFirst(), p.device(), p.host(), fio,
             Results.fidelity(real.getFirst(), sim.getFirst()), q.repeat(), figures, runs.cpu(),
-            Stream.concat(HostWork.lines(p.host(), runs.work()).stream(),
-                HostWork.loopLines(p.host(), runs.loop()).stream()).toList(),
-            p.notes(), p.suspect(),
+            HostWork.lines(p.host(), runs.work(), runs.loop()), p.notes(), p.suspect(),
             store,
             simStore, runs.disk().getFirst(), fio == null ? null : Fidelity.median(runs.disk().stream()
                 .map(DiskMeter.Figures::writeBytesPerSecBusy).toList()) / fio.seqWriteBytesPerSec(),
